@@ -1,0 +1,60 @@
+/// @file compare.hpp
+/// @brief Checks a float32 result against the float64 reference, element by element.
+#pragma once
+
+#include "tilelab/reference.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace tilelab {
+
+/// The bit pattern (a quiet NaN with a recognisable payload) written over an output before a kernel runs.
+/// An element that still holds it afterwards was never written.
+inline constexpr std::uint32_t unwritten_bits = 0x7FC0DEADu;
+
+/// The float whose bits are unwritten_bits.
+float unwritten_value();
+
+/// True when @p x has exactly the bits of unwritten_value().
+bool is_unwritten(float x);
+
+/// Largest error allowed for an element whose terms have total size @p magnitude (Σ|m·n|) over
+/// @p inner terms: 2 · inner · 2⁻²⁴ · magnitude. A float32 sum of inner products, in any order and with or
+/// without fused multiply-add, stays within inner · 2⁻²⁴ · magnitude (to first order), so a correct kernel
+/// always passes and the bound grows with the inner dimension.
+double tolerance(int inner, double magnitude);
+
+/// What happened to one element of the result.
+enum class ElementStatus : std::uint8_t {
+    correct,    ///< Within tolerance of the reference.
+    wrong,      ///< Written, but outside tolerance (NaN and infinity included).
+    unwritten,  ///< Still holds unwritten_value().
+};
+
+/// One element outside tolerance.
+struct Mismatch {
+    int row;          ///< Row of P.
+    int col;          ///< Column of P.
+    float got;        ///< What the kernel wrote.
+    double expected;  ///< The float64 reference.
+};
+
+/// The outcome of comparing a whole result with its reference.
+struct Comparison {
+    std::size_t wrong = 0;      ///< Elements written with a wrong value.
+    std::size_t unwritten = 0;  ///< Elements never written.
+    /// The first few bad elements in row-major order (at most the number asked for).
+    std::vector<Mismatch> first_bad;
+    /// The status of every element, row-major (for diagnosing the pattern of errors).
+    std::vector<ElementStatus> status;
+
+    /// True when every element is correct.
+    bool passed() const { return wrong == 0 && unwritten == 0; }
+};
+
+/// Compares @p got (rows × cols, row-major) with @p reference, keeping up to @p keep bad elements.
+Comparison compare(const float* got, const ReferenceProduct& reference, std::size_t keep = 5);
+
+}  // namespace tilelab

@@ -1,0 +1,54 @@
+#include "tilelab/compare.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace tilelab {
+
+float unwritten_value() {
+    float x;
+    std::memcpy(&x, &unwritten_bits, sizeof x);
+    return x;
+}
+
+bool is_unwritten(float x) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &x, sizeof bits);
+    return bits == unwritten_bits;
+}
+
+double tolerance(int inner, double magnitude) {
+    constexpr double unit_roundoff = 1.0 / 16777216.0;  // 2^-24, float32
+    // The floor keeps products of tiny values from demanding more than float32 can hold.
+    return 2.0 * inner * unit_roundoff * magnitude + std::numeric_limits<float>::min();
+}
+
+Comparison compare(const float* got, const ReferenceProduct& reference, std::size_t keep) {
+    Comparison result;
+    const std::size_t count = reference.value.size();
+    result.status.assign(count, ElementStatus::correct);
+    for (std::size_t i = 0; i < count; ++i) {
+        const float x = got[i];
+        ElementStatus status = ElementStatus::correct;
+        if (is_unwritten(x)) {
+            status = ElementStatus::unwritten;
+            ++result.unwritten;
+        } else if (!(std::fabs(x - reference.value[i]) <= tolerance(reference.inner, reference.magnitude[i]))) {
+            // Written as "not (error <= bound)" so that NaN counts as wrong.
+            status = ElementStatus::wrong;
+            ++result.wrong;
+        } else {
+            continue;
+        }
+        result.status[i] = status;
+        if (result.first_bad.size() < keep) {
+            const int row = static_cast<int>(i / static_cast<std::size_t>(reference.cols));
+            const int col = static_cast<int>(i % static_cast<std::size_t>(reference.cols));
+            result.first_bad.push_back({row, col, x, reference.value[i]});
+        }
+    }
+    return result;
+}
+
+}  // namespace tilelab

@@ -1,0 +1,43 @@
+#include "tilelab/cuda_check.hpp"
+
+namespace tilelab {
+
+namespace {
+std::string describe(cudaError_t code, const char* expression, const char* file, int line) {
+    std::string message = std::string(expression) + " failed at " + file + ":" + std::to_string(line) + ": " +
+                          cudaGetErrorName(code) + " (" + cudaGetErrorString(code) + ")";
+    const std::string hint = hint_for(code);
+    if (!hint.empty()) message += "\n  hint: " + hint;
+    return message;
+}
+}  // namespace
+
+CudaError::CudaError(cudaError_t code, const char* expression, const char* file, int line)
+    : std::runtime_error(describe(code, expression, file, line)), code_(code) {}
+
+void check_cuda(cudaError_t code, const char* expression, const char* file, int line) {
+    if (code != cudaSuccess) throw CudaError(code, expression, file, line);
+}
+
+std::string hint_for(cudaError_t code) {
+    switch (code) {
+        case cudaErrorIllegalAddress:
+        case cudaErrorMisalignedAddress:
+            return "the kernel read or wrote memory outside its buffers: check the bounds tests and the index "
+                   "arithmetic (row * width + col)";
+        case cudaErrorInvalidConfiguration:
+            return "the launch configuration is invalid: a block may have at most 1024 threads and no grid or "
+                   "block dimension may be 0";
+        case cudaErrorLaunchTimeout:
+            return "the kernel ran too long: check the loop bounds";
+        case cudaErrorLaunchOutOfResources:
+            return "the block asks for more registers or shared memory than a multiprocessor has";
+        case cudaErrorNoDevice:
+        case cudaErrorInsufficientDriver:
+            return "no usable NVIDIA GPU or driver on this machine";
+        default:
+            return {};
+    }
+}
+
+}  // namespace tilelab

@@ -1,0 +1,71 @@
+# Each mutant is a model answer from solutions/ with one bug put in, and the message the grader must fail it
+# with. Keep the FIND text in step with the solutions (configuring fails when it goes missing).
+
+# --- lab 01 ---
+tilelab_add_mutant(NAME naive-grid-rounds-down LAB 01_naive
+  FIND "grid((cols + TILE_WIDTH - 1) / TILE_WIDTH, (rows + TILE_WIDTH - 1) / TILE_WIDTH)"
+  REPLACE "grid(cols / TILE_WIDTH, rows / TILE_WIDTH)"
+  MATCH "grid is too small")
+
+tilelab_add_mutant(NAME naive-no-bounds-check LAB 01_naive
+  FIND "if (row >= rows || col >= cols) return;"
+  REPLACE ""
+  MATCH "out-of-bounds write")
+
+tilelab_add_mutant(NAME naive-transposed-store LAB 01_naive
+  FIND "P[row * cols + col] = sum;"
+  REPLACE "P[col * rows + row] = sum;"
+  MATCH "P holds the transpose of M [*] N")
+
+tilelab_add_mutant(NAME naive-reads-M-by-column LAB 01_naive
+  FIND "M[row * inner + k]"
+  REPLACE "M[k * rows + row]"
+  MATCH "M was read down a column")
+
+tilelab_add_mutant(NAME naive-swapped-operands LAB 01_naive
+  FIND "sum += M[row * inner + k] * N[k * cols + col];"
+  REPLACE "sum += N[row * inner + k] * M[k * cols + col];"
+  MATCH "the operands are swapped")
+
+tilelab_add_mutant(NAME naive-faults LAB 01_naive
+  FIND "P[row * cols + col] = sum;"
+  REPLACE "P[row * cols + col + (1ll << 40)] = sum;"
+  MATCH "cudaErrorIllegalAddress")
+
+tilelab_add_mutant(NAME naive-compile-error LAB 01_naive EXPECT build-fails
+  FIND "float sum = 0.0f;"
+  REPLACE "float sum = 0.0f"
+  MATCH "kernel[.]cu[(][0-9]+[)]: error")
+
+# --- lab 02 ---
+tilelab_add_mutant(NAME tiled-missing-first-barrier LAB 02_tiled
+  FIND "__syncthreads();  // the tiles are complete before any thread reads them"
+  REPLACE ""
+  MATCH "elements wrong")
+
+tilelab_add_mutant(NAME tiled-transposed-N-tile LAB 02_tiled
+  FIND "N_tile[ty][tx] = N["
+  REPLACE "N_tile[tx][ty] = N["
+  MATCH "elements wrong")
+
+# --- lab 03 ---
+tilelab_add_mutant(NAME boundary-no-store-check LAB 03_tiled_boundary
+  FIND "if (row < rows && col < cols) P[row * cols + col] = sum;"
+  REPLACE "P[row * cols + col] = sum;"
+  MATCH "out-of-bounds write")
+
+# Tile elements outside M or N keep stale shared-memory data instead of zero.
+tilelab_add_mutant(NAME boundary-no-zero-fill LAB 03_tiled_boundary
+  FIND ": 0.0f;"
+  REPLACE ": M_tile[ty][tx];"
+  MATCH "partial tile")
+
+tilelab_add_mutant(NAME boundary-skips-partial-phase LAB 03_tiled_boundary
+  FIND "const int phases = (inner + TILE_WIDTH - 1) / TILE_WIDTH;"
+  REPLACE "const int phases = inner / TILE_WIDTH;"
+  MATCH "the last phase covers a partial tile")
+
+tilelab_add_mutant(NAME boundary-unchecked-loads LAB 03_tiled_boundary
+  FIND "(row < rows && m_col < inner) ? "
+  REPLACE "true ? "
+  MATCH "results are NaN")

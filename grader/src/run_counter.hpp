@@ -1,0 +1,11 @@
+/// @file run_counter.hpp
+/// @brief Makes a test program fail when its filters selected no test case, so a misspelt suite in the
+/// CMake registration can never pass silently.
+#pragma once
+
+namespace tilelab::grader {
+
+/// @p doctest_result, or 1 with a message when no test case passed the command line's filters.
+int fail_if_nothing_ran(int doctest_result);
+
+}  // namespace tilelab::grader

@@ -1,0 +1,51 @@
+#include "shapes.hpp"
+
+namespace tilelab::grader {
+
+std::string to_string(const Shape& shape) {
+    return std::to_string(shape.rows) + "x" + std::to_string(shape.inner) + "x" + std::to_string(shape.cols);
+}
+
+std::vector<Shape> tiny_shapes(const LabUnderTest& lab) {
+    const int t = lab.tile_width;
+    if (lab.needs_tile_multiples) return {{t, t, t}};
+    return {{1, 1, 1}};
+}
+
+std::vector<Shape> edge_shapes(const LabUnderTest& lab) {
+    const int t = lab.tile_width;
+    const std::vector<int> sizes = lab.needs_tile_multiples ? std::vector<int>{t, 2 * t, 3 * t}
+                                                            : std::vector<int>{1, t - 1, t, t + 1};
+    std::vector<Shape> shapes;
+    for (int rows : sizes)
+        for (int inner : sizes)
+            for (int cols : sizes) shapes.push_back({rows, inner, cols});
+    return shapes;
+}
+
+std::vector<Shape> odd_shapes(const LabUnderTest& lab) {
+    const int t = lab.tile_width;
+    if (lab.needs_tile_multiples)
+        return {{7 * t, 11 * t, 5 * t}, {32 * t, t, 2 * t}, {2 * t, 3 * t, 32 * t}, {8 * t, t, 9 * t}};
+    return {
+        {97, 131, 61},     // primes
+        {1031, 37, 29},    // tall
+        {29, 41, 1031},    // wide
+        {257, 1, 263},     // thin inner dimension
+        {131, 2, 127},
+        {1, 1000, 1},      // one long dot product
+    };
+}
+
+std::vector<Shape> large_shapes(const LabUnderTest& lab) {
+    if (lab.needs_tile_multiples) return {{1024, 1024, 1024}};
+    return {{1024, 1024, 1024}, {1023, 1025, 1021}};
+}
+
+std::vector<Shape> index_order_shapes(const LabUnderTest& lab) {
+    const int t = lab.tile_width;
+    if (lab.needs_tile_multiples) return {{64, 64, 64}, {2 * t, 3 * t, 5 * t}, {5 * t, 3 * t, 2 * t}};
+    return {{64, 64, 64}, {37, 53, 71}, {71, 53, 37}};
+}
+
+}  // namespace tilelab::grader

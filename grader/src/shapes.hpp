@@ -1,0 +1,34 @@
+/// @file shapes.hpp
+/// @brief The shapes each group of checks multiplies.
+#pragma once
+
+#include "lab_under_test.hpp"
+
+#include <string>
+#include <vector>
+
+namespace tilelab::grader {
+
+/// The sizes of one product: M is rows × inner, N is inner × cols, P is rows × cols.
+struct Shape {
+    int rows;   ///< Rows of M and P.
+    int inner;  ///< Columns of M, rows of N.
+    int cols;   ///< Columns of N and P.
+};
+
+/// "rows x inner x cols", e.g. "97x131x61".
+std::string to_string(const Shape& shape);
+
+/// The smallest product: 1×1×1 (or one tile cubed for a lab that needs tile multiples).
+std::vector<Shape> tiny_shapes(const LabUnderTest& lab);
+/// Every combination of 1, T−1, T and T+1 per dimension (T, 2T, 3T for a lab that needs multiples).
+std::vector<Shape> edge_shapes(const LabUnderTest& lab);
+/// Primes, tall, wide and thin-inner shapes.
+std::vector<Shape> odd_shapes(const LabUnderTest& lab);
+/// 1024³, and 1023×1025×1021 for labs that take any shape.
+std::vector<Shape> large_shapes(const LabUnderTest& lab);
+/// A square shape (so a transposed result or swapped operands can be recognised) and shapes whose
+/// three dimensions all differ (so a swapped index cannot go unnoticed).
+std::vector<Shape> index_order_shapes(const LabUnderTest& lab);
+
+}  // namespace tilelab::grader
