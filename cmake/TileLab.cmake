@@ -1,11 +1,28 @@
 # The one place that knows how a lab becomes tests. Each (submission, lab, tile width) gets:
-#   - an executable, left out of `all`, made of the lab's kernel.cu, the lab's adapter and the grader;
+#   - a program, left out of `all`, made of the lab's files from the submission, the lab's adapter
+#     (grader/adapters/<lab>.cpp) and the lab's checks;
 #   - a CTest test "<submission>.<lab>.tw<N>.build" that builds it, so a file that does not compile (or is
 #     missing) fails that lab's tests, with the compiler's output, and every other lab is still graded;
-#   - the checks, which run only once that build test has passed (a CTest fixture).
+#   - one test per check suite, run only once that build test has passed (a CTest fixture).
 include_guard(GLOBAL)
 
-set(TILELAB_GRADER_SUITES tiny edges odd-shapes large index-order)
+# The labs, in order. For each: the submission files it is built from, and the kinds of checks it gets.
+set(TILELAB_LABS 01_naive 02_tiled 03_tiled_boundary 04_timing)
+set(TILELAB_01_naive_FILES 01_naive/kernel.cu)
+set(TILELAB_01_naive_CHECKS correctness)
+set(TILELAB_02_tiled_FILES 02_tiled/kernel.cu)
+set(TILELAB_02_tiled_CHECKS correctness shared-memory perf)
+set(TILELAB_03_tiled_boundary_FILES 03_tiled_boundary/kernel.cu)
+set(TILELAB_03_tiled_boundary_CHECKS correctness shared-memory perf)
+set(TILELAB_04_timing_FILES 04_timing/timing.cu 03_tiled_boundary/kernel.cu)
+set(TILELAB_04_timing_CHECKS timing)
+
+# Each kind of check: its doctest suites (one CTest test each) and the object library holding them.
+set(TILELAB_correctness_SUITES tiny edges odd-shapes large index-order)
+set(TILELAB_shared-memory_SUITES shared-memory)
+set(TILELAB_perf_SUITES perf)
+set(TILELAB_timing_SUITES timing-results timing-clock timing-memory timing-errors)
+
 set(_tilelab_cmake_dir "${CMAKE_CURRENT_LIST_DIR}")
 
 # "01_naive" -> "lab01"
@@ -17,37 +34,68 @@ function(_tilelab_lab_id folder out_var)
   set(${out_var} "lab${number}" PARENT_SCOPE)
 endfunction()
 
+# The kinds of checks a lab gets at a tile width: the performance gate only at TILELAB_PERF_TILE_WIDTH.
+function(_tilelab_checks lab tile_width out_var)
+  set(checks ${TILELAB_${lab}_CHECKS})
+  if(NOT tile_width EQUAL TILELAB_PERF_TILE_WIDTH)
+    list(REMOVE_ITEM checks perf)
+  endif()
+  set(${out_var} ${checks} PARENT_SCOPE)
+endfunction()
+
 # A test command that runs COMMAND (a "|"-separated list) and passes only if it fails with output matching MATCH.
 function(_tilelab_expect_failure_command out_var command match)
   set(${out_var} "${CMAKE_COMMAND}" "-DCOMMAND=${command}" "-DMATCH=${match}"
       -P "${_tilelab_cmake_dir}/tilelab_expect_failure.cmake" PARENT_SCOPE)
 endfunction()
 
+# A "|"-separated command that runs a grader program's edges suite under compute-sanitizer's TOOL.
+function(_tilelab_sanitizer_command out_var tool program)
+  set(${out_var} "${CMAKE_COMMAND}|-DSANITIZER=${TILELAB_COMPUTE_SANITIZER}|-DTOOL=${tool}|-DPROGRAM=${program}|-P|${_tilelab_cmake_dir}/tilelab_sanitize.cmake" PARENT_SCOPE)
+endfunction()
+
 # tilelab_add_lab(SUBMISSION <name> ROOT <dir> LAB <folder> TILE_WIDTH <n>
-#                 [EXPECT pass|fail-all|fail|build-fails] [MATCH <regex>] [LABELS <label>...])
-#   pass        every check must pass (the graded submission, the solutions, correct alternatives)
-#   fail-all    every check must fail (the stubs)
-#   fail        the checks must fail with output matching MATCH (a kernel with one known bug)
-#   build-fails building must fail with output matching MATCH (a file that does not compile, or is missing)
+#                 [EXPECT <mode>] [MATCH <regex>] [SUITES <suite>...] [LABELS <label>...])
+#   pass              every check must pass (the graded submission, correct alternatives)
+#   fail-all          every check must fail (the stubs)
+#   fail              the checks (or SUITES) must fail with output matching MATCH (a kernel with one known bug)
+#   build-fails       building must fail with output matching MATCH (a file that does not compile, or is missing)
+#   <tool>-fails      compute-sanitizer's tool (memcheck, racecheck, synccheck) must report an error matching MATCH
 function(tilelab_add_lab)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "" "SUBMISSION;ROOT;LAB;TILE_WIDTH;EXPECT;MATCH" "LABELS")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "SUBMISSION;ROOT;LAB;TILE_WIDTH;EXPECT;MATCH" "SUITES;LABELS")
   if(NOT arg_EXPECT)
     set(arg_EXPECT pass)
   endif()
   _tilelab_lab_id("${arg_LAB}" lab_id)
+  _tilelab_checks(${arg_LAB} ${arg_TILE_WIDTH} checks)
   set(target "tilelab_${arg_SUBMISSION}_${lab_id}_tw${arg_TILE_WIDTH}")
   set(prefix "${arg_SUBMISSION}.${lab_id}.tw${arg_TILE_WIDTH}")
-  set(source "${arg_ROOT}/${arg_LAB}/kernel.cu")
   set(labels ${arg_LABELS} ${lab_id} tw${arg_TILE_WIDTH})
 
-  if(EXISTS "${source}")
-    add_executable(${target} EXCLUDE_FROM_ALL "${source}" "${PROJECT_SOURCE_DIR}/grader/adapters/${arg_LAB}.cpp")
+  set(sources "")
+  set(missing "")
+  foreach(file IN LISTS TILELAB_${arg_LAB}_FILES)
+    if(EXISTS "${arg_ROOT}/${file}")
+      list(APPEND sources "${arg_ROOT}/${file}")
+    elseif(NOT missing)
+      set(missing "${file}")
+    endif()
+  endforeach()
+
+  if(NOT missing)
+    add_executable(${target} EXCLUDE_FROM_ALL ${sources} "${PROJECT_SOURCE_DIR}/grader/adapters/${arg_LAB}.cpp")
     target_compile_definitions(${target} PRIVATE TILE_WIDTH=${arg_TILE_WIDTH})
     target_link_libraries(${target} PRIVATE tilelab::grader_main)
+    foreach(kind IN LISTS checks)
+      target_link_libraries(${target} PRIVATE tilelab_checks_${kind})
+    endforeach()
+    if(perf IN_LIST checks)
+      target_link_libraries(${target} PRIVATE tilelab_reference_naive)
+    endif()
     set(build_command "${CMAKE_COMMAND}" --build "${CMAKE_BINARY_DIR}" --target ${target} --config $<CONFIG>)
   else()
     set(build_command "${CMAKE_COMMAND}"
-        "-DMESSAGE=missing file: ${arg_LAB}/kernel.cu is not in ${arg_ROOT}. A submission keeps the layout of labs/ (one folder per lab, each with its kernel.cu); add the file and run cmake again."
+        "-DMESSAGE=missing file: ${missing} is not in ${arg_ROOT}. A submission keeps the layout of labs/ (one folder per lab, with the same file names); add the file and run cmake again."
         -P "${_tilelab_cmake_dir}/tilelab_fail.cmake")
   endif()
 
@@ -64,35 +112,71 @@ function(tilelab_add_lab)
   add_test(NAME ${prefix}.build COMMAND ${build_command})
   set_tests_properties(${prefix}.build PROPERTIES LABELS "${labels};cpu;build" TIMEOUT 300
                        RESOURCE_LOCK tilelab_build_tree FIXTURES_SETUP ${prefix}.built)
+  if(missing)
+    set(program "${CMAKE_COMMAND}|-DMESSAGE=not graded: a file of the lab is missing|-P|${_tilelab_cmake_dir}/tilelab_fail.cmake")
+  else()
+    set(program "$<TARGET_FILE:${target}>")
+  endif()
 
   if(arg_EXPECT STREQUAL "pass")
-    foreach(suite IN LISTS TILELAB_GRADER_SUITES)
-      if(TARGET ${target})
-        set(command $<TARGET_FILE:${target}> --test-suite=${suite})
-      else()
-        set(command "${CMAKE_COMMAND}" "-DMESSAGE=not graded: the lab's file is missing" -P
-            "${_tilelab_cmake_dir}/tilelab_fail.cmake")
-      endif()
-      add_test(NAME ${prefix}.${suite} COMMAND ${command})
-      set(timeout ${TILELAB_TEST_TIMEOUT})
-      if(suite STREQUAL "large")
-        math(EXPR timeout "${timeout} * 2")
-      endif()
-      set_tests_properties(${prefix}.${suite} PROPERTIES LABELS "${labels};gpu;${suite}" TIMEOUT ${timeout}
-                           SKIP_RETURN_CODE 77 FIXTURES_REQUIRED ${prefix}.built)
+    foreach(kind IN LISTS checks)
+      foreach(suite IN LISTS TILELAB_${kind}_SUITES)
+        string(REPLACE "|" ";" command "${program}|--test-suite=${suite}")
+        add_test(NAME ${prefix}.${suite} COMMAND ${command})
+        set(timeout ${TILELAB_TEST_TIMEOUT})
+        if(suite MATCHES "^(large|perf|timing-)")
+          math(EXPR timeout "${timeout} * 2")
+        endif()
+        set_tests_properties(${prefix}.${suite} PROPERTIES LABELS "${labels};gpu;${suite}" TIMEOUT ${timeout}
+                             SKIP_RETURN_CODE 77 FIXTURES_REQUIRED ${prefix}.built)
+        if(kind STREQUAL "perf")
+          # Alone on the GPU, so other tests do not disturb the timing.
+          set_tests_properties(${prefix}.${suite} PROPERTIES LABELS "${labels};gpu;perf" RUN_SERIAL TRUE
+                               ENVIRONMENT "TILELAB_MIN_SPEEDUP=${TILELAB_MIN_SPEEDUP}")
+        endif()
+      endforeach()
     endforeach()
+    if(TILELAB_COMPUTE_SANITIZER AND arg_TILE_WIDTH EQUAL TILELAB_SANITIZER_TILE_WIDTH AND
+       correctness IN_LIST checks)
+      foreach(tool memcheck racecheck synccheck)
+        _tilelab_sanitizer_command(command ${tool} "${program}")
+        string(REPLACE "|" ";" command "${command}")
+        add_test(NAME ${prefix}.${tool} COMMAND ${command})
+        math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * 5")
+        set_tests_properties(${prefix}.${tool} PROPERTIES LABELS "${labels};gpu;sanitizer;${tool}"
+                             TIMEOUT ${timeout} SKIP_REGULAR_EXPRESSION "SKIPPED: no usable CUDA GPU"
+                             FIXTURES_REQUIRED ${prefix}.built)
+      endforeach()
+    endif()
     return()
   endif()
 
-  # fail-all and fail: one process runs every suite; the stubs must pass none of them.
+  # The other modes run one process and expect it to fail in a given way.
   if(arg_EXPECT STREQUAL "fail-all")
     set(arg_MATCH "test cases: *[0-9]+ [|] *0 passed")
   endif()
-  _tilelab_expect_failure_command(command "$<TARGET_FILE:${target}>" "${arg_MATCH}")
+  if(arg_EXPECT MATCHES "^(memcheck|racecheck|synccheck)-fails$")
+    _tilelab_sanitizer_command(command ${CMAKE_MATCH_1} "${program}")
+    set(kind_labels gpu sanitizer)
+  else()
+    set(command "${program}")
+    if(arg_SUITES)
+      string(REPLACE ";" "," suites "${arg_SUITES}")
+      string(APPEND command "|--test-suite=${suites}")
+    endif()
+    set(kind_labels gpu)
+  endif()
+  _tilelab_expect_failure_command(command "${command}" "${arg_MATCH}")
   add_test(NAME ${prefix}.${arg_EXPECT} COMMAND ${command})
-  math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * 4")
-  set_tests_properties(${prefix}.${arg_EXPECT} PROPERTIES LABELS "${labels};gpu" TIMEOUT ${timeout}
+  math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * 5")
+  set_tests_properties(${prefix}.${arg_EXPECT} PROPERTIES LABELS "${labels};${kind_labels}" TIMEOUT ${timeout}
                        SKIP_REGULAR_EXPRESSION "SKIPPED: no usable CUDA GPU" FIXTURES_REQUIRED ${prefix}.built)
+  if(perf IN_LIST checks AND (NOT arg_SUITES OR perf IN_LIST arg_SUITES))
+    set_tests_properties(${prefix}.${arg_EXPECT} PROPERTIES RUN_SERIAL TRUE)
+  endif()
+  if(arg_EXPECT MATCHES "-fails$" AND NOT arg_EXPECT STREQUAL "build-fails" AND NOT TILELAB_COMPUTE_SANITIZER)
+    set_tests_properties(${prefix}.${arg_EXPECT} PROPERTIES DISABLED TRUE)
+  endif()
 endfunction()
 
 # tilelab_add_submission(NAME <name> ROOT <dir> [LABS <folder>...] [TILE_WIDTHS <n>...] [EXPECT ...]
@@ -114,29 +198,43 @@ function(tilelab_add_submission)
   endforeach()
 endfunction()
 
-# tilelab_add_mutant(NAME <name> LAB <folder> FIND <text> REPLACE <text> MATCH <regex>
-#                    [EXPECT fail|build-fails] [TILE_WIDTH <n>])
-# The lab's model answer with one bug put in (every FIND replaced by REPLACE). The grader must fail it with
-# output matching MATCH: the message of the check that targets that bug. Configuring fails if FIND is not in
-# the solution any more, so the mutants cannot drift away from the code they mutate.
+# tilelab_add_mutant(NAME <name> LAB <folder> [FILE <file>] FIND <text> REPLACE <text> [FIND2 <text> REPLACE2 <text>]
+#                    MATCH <regex> [EXPECT <mode>] [SUITES <suite>...] [TILE_WIDTH <n>])
+# The lab's model answer with one bug put in (every FIND in FILE, default kernel.cu, replaced by REPLACE; then
+# FIND2 by REPLACE2, for a bug that takes two edits). The
+# grader must fail it with output matching MATCH: the message of the check that targets that bug. Configuring
+# fails if FIND is not in the solution any more, so the mutants cannot drift away from the code they mutate.
 function(tilelab_add_mutant)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;LAB;FIND;REPLACE;MATCH;EXPECT;TILE_WIDTH" "")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;LAB;FILE;FIND;REPLACE;FIND2;REPLACE2;MATCH;EXPECT;TILE_WIDTH"
+                        "SUITES")
   if(NOT arg_EXPECT)
     set(arg_EXPECT fail)
   endif()
   if(NOT arg_TILE_WIDTH)
     set(arg_TILE_WIDTH 16)
   endif()
-  set(solution "${PROJECT_SOURCE_DIR}/solutions/${arg_LAB}/kernel.cu")
-  set_property(DIRECTORY "${PROJECT_SOURCE_DIR}" APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${solution}")
-  file(READ "${solution}" text)
-  string(FIND "${text}" "${arg_FIND}" found)
-  if(found EQUAL -1)
-    message(FATAL_ERROR "TileLab mutant '${arg_NAME}': '${arg_FIND}' is not in ${solution}")
+  if(NOT arg_FILE)
+    set(arg_FILE kernel.cu)
   endif()
-  string(REPLACE "${arg_FIND}" "${arg_REPLACE}" text "${text}")
   set(root "${CMAKE_BINARY_DIR}/mutants/${arg_NAME}")
-  file(CONFIGURE OUTPUT "${root}/${arg_LAB}/kernel.cu" CONTENT "${text}" @ONLY)
+  foreach(file IN LISTS TILELAB_${arg_LAB}_FILES)
+    set(solution "${PROJECT_SOURCE_DIR}/solutions/${file}")
+    set_property(DIRECTORY "${PROJECT_SOURCE_DIR}" APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${solution}")
+    file(READ "${solution}" text)
+    if(file STREQUAL "${arg_LAB}/${arg_FILE}")
+      foreach(edit "" 2)
+        if(edit STREQUAL "2" AND NOT DEFINED arg_FIND2)
+          break()
+        endif()
+        string(FIND "${text}" "${arg_FIND${edit}}" found)
+        if(found EQUAL -1)
+          message(FATAL_ERROR "TileLab mutant '${arg_NAME}': '${arg_FIND${edit}}' is not in ${solution}")
+        endif()
+        string(REPLACE "${arg_FIND${edit}}" "${arg_REPLACE${edit}}" text "${text}")
+      endforeach()
+    endif()
+    file(CONFIGURE OUTPUT "${root}/${file}" CONTENT "${text}" @ONLY)
+  endforeach()
   tilelab_add_lab(SUBMISSION mutant-${arg_NAME} ROOT "${root}" LAB ${arg_LAB} TILE_WIDTH ${arg_TILE_WIDTH}
-                  EXPECT ${arg_EXPECT} MATCH "${arg_MATCH}" LABELS selftest mutant)
+                  EXPECT ${arg_EXPECT} MATCH "${arg_MATCH}" SUITES ${arg_SUITES} LABELS selftest mutant)
 endfunction()

@@ -32,6 +32,12 @@ std::string hint_for(cudaError_t code) {
             return "the kernel ran too long: check the loop bounds";
         case cudaErrorLaunchOutOfResources:
             return "the block asks for more registers or shared memory than a multiprocessor has";
+        case cudaErrorMemoryAllocation:
+            return "the GPU does not have that much free memory: check the sizes passed to cudaMalloc (use size_t)";
+        case cudaErrorNotReady:
+            return "the work was not finished yet: wait for it (cudaEventSynchronize, cudaDeviceSynchronize) first";
+        case cudaErrorNoKernelImageForDevice:
+            return "the program was not built for this GPU: configure with -DCMAKE_CUDA_ARCHITECTURES=native";
         case cudaErrorNoDevice:
         case cudaErrorInsufficientDriver:
             return "no usable NVIDIA GPU or driver on this machine";

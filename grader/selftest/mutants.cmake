@@ -69,3 +69,48 @@ tilelab_add_mutant(NAME boundary-unchecked-loads LAB 03_tiled_boundary
   FIND "(row < rows && m_col < inner) ? "
   REPLACE "true ? "
   MATCH "results are NaN")
+
+# --- barriers and memory that only compute-sanitizer sees on a real GPU ---
+# Without its second barrier a tiled kernel usually still gives the right answer: racecheck must catch it.
+tilelab_add_mutant(NAME tiled-missing-second-barrier LAB 02_tiled EXPECT racecheck-fails
+  FIND "__syncthreads();  // every thread is done with the tiles before the next phase overwrites them"
+  REPLACE ""
+  MATCH "shared-memory race")
+
+# Threads outside P skip the phases, and with them both barriers, while the others wait there.
+tilelab_add_mutant(NAME boundary-barrier-in-bounds-test LAB 03_tiled_boundary EXPECT synccheck-fails
+  FIND "for (int phase = 0; phase < phases; ++phase) {"
+  REPLACE "for (int phase = 0; phase < phases && row < rows && col < cols; ++phase) {"
+  MATCH "invalid use of __syncthreads")
+
+tilelab_add_mutant(NAME naive-faults-memcheck LAB 01_naive EXPECT memcheck-fails
+  FIND "P[row * cols + col] = sum;"
+  REPLACE "P[row * cols + col + (1ll << 40)] = sum;"
+  MATCH "invalid memory access")
+
+# --- lab 04 ---
+tilelab_add_mutant(NAME timing-includes-copies LAB 04_timing FILE timing.cu
+  FIND "    device_M.copy_from_host(M, m_count);"
+  REPLACE "    tilelab::CudaEvent early_start;\n    early_start.record();\n    device_M.copy_from_host(M, m_count);"
+  FIND2 "elapsed_ms(start, stop)"
+  REPLACE2 "elapsed_ms(early_start, stop)"
+  SUITES timing-clock
+  MATCH "more than twice the kernel")
+
+tilelab_add_mutant(NAME timing-no-wait LAB 04_timing FILE timing.cu
+  FIND "const float ms = tilelab::elapsed_ms(start, stop);"
+  REPLACE "float ms = 0.0f;\n    cudaEventElapsedTime(&ms, start.get(), stop.get());"
+  SUITES timing-clock
+  MATCH "less than half the kernel")
+
+tilelab_add_mutant(NAME timing-leaks LAB 04_timing FILE timing.cu
+  FIND "    device_P.copy_to_host(P, p_count);"
+  REPLACE "    float* leaked = nullptr;\n    TILELAB_CUDA_CHECK(cudaMalloc(&leaked, p_count * sizeof(float)));\n    device_P.copy_to_host(P, p_count);"
+  SUITES timing-memory
+  MATCH "bytes of device memory allocated")
+
+tilelab_add_mutant(NAME timing-ignores-errors LAB 04_timing FILE timing.cu
+  FIND "    tilelab::DeviceBuffer<float> device_M(m_count);"
+  REPLACE "    tilelab::DeviceBuffer<float> device_M;\n    try { device_M = tilelab::DeviceBuffer<float>(m_count); } catch (const tilelab::CudaError&) { return 0.0f; }"
+  SUITES timing-errors
+  MATCH "reported no error")

@@ -11,9 +11,11 @@ using Launcher = void (*)(const float* M, const float* N, float* P, int rows, in
 struct LabUnderTest {
     const char* name;         ///< "lab01", "lab02", ...
     const char* launcher;     ///< The launcher's name, for messages.
-    Launcher launch;          ///< The student's (or solution's) launcher.
-    int tile_width;           ///< TILE_WIDTH the lab was compiled with.
+    Launcher launch;            ///< The student's (or solution's) launcher.
+    const void* kernel;         ///< The kernel the launcher starts (its host stub), for cudaFuncGetAttributes.
+    int tile_width;             ///< TILE_WIDTH the lab was compiled with.
     bool needs_tile_multiples;  ///< True when the lab may assume every dimension is a multiple of tile_width.
+    bool uses_shared_tiles;     ///< True when the kernel must keep a tile of M and one of N in shared memory.
 };
 
 /// The lab this program grades; defined by exactly one adapter linked into the program.

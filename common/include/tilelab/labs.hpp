@@ -52,3 +52,12 @@ TILELAB_KERNEL void matmul_tiled_boundary_kernel(const float* M, const float* N,
 /// Launches matmul_tiled_boundary_kernel over all of P for any shape (device pointers).
 void matmul_tiled_boundary(const float* M, const float* N, float* P, int rows, int inner, int cols);
 /// @}
+
+/// @name Lab 04: host code that times the lab 03 kernel
+/// @{
+/// Multiplies host matrices on the GPU: allocates device memory, copies M and N in, launches
+/// matmul_tiled_boundary_kernel over all of P, copies P back (host pointer) and frees the device memory.
+/// Returns the kernel's own time in milliseconds, measured with CUDA events around the launch alone.
+/// Throws tilelab::CudaError (through TILELAB_CUDA_CHECK) when any CUDA call fails, after freeing what it allocated.
+float matmul_timed(const float* M, const float* N, float* P, int rows, int inner, int cols);
+/// @}

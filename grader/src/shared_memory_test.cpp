@@ -1,0 +1,30 @@
+// The tiled labs must keep their tiles in shared memory: naive code in a tiled stub fails here, with a message
+// that says so, even on a GPU where its caches make it fast.
+#include "lab_under_test.hpp"
+
+#include <tilelab/cuda_check.hpp>
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+namespace tilelab::grader {
+
+TEST_SUITE("shared-memory") {
+    TEST_CASE("keeps a tile of M and a tile of N in shared memory") {
+        const LabUnderTest& lab = lab_under_test();
+        cudaFuncAttributes attributes{};
+        TILELAB_CUDA_CHECK(cudaFuncGetAttributes(&attributes, lab.kernel));
+        const std::size_t needed = 2 * static_cast<std::size_t>(lab.tile_width) * lab.tile_width * sizeof(float);
+        const std::string found = std::to_string(attributes.sharedSizeBytes);
+        MESSAGE(("static shared memory: " + found + " bytes; two tiles need " + std::to_string(needed)));
+        if (attributes.sharedSizeBytes < needed)
+            FAIL_CHECK(("the kernel uses " + found + " bytes of static shared memory, but two TILE_WIDTH x TILE_WIDTH "
+                        "float tiles need 2 * " + std::to_string(lab.tile_width) + " * " +
+                        std::to_string(lab.tile_width) + " * 4 = " + std::to_string(needed) +
+                        " bytes: this looks like untiled code in a tiled lab. Declare __shared__ float "
+                        "M_tile[TILE_WIDTH][TILE_WIDTH] and N_tile the same way, and compute from them"));
+    }
+}
+
+}  // namespace tilelab::grader
