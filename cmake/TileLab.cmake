@@ -129,6 +129,10 @@ function(tilelab_add_lab)
         endif()
         set_tests_properties(${prefix}.${suite} PROPERTIES LABELS "${labels};gpu;${suite}" TIMEOUT ${timeout}
                              SKIP_RETURN_CODE 77 FIXTURES_REQUIRED ${prefix}.built)
+        if(suite MATCHES "^timing-(memory|errors)$")
+          # cudaMemGetInfo sees the whole GPU: another test allocating at the same time would look like a leak.
+          set_tests_properties(${prefix}.${suite} PROPERTIES RUN_SERIAL TRUE)
+        endif()
         if(kind STREQUAL "perf")
           # Alone on the GPU, so other tests do not disturb the timing.
           set_tests_properties(${prefix}.${suite} PROPERTIES LABELS "${labels};gpu;perf" RUN_SERIAL TRUE
@@ -171,7 +175,7 @@ function(tilelab_add_lab)
   math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * 5")
   set_tests_properties(${prefix}.${arg_EXPECT} PROPERTIES LABELS "${labels};${kind_labels}" TIMEOUT ${timeout}
                        SKIP_REGULAR_EXPRESSION "SKIPPED: no usable CUDA GPU" FIXTURES_REQUIRED ${prefix}.built)
-  if(perf IN_LIST checks AND (NOT arg_SUITES OR perf IN_LIST arg_SUITES))
+  if((perf IN_LIST checks OR timing IN_LIST checks) AND NOT arg_EXPECT MATCHES "check-fails$")
     set_tests_properties(${prefix}.${arg_EXPECT} PROPERTIES RUN_SERIAL TRUE)
   endif()
   if(arg_EXPECT MATCHES "-fails$" AND NOT arg_EXPECT STREQUAL "build-fails" AND NOT TILELAB_COMPUTE_SANITIZER)

@@ -77,11 +77,12 @@ tilelab_add_mutant(NAME tiled-missing-second-barrier LAB 02_tiled EXPECT raceche
   REPLACE ""
   MATCH "shared-memory race")
 
-# Threads outside P skip the phases, and with them both barriers, while the others wait there.
-tilelab_add_mutant(NAME boundary-barrier-in-bounds-test LAB 03_tiled_boundary EXPECT synccheck-fails
+# Threads outside P skip the phases, and with them their loads and both barriers. synccheck reported no error
+# for it on an H100 (2026-11-22); the tile elements those threads never load make the results wrong instead.
+tilelab_add_mutant(NAME boundary-barrier-in-bounds-test LAB 03_tiled_boundary
   FIND "for (int phase = 0; phase < phases; ++phase) {"
   REPLACE "for (int phase = 0; phase < phases && row < rows && col < cols; ++phase) {"
-  MATCH "invalid use of __syncthreads")
+  MATCH "elements wrong")
 
 tilelab_add_mutant(NAME naive-faults-memcheck LAB 01_naive EXPECT memcheck-fails
   FIND "P[row * cols + col] = sum;"

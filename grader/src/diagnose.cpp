@@ -75,8 +75,10 @@ std::vector<std::string> diagnose(const FailedRun& run) {
         if (!in_partial_tile(s, run.tile_width, row, col)) ++bad_outside_partial;
         if (cmp.status[i] == ElementStatus::wrong && std::isnan(run.got[i])) ++nan_results;
     }
+    // The pattern means something only when P has both full tiles (all right) and partial ones (some wrong).
     const bool has_partial_tile = s.rows % run.tile_width != 0 || s.cols % run.tile_width != 0;
-    const bool only_partial_tile_bad = has_partial_tile && bad_outside_partial == 0;
+    const bool has_full_tile = s.rows >= run.tile_width && s.cols >= run.tile_width;
+    const bool only_partial_tile_bad = has_partial_tile && has_full_tile && bad_outside_partial == 0;
 
     if (cmp.unwritten > 0) {
         if (only_partial_tile_bad && cmp.wrong == 0)
@@ -94,7 +96,7 @@ std::vector<std::string> diagnose(const FailedRun& run) {
     if (cmp.wrong > 0 && only_partial_tile_bad)
         hints.push_back("only elements in the last partial tile of rows or columns are wrong: check the bounds "
                         "tests, and load 0.0f into tile elements that fall outside M or N");
-    if (cmp.wrong > 0 && bad_outside_partial > 0 && s.inner % run.tile_width != 0 && cmp.wrong + cmp.unwritten == total)
+    if (cmp.wrong > 0 && s.inner % run.tile_width != 0 && cmp.wrong + cmp.unwritten == total)
         hints.push_back("every element is wrong and inner (" + std::to_string(s.inner) +
                         ") is not a multiple of TILE_WIDTH (" + std::to_string(run.tile_width) +
                         "): the last phase covers a partial tile; run it, and load 0.0f for elements past inner");

@@ -107,6 +107,12 @@ TEST_SUITE("diagnose") {
         CHECK(has(swapped.hints(), "operands are swapped"));
     }
 
+    TEST_CASE("a shape with no full tile gets no boundary hint") {
+        Scenario s({15, 9, 15});
+        s.at(3, 3) += 1.0f;
+        CHECK_FALSE(has(s.hints(), "only elements in the last partial tile"));
+    }
+
     TEST_CASE("a wrong inner partial tile is named when every element is off") {
         Scenario s({16, 20, 16});
         for (float& x : s.got) x += 0.5f;
