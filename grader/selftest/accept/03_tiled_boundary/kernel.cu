@@ -1,5 +1,7 @@
 // A correct lab 03 in another style: padded tiles (no bank conflicts on the transposed read), indexing
-// through blockDim, the tile of N stored transposed, and fused multiply-adds. The grader must accept it.
+// through blockDim, the tile of N stored transposed, and fused multiply-adds. The grader must accept it, and it
+// must pass the performance gate too (an earlier version whose inner loop ran to blockDim.x, a bound the
+// compiler cannot unroll, reached only 1.08x the naive kernel on an H100).
 #include <tilelab/labs.hpp>
 
 __global__ void matmul_tiled_boundary_kernel(const float* M, const float* N, float* P, int rows, int inner,
@@ -17,7 +19,8 @@ __global__ void matmul_tiled_boundary_kernel(const float* M, const float* N, flo
         if (row < rows && k_m < inner) a[threadIdx.y][threadIdx.x] = M[row * inner + k_m];
         if (k_n < inner && col < cols) b_transposed[threadIdx.x][threadIdx.y] = N[k_n * cols + col];
         __syncthreads();  // tiles loaded
-        for (int k = 0; k < static_cast<int>(blockDim.x); ++k) sum = fmaf(a[threadIdx.y][k], b_transposed[threadIdx.x][k], sum);
+        #pragma unroll
+        for (int k = 0; k < TILE_WIDTH; ++k) sum = fmaf(a[threadIdx.y][k], b_transposed[threadIdx.x][k], sum);
         __syncthreads();  // tiles consumed
     }
     if (row < rows && col < cols) P[row * cols + col] = sum;
