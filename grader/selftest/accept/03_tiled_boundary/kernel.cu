@@ -1,7 +1,7 @@
 // A correct lab 03 in another style: padded tiles (no bank conflicts on the transposed read), indexing
-// through blockDim, the tile of N stored transposed, and fused multiply-adds. The grader must accept it, and it
-// must pass the performance gate too (an earlier version whose inner loop ran to blockDim.x, a bound the
-// compiler cannot unroll, reached only 1.08x the naive kernel on an H100).
+// through blockDim, the tile of N stored transposed, and fused multiply-adds. The grader must accept it as
+// correct. It is slow (1.09x the naive kernel at 4096^3 on an H100, against 1.52x for the model answer; most likely
+// because rows 17 floats long rule out 16-byte shared-memory loads), so the self-test leaves out its perf check.
 #include <tilelab/labs.hpp>
 
 __global__ void matmul_tiled_boundary_kernel(const float* M, const float* N, float* P, int rows, int inner,
@@ -19,7 +19,6 @@ __global__ void matmul_tiled_boundary_kernel(const float* M, const float* N, flo
         if (row < rows && k_m < inner) a[threadIdx.y][threadIdx.x] = M[row * inner + k_m];
         if (k_n < inner && col < cols) b_transposed[threadIdx.x][threadIdx.y] = N[k_n * cols + col];
         __syncthreads();  // tiles loaded
-        #pragma unroll
         for (int k = 0; k < TILE_WIDTH; ++k) sum = fmaf(a[threadIdx.y][k], b_transposed[threadIdx.x][k], sum);
         __syncthreads();  // tiles consumed
     }
