@@ -6,16 +6,16 @@
 
 namespace tilelab {
 
-float unwritten_value() {
+float float_with_bits(std::uint32_t bits) {
     float x;
-    std::memcpy(&x, &unwritten_bits, sizeof x);
+    std::memcpy(&x, &bits, sizeof x);
     return x;
 }
 
-bool is_unwritten(float x) {
-    std::uint32_t bits;
-    std::memcpy(&bits, &x, sizeof bits);
-    return bits == unwritten_bits;
+bool has_bits(float x, std::uint32_t bits) {
+    std::uint32_t actual;
+    std::memcpy(&actual, &x, sizeof actual);
+    return actual == bits;
 }
 
 double tolerance(int inner, double magnitude) {

@@ -1,26 +1,14 @@
 #include "guarded_buffer.hpp"
 
+#include <tilelab/compare.hpp>
+
 #include <cstring>
 
 namespace tilelab::grader {
 
-namespace {
-float guard_value() {
-    float x;
-    std::memcpy(&x, &guard_bits, sizeof x);
-    return x;
-}
-
-bool is_guard(float x) {
-    std::uint32_t bits;
-    std::memcpy(&bits, &x, sizeof bits);
-    return bits == guard_bits;
-}
-}  // namespace
-
 GuardedDeviceArray::GuardedDeviceArray(const float* values, std::size_t count, std::size_t guard)
     : buffer_(count + 2 * guard), count_(count), guard_(guard) {
-    std::vector<float> all(count + 2 * guard, guard_value());
+    std::vector<float> all(count + 2 * guard, float_with_bits(guard_bits));
     std::memcpy(all.data() + guard, values, count * sizeof(float));
     buffer_.copy_from_host(all.data(), all.size());
 }
@@ -35,7 +23,7 @@ GuardDamage GuardedDeviceArray::check_guards() const {
     GuardDamage damage;
     for (std::size_t i = 0; i < all.size(); ++i) {
         const bool in_guard = i < guard_ || i >= guard_ + count_;
-        if (!in_guard || is_guard(all[i])) continue;
+        if (!in_guard || has_bits(all[i], guard_bits)) continue;
         if (damage.changed++ == 0)
             damage.first_offset = static_cast<std::ptrdiff_t>(i) - static_cast<std::ptrdiff_t>(guard_);
     }

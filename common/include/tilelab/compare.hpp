@@ -14,11 +14,17 @@ namespace tilelab {
 /// An element that still holds it afterwards was never written.
 inline constexpr std::uint32_t unwritten_bits = 0x7FC0DEADu;
 
+/// The float whose bit pattern is @p bits (for NaN patterns that mark memory).
+float float_with_bits(std::uint32_t bits);
+
+/// True when @p x has exactly the bit pattern @p bits (a NaN never compares equal, so compare bits).
+bool has_bits(float x, std::uint32_t bits);
+
 /// The float whose bits are unwritten_bits.
-float unwritten_value();
+inline float unwritten_value() { return float_with_bits(unwritten_bits); }
 
 /// True when @p x has exactly the bits of unwritten_value().
-bool is_unwritten(float x);
+inline bool is_unwritten(float x) { return has_bits(x, unwritten_bits); }
 
 /// Largest error allowed for an element whose terms have total size @p magnitude (Σ|m·n|) over
 /// @p inner terms: 2 · inner · 2⁻²⁴ · magnitude. A float32 sum of inner products, in any order and with or
