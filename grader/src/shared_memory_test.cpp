@@ -17,7 +17,15 @@ TEST_SUITE("shared-memory") {
         TILELAB_CUDA_CHECK(cudaFuncGetAttributes(&attributes, lab.kernel));
         const std::size_t needed = 2 * static_cast<std::size_t>(lab.tile_width) * lab.tile_width * sizeof(float);
         const std::string found = std::to_string(attributes.sharedSizeBytes);
-        MESSAGE(("static shared memory: " + found + " bytes; two tiles need " + std::to_string(needed)));
+        // What the tile width means for how many blocks share a multiprocessor, from the occupancy API.
+        const int threads = lab.tile_width * lab.tile_width;
+        int blocks_per_sm = 0;
+        TILELAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, lab.kernel, threads, 0));
+        MESSAGE(("TILE_WIDTH " + std::to_string(lab.tile_width) + ": " + std::to_string(threads) +
+                 " threads and " + found + " bytes of static shared memory per block (two tiles need " +
+                 std::to_string(needed) + "), " + std::to_string(attributes.numRegs) + " registers per thread; " +
+                 std::to_string(blocks_per_sm) + " blocks (" + std::to_string(blocks_per_sm * threads) +
+                 " threads) fit on one multiprocessor"));
         if (attributes.sharedSizeBytes < needed)
             FAIL_CHECK(("the kernel uses " + found + " bytes of static shared memory, but two TILE_WIDTH x TILE_WIDTH "
                         "float tiles need 2 * " + std::to_string(lab.tile_width) + " * " +
