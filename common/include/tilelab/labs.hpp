@@ -19,16 +19,18 @@
 #define TILE_WIDTH 16
 #endif
 
+/// @def TILELAB_KERNEL
+/// `__global__` when nvcc compiles the file; nothing in host C++, where a kernel's name stands for the
+/// host-side launch stub that nvcc generates under the same name (enough to take its address).
 #if defined(__CUDACC__)
 #define TILELAB_KERNEL __global__
 #else
-// Host code (the grader, compiled as C++) sees a kernel as the host-side launch stub that
-// nvcc generates under the same name; that is enough to take its address.
 #define TILELAB_KERNEL
 #endif
 
 /// @name Lab 01: naive kernel
 /// @{
+
 /// One thread computes one element of P, reading a whole row of M and column of N from global memory.
 TILELAB_KERNEL void matmul_naive_kernel(const float* M, const float* N, float* P, int rows, int inner, int cols);
 /// Launches matmul_naive_kernel with TILE_WIDTH × TILE_WIDTH blocks over all of P (device pointers).
@@ -37,6 +39,7 @@ void matmul_naive(const float* M, const float* N, float* P, int rows, int inner,
 
 /// @name Lab 02: tiled kernel, sizes multiples of TILE_WIDTH
 /// @{
+
 /// Each block computes one TILE_WIDTH × TILE_WIDTH tile of P from tiles of M and N staged in shared memory.
 /// May assume rows, inner and cols are multiples of TILE_WIDTH.
 TILELAB_KERNEL void matmul_tiled_kernel(const float* M, const float* N, float* P, int rows, int inner, int cols);
@@ -46,6 +49,7 @@ void matmul_tiled(const float* M, const float* N, float* P, int rows, int inner,
 
 /// @name Lab 03: tiled kernel with boundary checks, any shape
 /// @{
+
 /// The tiled kernel for any rows, inner and cols: partial tiles are zero-filled, stores are bounds-checked.
 TILELAB_KERNEL void matmul_tiled_boundary_kernel(const float* M, const float* N, float* P, int rows, int inner,
                                                  int cols);
@@ -55,6 +59,7 @@ void matmul_tiled_boundary(const float* M, const float* N, float* P, int rows, i
 
 /// @name Lab 04: host code that times the lab 03 kernel
 /// @{
+
 /// Multiplies host matrices on the GPU: allocates device memory, copies M and N in, launches
 /// matmul_tiled_boundary_kernel over all of P, copies P back (host pointer) and frees the device memory.
 /// Returns the kernel's own time in milliseconds, measured with CUDA events around the launch alone.

@@ -21,8 +21,8 @@ std::uint64_t base_seed();
 std::uint64_t derive_seed(std::uint64_t base, const std::string& label);
 
 /// Fills @p matrix with values drawn uniformly from [-1, 1) by a generator seeded with @p seed.
-/// Uses its own generator (splitmix64), not <random>'s distributions, whose output differs between
-/// standard libraries.
+/// Uses its own generator (splitmix64), not the standard library's distributions, whose output differs
+/// between standard libraries.
 void fill_uniform(HostMatrix& matrix, std::uint64_t seed);
 
 }  // namespace tilelab
