@@ -95,7 +95,9 @@ function(tilelab_add_lab)
     if(perf IN_LIST checks)
       target_link_libraries(${target} PRIVATE tilelab_reference_naive)
     endif()
-    set(build_command "${CMAKE_COMMAND}" --build "${CMAKE_BINARY_DIR}" --target ${target} --config $<CONFIG>)
+    set(build_command "${CMAKE_COMMAND}" "-DBUILD_DIR=${CMAKE_BINARY_DIR}" "-DTARGET=${target}" "-DCONFIG=$<CONFIG>"
+        "-DOBJECTS=$<JOIN:$<TARGET_OBJECTS:${target}>,|>" "-DNM=${CMAKE_NM}"
+        -P "${_tilelab_cmake_dir}/tilelab_build_lab.cmake")
   else()
     set(build_command "${CMAKE_COMMAND}"
         "-DMESSAGE=missing file: ${missing} is not in ${arg_ROOT}. A submission keeps the layout of labs/ (one folder per lab, with the same file names); add the file and run cmake again."

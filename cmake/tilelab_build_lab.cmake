@@ -1,0 +1,22 @@
+# cmake -DBUILD_DIR=<dir> -DTARGET=<lab program> -DCONFIG=<config> -DOBJECTS=<a.o|b.o> -DNM=<nm> -P tilelab_build_lab.cmake
+# The build check of one lab: builds its program, says plainly why when it does not build, and rejects a lab
+# that hands the product to a library (cuBLAS and friends, Thrust, CUB, CUTLASS) instead of computing it.
+set(libraries "cublas|cublasLt|cusparse|cusolver|cufft|curand|cudnn|cutlass|thrust::|cub::")
+execute_process(COMMAND "${CMAKE_COMMAND}" --build "${BUILD_DIR}" --target "${TARGET}" --config "${CONFIG}"
+                RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE output)
+message("${output}")
+if(NOT result EQUAL 0)
+  if(output MATCHES "undefined reference to `(${libraries})")
+    message(FATAL_ERROR "hint: the lab calls a library (${CMAKE_MATCH_1}...) instead of computing the product itself: write the kernel")
+  endif()
+  message(FATAL_ERROR "hint: the lab does not compile or link: fix the first error above (file and line are at its start)")
+endif()
+if(NM)
+  string(REPLACE "|" ";" objects "${OBJECTS}")
+  execute_process(COMMAND "${NM}" -C ${objects} OUTPUT_VARIABLE symbols ERROR_QUIET)
+  if(symbols MATCHES "[^\n]*(${libraries})[^\n]*")
+    string(STRIP "${CMAKE_MATCH_0}" symbol)
+    message(FATAL_ERROR "hint: the lab calls a library instead of computing the product itself: its code refers to ${symbol}")
+  endif()
+endif()
+message("built ${TARGET}")
