@@ -14,8 +14,10 @@ endif()
 if(NM)
   string(REPLACE "|" ";" objects "${OBJECTS}")
   execute_process(COMMAND "${NM}" -C ${objects} OUTPUT_VARIABLE symbols ERROR_QUIET)
-  if(symbols MATCHES "[^\n]*(${libraries})[^\n]*")
-    string(STRIP "${CMAKE_MATCH_0}" symbol)
+  # Symbol lines only ("<address> <type> <name>"): nm's "<object file>:" headers carry paths, which may
+  # contain anything, a student's folder name included.
+  if(symbols MATCHES "(^|\n)[0-9a-fA-F ]* [A-Za-z] ([^\n]*(${libraries})[^\n]*)")
+    set(symbol "${CMAKE_MATCH_2}")
     message(FATAL_ERROR "hint: the lab calls a library instead of computing the product itself: its code refers to ${symbol}")
   endif()
 endif()

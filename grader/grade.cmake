@@ -3,34 +3,47 @@
 #   cmake -P grader/grade.cmake                               grades labs/
 #   cmake -DSUBMISSION=/path/to/folder -P grader/grade.cmake   grades a folder laid out like labs/
 #   ... -DRESULTS=/path/results.json                           where to write Gradescope's results.json
+#   ... -DBUILD=/path/to/build/folder                          another build folder (default build/grade)
+#   ... "-DCONFIGURE_ARGS=-DTILELAB_TILE_WIDTHS=16|..."         more cache settings, "|"-separated
 #
-# It configures, builds and tests with the "grade" presets (build/grade). CTest's log, JUnit report and
-# results.json (Gradescope's format, points from grader/rubric.json) stay in build/grade. Exits non-zero when
-# any check failed (a skipped check is not a failure).
+# It configures with the "grade" preset into the build folder, builds, and runs the checks. CTest's log and
+# JUnit report, results.json (Gradescope's format, points from grader/rubric.json) and points.txt (one line per
+# lab: "lab earned possible") stay there. Exits non-zero when any check failed (a skipped check is not a failure).
 cmake_minimum_required(VERSION 3.25)
 get_filename_component(root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 include("${CMAKE_CURRENT_LIST_DIR}/report.cmake")
 if(NOT DEFINED SUBMISSION)
   set(SUBMISSION labs)
 endif()
-set(build "${root}/build/grade")
+if(DEFINED BUILD)
+  get_filename_component(build "${BUILD}" ABSOLUTE)
+else()
+  set(build "${root}/build/grade")
+endif()
+string(REPLACE "|" ";" configure_args "${CONFIGURE_ARGS}")
 if(NOT DEFINED RESULTS)
   set(RESULTS "${build}/results.json")
 endif()
 string(TIMESTAMP started "%s")
 
-execute_process(COMMAND "${CMAKE_COMMAND}" --preset grade "-DTILELAB_SOURCE=${SUBMISSION}"
+get_filename_component(submission_path "${SUBMISSION}" ABSOLUTE)
+if(SUBMISSION STREQUAL "labs" OR SUBMISSION STREQUAL "solutions")
+  set(submission_path "${SUBMISSION}")
+endif()
+execute_process(COMMAND "${CMAKE_COMMAND}" --preset grade -B "${build}" "-DTILELAB_SOURCE=${submission_path}"
+                        ${configure_args}
                 WORKING_DIRECTORY "${root}" RESULT_VARIABLE result)
 if(NOT result EQUAL 0)
   message(FATAL_ERROR "configuring failed (see above)")
 endif()
-execute_process(COMMAND "${CMAKE_COMMAND}" --build --preset grade WORKING_DIRECTORY "${root}" RESULT_VARIABLE result)
+execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" WORKING_DIRECTORY "${root}" RESULT_VARIABLE result)
 if(NOT result EQUAL 0)
   message(FATAL_ERROR "building the kit failed (see above); the labs themselves are built by the tests")
 endif()
 file(REMOVE "${build}/grade.xml")
-execute_process(COMMAND "${CMAKE_CTEST_COMMAND}" --preset grade --output-log "${build}/grade.log"
-                        --output-junit "${build}/grade.xml"
+# The grade test preset's settings, on this build folder.
+execute_process(COMMAND "${CMAKE_CTEST_COMMAND}" --test-dir "${build}" --output-on-failure --no-tests=error -j 4
+                        --output-log "${build}/grade.log" --output-junit "${build}/grade.xml"
                 WORKING_DIRECTORY "${root}")
 if(NOT EXISTS "${build}/grade.xml")
   message(FATAL_ERROR "CTest wrote no report (${build}/grade.xml); see its output above")
@@ -116,7 +129,26 @@ foreach(row IN LISTS run_ROWS)
   message("${line}")
 endforeach()
 message("\nTotal: ${run_SCORE} of ${run_POSSIBLE} points (${run_RULE}). Report: ${RESULTS}")
-message("Run one check again with its messages: ctest --test-dir build/grade -R <lab>.tw<width>.<check> --output-on-failure")
+foreach(row IN LISTS run_ROWS)
+  string(REPLACE "|" ";" fields "${row}")
+  list(GET fields 0 lab)
+  list(GET fields 2 earned)
+  list(GET fields 3 max)
+  if(NOT DEFINED lab_earned_${lab})
+    set(lab_earned_${lab} 0)
+    set(lab_possible_${lab} 0)
+  endif()
+  math(EXPR lab_earned_${lab} "${lab_earned_${lab}} + ${earned}")
+  math(EXPR lab_possible_${lab} "${lab_possible_${lab}} + ${max}")
+  list(APPEND labs ${lab})
+endforeach()
+list(REMOVE_DUPLICATES labs)
+set(points "")
+foreach(lab IN LISTS labs)
+  string(APPEND points "${lab} ${lab_earned_${lab}} ${lab_possible_${lab}}\n")
+endforeach()
+file(WRITE "${build}/points.txt" "${points}total ${run_SCORE} ${run_POSSIBLE}\n")
+message("Run one check again with its messages: ctest --test-dir ${build} -R <lab>.tw<width>.<check> --output-on-failure")
 if(not_passed GREATER 0)
   message(FATAL_ERROR "${not_passed} checks failed")
 endif()

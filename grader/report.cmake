@@ -15,8 +15,11 @@ endfunction()
 # One line saying why a test did not pass: its first "hint:" line, else its first error line, else the verdict.
 function(_tilelab_reason output verdict out_var)
   set(reason "${verdict}")
-  string(REGEX MATCH "hint: [^\n]*" hint "${output}")
-  string(REGEX MATCH "(missing file: [^\n]*|[^\n]*error: [^\n]*|[^\n]*ERROR: [^\n]*|SKIPPED: [^\n]*)" error "${output}")
+  # CMake wraps a FATAL_ERROR message over lines indented by two spaces: those lines are read as one.
+  string(REGEX MATCH "hint: [^\n]*(\n  [^ \n][^\n]*)*" hint "${output}")
+  string(REGEX REPLACE "\n  " " " hint "${hint}")
+  string(REGEX MATCH "(missing file: [^\n]*(\n  [^ \n][^\n]*)*|[^\n]*error: [^\n]*|[^\n]*ERROR: [^\n]*|SKIPPED: [^\n]*)" error "${output}")
+  string(REGEX REPLACE "\n  " " " error "${error}")
   if(hint)
     set(reason "${hint}")
   elseif(error MATCHES "^SKIPPED: ([^;]*)")

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Self-test of grader/batch.sh: grades a class of bundled bad submissions in one batch (at TILE_WIDTH 16 to keep
+# it short) and checks each one's points and reason. Holds with or without a GPU: the GPU checks are either
+# graded or skipped and left out of the total, and neither changes what is asserted here.
+#   batch_test.sh <kit root> <work folder>
+set -uo pipefail
+root=$1
+work=$2
+rm -rf "$work" && mkdir -p "$work/class"
+class="$work/class"
+sol="$root/solutions"
+
+cp -r "$sol" "$class/complete"
+cp -r "$sol" "$class/missing-lab02" && rm -rf "$class/missing-lab02/02_tiled"
+cp -r "$sol" "$class/compile-error" && sed -i 's/float sum = 0.0f;/float sum = 0.0f/' "$class/compile-error/01_naive/kernel.cu"
+cp -r "$sol" "$class/calls-cublas" && cp "$root/grader/selftest/bad/calls-cublas/01_naive/kernel.cu" "$class/calls-cublas/01_naive/"
+cp -r "$sol" "$class/empty-file" && : >"$class/empty-file/03_tiled_boundary/kernel.cu"
+mkdir -p "$work/archive/student-archive" && cp -r "$sol"/* "$work/archive/student-archive/"
+(cd "$work/archive" && cmake -E tar czf "$class/archived.tar.gz" student-archive)
+
+"$root/grader/batch.sh" "$class" "$work/out" -j 2 -t 900 -- -DTILELAB_TILE_WIDTHS=16 || exit 1
+csv="$work/out/grades.csv"
+cat "$csv"
+
+failures=0
+row() { grep "^$1," "$csv"; }
+field() { row "$1" | cut -d, -f"$2"; }
+expect() {  # expect <student> <description> <test command...>
+  local student=$1 what=$2; shift 2
+  if "$@"; then echo "ok: $student: $what"; else echo "FAILED: $student: $what"; echo "  row: $(row "$student")"; failures=$((failures + 1)); fi
+}
+full_marks() { [ -n "$(field "$1" 6)" ] && [ "$(field "$1" 6)" = "$(field "$1" 7)" ] && [ "$(field "$1" 7)" -gt 0 ]; }
+lab_zero() { [ "$(field "$1" "$2")" = "0" ]; }
+note_has() { row "$1" | cut -d, -f8- | grep -q "$2"; }
+
+expect complete "full marks" full_marks complete
+expect archived "an archive is unpacked and graded in full" full_marks archived
+expect missing-lab02 "no lab 02 points" lab_zero missing-lab02 3
+expect missing-lab02 "reason: missing file" note_has missing-lab02 "missing file: 02_tiled/kernel.cu"
+expect missing-lab02 "lab 01 still graded" test "$(field missing-lab02 2)" -gt 0
+expect compile-error "no lab 01 points" lab_zero compile-error 2
+expect compile-error "reason: does not compile" note_has compile-error "does not compile"
+expect calls-cublas "no lab 01 points" lab_zero calls-cublas 2
+expect calls-cublas "reason: calls a library" note_has calls-cublas "calls a library"
+expect empty-file "no lab 03 points" lab_zero empty-file 4
+expect empty-file "no lab 04 points (built with lab 03's file)" lab_zero empty-file 5
+expect empty-file "lab 02 still graded" test "$(field empty-file 3)" -gt 0
+[ "$failures" -eq 0 ] || { echo "$failures expectations failed"; exit 1; }
+echo "batch self-test: every expectation met"
