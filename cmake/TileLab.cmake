@@ -55,14 +55,16 @@ function(_tilelab_sanitizer_command out_var tool program)
 endfunction()
 
 # tilelab_add_lab(SUBMISSION <name> ROOT <dir> LAB <folder> TILE_WIDTH <n>
-#                 [EXPECT <mode>] [MATCH <regex>] [SUITES <suite>...] [SKIP_CHECKS <kind>...] [LABELS <label>...])
+#                 [EXPECT <mode>] [MATCH <regex>] [TIMEOUT <seconds>] [SUITES <suite>...] [SKIP_CHECKS <kind>...]
+#                 [LABELS <label>...])
 #   pass              every check must pass (the graded submission, correct alternatives)
 #   fail-all          every check must fail (the stubs)
 #   fail              the checks (or SUITES) must fail with output matching MATCH (a kernel with one known bug)
 #   build-fails       building must fail with output matching MATCH (a file that does not compile, or is missing)
 #   <tool>-fails      compute-sanitizer's tool (memcheck, racecheck, synccheck) must report an error matching MATCH
 function(tilelab_add_lab)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "" "SUBMISSION;ROOT;LAB;TILE_WIDTH;EXPECT;MATCH" "SUITES;SKIP_CHECKS;LABELS")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "SUBMISSION;ROOT;LAB;TILE_WIDTH;EXPECT;MATCH;TIMEOUT"
+                        "SUITES;SKIP_CHECKS;LABELS")
   if(NOT arg_EXPECT)
     set(arg_EXPECT pass)
   endif()
@@ -176,6 +178,11 @@ function(tilelab_add_lab)
     set(kind_labels gpu)
   endif()
   _tilelab_expect_failure_command(command "${command}" "${arg_MATCH}")
+  # A kernel that never ends must fail the expectation in time, before CTest's own limit below.
+  if(NOT arg_TIMEOUT)
+    math(EXPR arg_TIMEOUT "${TILELAB_TEST_TIMEOUT} * 4")
+  endif()
+  list(INSERT command 1 "-DTIMEOUT=${arg_TIMEOUT}")
   add_test(NAME ${prefix}.${arg_EXPECT} COMMAND ${command})
   math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * 5")
   set_tests_properties(${prefix}.${arg_EXPECT} PROPERTIES LABELS "${labels};${kind_labels}" TIMEOUT ${timeout}
@@ -208,13 +215,13 @@ function(tilelab_add_submission)
 endfunction()
 
 # tilelab_add_mutant(NAME <name> LAB <folder> [FILE <file>] FIND <text> REPLACE <text> [FIND2 <text> REPLACE2 <text>]
-#                    MATCH <regex> [EXPECT <mode>] [SUITES <suite>...] [TILE_WIDTH <n>])
+#                    MATCH <regex> [EXPECT <mode>] [TIMEOUT <seconds>] [SUITES <suite>...] [TILE_WIDTH <n>])
 # The lab's model answer with one bug put in (every FIND in FILE, default kernel.cu, replaced by REPLACE; then
 # FIND2 by REPLACE2, for a bug that takes two edits). The
 # grader must fail it with output matching MATCH: the message of the check that targets that bug. Configuring
 # fails if FIND is not in the solution any more, so the mutants cannot drift away from the code they mutate.
 function(tilelab_add_mutant)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;LAB;FILE;FIND;REPLACE;FIND2;REPLACE2;MATCH;EXPECT;TILE_WIDTH"
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;LAB;FILE;FIND;REPLACE;FIND2;REPLACE2;MATCH;EXPECT;TILE_WIDTH;TIMEOUT"
                         "SUITES")
   if(NOT arg_EXPECT)
     set(arg_EXPECT fail)
@@ -245,5 +252,6 @@ function(tilelab_add_mutant)
     file(CONFIGURE OUTPUT "${root}/${file}" CONTENT "${text}" @ONLY)
   endforeach()
   tilelab_add_lab(SUBMISSION mutant-${arg_NAME} ROOT "${root}" LAB ${arg_LAB} TILE_WIDTH ${arg_TILE_WIDTH}
-                  EXPECT ${arg_EXPECT} MATCH "${arg_MATCH}" SUITES ${arg_SUITES} LABELS selftest mutant)
+                  EXPECT ${arg_EXPECT} MATCH "${arg_MATCH}" TIMEOUT "${arg_TIMEOUT}" SUITES ${arg_SUITES}
+                  LABELS selftest mutant)
 endfunction()

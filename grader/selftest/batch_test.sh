@@ -11,6 +11,7 @@ class="$work/class"
 sol="$root/solutions"
 
 cp -r "$sol" "$class/complete"
+cp -r "$root/labs" "$class/stubs"
 cp -r "$sol" "$class/missing-lab02" && rm -rf "$class/missing-lab02/02_tiled"
 cp -r "$sol" "$class/compile-error" && sed -i 's/float sum = 0.0f;/float sum = 0.0f/' "$class/compile-error/01_naive/kernel.cu"
 cp -r "$sol" "$class/calls-cublas" && cp "$root/grader/selftest/bad/calls-cublas/01_naive/kernel.cu" "$class/calls-cublas/01_naive/"
@@ -18,7 +19,7 @@ cp -r "$sol" "$class/empty-file" && : >"$class/empty-file/03_tiled_boundary/kern
 mkdir -p "$work/archive/student-archive" && cp -r "$sol"/* "$work/archive/student-archive/"
 (cd "$work/archive" && cmake -E tar czf "$class/archived.tar.gz" student-archive)
 
-"$root/grader/batch.sh" "$class" "$work/out" -j 2 -t 900 -- -DTILELAB_TILE_WIDTHS=16 || exit 1
+"$root/grader/batch.sh" "$class" "$work/out" -t 900 -- -DTILELAB_TILE_WIDTHS=16 || exit 1
 csv="$work/out/grades.csv"
 cat "$csv"
 
@@ -34,6 +35,7 @@ lab_zero() { [ "$(field "$1" "$2")" = "0" ]; }
 note_has() { row "$1" | cut -d, -f8- | grep -q "$2"; }
 
 expect complete "full marks" full_marks complete
+expect stubs "build points only, no correctness points" test "$(field stubs 6)" = 4
 expect archived "an archive is unpacked and graded in full" full_marks archived
 expect missing-lab02 "no lab 02 points" lab_zero missing-lab02 3
 expect missing-lab02 "reason: missing file" note_has missing-lab02 "missing file: 02_tiled/kernel.cu"

@@ -115,3 +115,10 @@ tilelab_add_mutant(NAME timing-ignores-errors LAB 04_timing FILE timing.cu
   REPLACE "    tilelab::DeviceBuffer<float> device_M;\n    try { device_M = tilelab::DeviceBuffer<float>(m_count); } catch (const tilelab::CudaError&) { return 0.0f; }"
   SUITES timing-errors
   MATCH "reported no error")
+
+# A kernel that never ends: the check is stopped and reported as a timeout, with a hint.
+tilelab_add_mutant(NAME naive-never-ends LAB 01_naive
+  FIND "for (int k = 0; k < inner; ++k)"
+  REPLACE "for (int k = 0; k < inner; k += (inner > 0 ? 0 : 1))"
+  SUITES tiny TIMEOUT 20
+  MATCH "did not finish in time")
