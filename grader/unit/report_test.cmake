@@ -11,11 +11,12 @@ endfunction()
 
 tilelab_read_junit("${fixtures}/junit.xml" run)
 list(LENGTH run_TESTS count)
-expect("tests read" ${count} 6)
+expect("tests read" ${count} 7)
 expect("passed" "${run_STATUS_graded.lab01.tw8.build}" passed)
 expect("failed" "${run_STATUS_graded.lab01.tw8.tiny}" failed)
 expect("skipped" "${run_STATUS_graded.lab02.tw8.tiny}" skipped)
 expect("not run" "${run_STATUS_graded.lab03.tw8.tiny}" notrun)
+expect("not run, written by newer CTest as skipped" "${run_STATUS_graded.lab03.tw8.edges}" notrun)
 expect("hint as reason, entities decoded" "${run_REASON_graded.lab01.tw8.tiny}"
        "hint: nothing was written to P: the kernel is not implemented yet & so on")
 expect("missing file as reason" "${run_REASON_graded.lab03.tw8.build}"
