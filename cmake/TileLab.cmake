@@ -23,6 +23,16 @@ set(TILELAB_shared-memory_SUITES shared-memory)
 set(TILELAB_perf_SUITES perf)
 set(TILELAB_timing_SUITES timing-results timing-clock timing-memory timing-errors)
 
+# The kinds of checks each backend builds, and the suites that only mean something on a GPU: on the CPU backend
+# they are registered as tests that report themselves skipped, with the reason. (A kernel on the CPU runs inside
+# its launch, and copies cost next to nothing, so lab 04's clock check cannot tell right from wrong there.)
+set(TILELAB_gpu_CHECK_KINDS correctness shared-memory perf timing)
+set(TILELAB_cpu_CHECK_KINDS correctness shared-memory timing)
+set(TILELAB_cpu_GPU_ONLY_SUITES perf timing-clock)
+set(TILELAB_GPU_ONLY_REASON_perf "the performance gate compares GPU timings")
+set(TILELAB_GPU_ONLY_REASON_timing-clock "on the CPU backend a kernel ends inside its launch and copies are free, so the clock check cannot tell")
+set(TILELAB_GPU_ONLY_REASON_sanitizer "compute-sanitizer checks kernels on a GPU (the CPU backend checks races and barriers itself)")
+
 set(_tilelab_cmake_dir "${CMAKE_CURRENT_LIST_DIR}")
 
 # "01_naive" -> "lab01"
@@ -49,25 +59,54 @@ function(_tilelab_expect_failure_command out_var command match)
       -P "${_tilelab_cmake_dir}/tilelab_expect_failure.cmake" PARENT_SCOPE)
 endfunction()
 
+# A test that reports itself skipped on the CPU backend, saying why (the check needs a GPU).
+function(_tilelab_add_gpu_only_test name reason labels)
+  add_test(NAME ${name} COMMAND "${CMAKE_COMMAND}" -E echo "SKIPPED: GPU only: ${reason}")
+  set_tests_properties(${name} PROPERTIES LABELS "${labels}" SKIP_REGULAR_EXPRESSION "SKIPPED: GPU only")
+endfunction()
+
+# The lab's sources as the CPU backend compiles them: each rewritten by tilelab-cuda-to-cpp (launches and
+# __shared__ declarations, lines kept) and compiled as C++ with the stand-in cuda_runtime.h force-included.
+function(_tilelab_cpu_sources target root out_var)
+  set(out "")
+  foreach(source IN LISTS ARGN)
+    file(RELATIVE_PATH relative "${root}" "${source}")
+    set(rewritten "${CMAKE_CURRENT_BINARY_DIR}/cpu_sources/${target}/${relative}.cpp")
+    add_custom_command(OUTPUT "${rewritten}"
+                       COMMAND tilelab-cuda-to-cpp "${source}" "${rewritten}"
+                       DEPENDS "${source}" tilelab-cuda-to-cpp
+                       COMMENT "CPU backend: rewriting ${relative}" VERBATIM)
+    set_source_files_properties("${rewritten}" PROPERTIES COMPILE_OPTIONS "-include;cuda_runtime.h")
+    list(APPEND out "${rewritten}")
+  endforeach()
+  set(${out_var} ${out} PARENT_SCOPE)
+endfunction()
+
 # A "|"-separated command that runs a grader program's edges suite under compute-sanitizer's TOOL.
 function(_tilelab_sanitizer_command out_var tool program)
   set(${out_var} "${CMAKE_COMMAND}|-DSANITIZER=${TILELAB_COMPUTE_SANITIZER}|-DTOOL=${tool}|-DPROGRAM=${program}|-P|${_tilelab_cmake_dir}/tilelab_sanitize.cmake" PARENT_SCOPE)
 endfunction()
 
-# tilelab_add_lab(SUBMISSION <name> ROOT <dir> LAB <folder> TILE_WIDTH <n>
+# tilelab_add_lab(SUBMISSION <name> ROOT <dir> LAB <folder> TILE_WIDTH <n> [BACKEND gpu|cpu]
 #                 [EXPECT <mode>] [MATCH <regex>] [TIMEOUT <seconds>] [SUITES <suite>...] [SKIP_CHECKS <kind>...]
 #                 [LABELS <label>...])
+# Tests are named <submission>.<lab>.tw<n>[.cpu].<check>: the CPU backend's carry ".cpu" and the label cpu,
+# the GPU backend's the label gpu.
 #   pass              every check must pass (the graded submission, correct alternatives)
 #   fail-all          every check must fail (the stubs)
 #   fail              the checks (or SUITES) must fail with output matching MATCH (a kernel with one known bug)
 #   build-fails       building must fail with output matching MATCH (a file that does not compile, or is missing)
 #   <tool>-fails      compute-sanitizer's tool (memcheck, racecheck, synccheck) must report an error matching MATCH
 function(tilelab_add_lab)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "" "SUBMISSION;ROOT;LAB;TILE_WIDTH;EXPECT;MATCH;TIMEOUT"
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "SUBMISSION;ROOT;LAB;TILE_WIDTH;BACKEND;EXPECT;MATCH;TIMEOUT"
                         "SUITES;SKIP_CHECKS;LABELS")
   if(NOT arg_EXPECT)
     set(arg_EXPECT pass)
   endif()
+  if(NOT arg_BACKEND)
+    set(arg_BACKEND gpu)
+  endif()
+  set(backend ${arg_BACKEND})
   _tilelab_lab_id("${arg_LAB}" lab_id)
   _tilelab_checks(${arg_LAB} ${arg_TILE_WIDTH} checks)
   if(arg_SKIP_CHECKS)
@@ -75,6 +114,26 @@ function(tilelab_add_lab)
   endif()
   set(target "tilelab_${arg_SUBMISSION}_${lab_id}_tw${arg_TILE_WIDTH}")
   set(prefix "${arg_SUBMISSION}.${lab_id}.tw${arg_TILE_WIDTH}")
+  set(gpu_only_suites "")
+  if(backend STREQUAL "cpu")
+    string(APPEND target "_cpu")
+    string(APPEND prefix ".cpu")
+    foreach(kind IN LISTS checks)
+      foreach(suite IN LISTS TILELAB_${kind}_SUITES)
+        if(suite IN_LIST TILELAB_cpu_GPU_ONLY_SUITES)
+          list(APPEND gpu_only_suites ${suite})
+        endif()
+      endforeach()
+    endforeach()
+    set(checks_built "")
+    foreach(kind IN LISTS checks)
+      if(kind IN_LIST TILELAB_cpu_CHECK_KINDS)
+        list(APPEND checks_built ${kind})
+      endif()
+    endforeach()
+  else()
+    set(checks_built ${checks})
+  endif()
   set(labels ${arg_LABELS} ${lab_id} tw${arg_TILE_WIDTH})
 
   set(sources "")
@@ -88,17 +147,22 @@ function(tilelab_add_lab)
   endforeach()
 
   if(NOT missing)
+    set(lab_sources ${sources})
+    if(backend STREQUAL "cpu")
+      _tilelab_cpu_sources(${target} "${arg_ROOT}" sources ${sources})
+    endif()
     add_executable(${target} EXCLUDE_FROM_ALL ${sources} "${PROJECT_SOURCE_DIR}/grader/adapters/${arg_LAB}.cpp")
     target_compile_definitions(${target} PRIVATE TILE_WIDTH=${arg_TILE_WIDTH})
-    target_link_libraries(${target} PRIVATE tilelab::grader_main)
-    foreach(kind IN LISTS checks)
-      target_link_libraries(${target} PRIVATE tilelab_checks_${kind})
+    target_link_libraries(${target} PRIVATE tilelab_grader_main_${backend})
+    foreach(kind IN LISTS checks_built)
+      target_link_libraries(${target} PRIVATE tilelab_checks_${kind}_${backend})
     endforeach()
-    if(perf IN_LIST checks)
+    if(perf IN_LIST checks_built)
       target_link_libraries(${target} PRIVATE tilelab_reference_naive)
     endif()
+    string(REPLACE ";" "|" lab_sources "${lab_sources}")
     set(build_command "${CMAKE_COMMAND}" "-DBUILD_DIR=${CMAKE_BINARY_DIR}" "-DTARGET=${target}" "-DCONFIG=$<CONFIG>"
-        "-DOBJECTS=$<JOIN:$<TARGET_OBJECTS:${target}>,|>" "-DNM=${CMAKE_NM}"
+        "-DOBJECTS=$<JOIN:$<TARGET_OBJECTS:${target}>,|>" "-DNM=${CMAKE_NM}" "-DSOURCES=${lab_sources}"
         -P "${_tilelab_cmake_dir}/tilelab_build_lab.cmake")
   else()
     set(build_command "${CMAKE_COMMAND}"
@@ -110,14 +174,14 @@ function(tilelab_add_lab)
     string(REPLACE ";" "|" joined "${build_command}")
     _tilelab_expect_failure_command(command "${joined}" "${arg_MATCH}")
     add_test(NAME ${prefix}.build-fails COMMAND ${command})
-    set_tests_properties(${prefix}.build-fails PROPERTIES LABELS "${labels};cpu;build" TIMEOUT 300
+    set_tests_properties(${prefix}.build-fails PROPERTIES LABELS "${labels};${backend};build" TIMEOUT 300
                          RESOURCE_LOCK tilelab_build_tree)
     return()
   endif()
 
   # Builds share one build tree, so they take turns; each build is itself parallel.
   add_test(NAME ${prefix}.build COMMAND ${build_command})
-  set_tests_properties(${prefix}.build PROPERTIES LABELS "${labels};cpu;build" TIMEOUT 300
+  set_tests_properties(${prefix}.build PROPERTIES LABELS "${labels};${backend};build" TIMEOUT 300
                        RESOURCE_LOCK tilelab_build_tree FIXTURES_SETUP ${prefix}.built)
   if(missing)
     set(program "${CMAKE_COMMAND}|-DMESSAGE=not graded: a file of the lab is missing|-P|${_tilelab_cmake_dir}/tilelab_fail.cmake")
@@ -128,15 +192,24 @@ function(tilelab_add_lab)
   if(arg_EXPECT STREQUAL "pass")
     foreach(kind IN LISTS checks)
       foreach(suite IN LISTS TILELAB_${kind}_SUITES)
+        if(suite IN_LIST gpu_only_suites)
+          if(kind STREQUAL "perf")
+            set(suite_labels "${labels};cpu;perf")
+          else()
+            set(suite_labels "${labels};cpu;${suite}")
+          endif()
+          _tilelab_add_gpu_only_test(${prefix}.${suite} "${TILELAB_GPU_ONLY_REASON_${suite}}" "${suite_labels}")
+          continue()
+        endif()
         string(REPLACE "|" ";" command "${program}|--test-suite=${suite}")
         add_test(NAME ${prefix}.${suite} COMMAND ${command})
         set(timeout ${TILELAB_TEST_TIMEOUT})
         if(suite MATCHES "^(large|perf|timing-)")
           math(EXPR timeout "${timeout} * 2")
         endif()
-        set_tests_properties(${prefix}.${suite} PROPERTIES LABELS "${labels};gpu;${suite}" TIMEOUT ${timeout}
+        set_tests_properties(${prefix}.${suite} PROPERTIES LABELS "${labels};${backend};${suite}" TIMEOUT ${timeout}
                              SKIP_RETURN_CODE 77 FIXTURES_REQUIRED ${prefix}.built)
-        if(suite MATCHES "^timing-(memory|errors)$")
+        if(suite MATCHES "^timing-(memory|errors)$" AND backend STREQUAL "gpu")
           # cudaMemGetInfo sees the whole GPU: another test allocating at the same time would look like a leak.
           set_tests_properties(${prefix}.${suite} PROPERTIES RUN_SERIAL TRUE)
         endif()
@@ -147,8 +220,13 @@ function(tilelab_add_lab)
         endif()
       endforeach()
     endforeach()
-    if(TILELAB_COMPUTE_SANITIZER AND arg_TILE_WIDTH EQUAL TILELAB_SANITIZER_TILE_WIDTH AND
-       correctness IN_LIST checks)
+    if(backend STREQUAL "cpu" AND arg_TILE_WIDTH EQUAL TILELAB_SANITIZER_TILE_WIDTH AND correctness IN_LIST checks)
+      foreach(tool memcheck racecheck synccheck)
+        _tilelab_add_gpu_only_test(${prefix}.${tool} "${TILELAB_GPU_ONLY_REASON_sanitizer}"
+                                   "${labels};cpu;sanitizer;${tool}")
+      endforeach()
+    elseif(TILELAB_COMPUTE_SANITIZER AND arg_TILE_WIDTH EQUAL TILELAB_SANITIZER_TILE_WIDTH AND
+           correctness IN_LIST checks)
       foreach(tool memcheck racecheck synccheck)
         _tilelab_sanitizer_command(command ${tool} "${program}")
         string(REPLACE "|" ";" command "${command}")
@@ -174,8 +252,11 @@ function(tilelab_add_lab)
     if(arg_SUITES)
       string(REPLACE ";" "," suites "${arg_SUITES}")
       string(APPEND command "|--test-suite=${suites}")
+    elseif(gpu_only_suites)
+      string(REPLACE ";" "," suites "${gpu_only_suites}")
+      string(APPEND command "|--test-suite-exclude=${suites}")
     endif()
-    set(kind_labels gpu)
+    set(kind_labels ${backend})
   endif()
   _tilelab_expect_failure_command(command "${command}" "${arg_MATCH}")
   # A kernel that never ends must fail the expectation in time, before CTest's own limit below.
@@ -187,7 +268,7 @@ function(tilelab_add_lab)
   math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * 5")
   set_tests_properties(${prefix}.${arg_EXPECT} PROPERTIES LABELS "${labels};${kind_labels}" TIMEOUT ${timeout}
                        SKIP_REGULAR_EXPRESSION "SKIPPED: no usable CUDA GPU" FIXTURES_REQUIRED ${prefix}.built)
-  if((perf IN_LIST checks OR timing IN_LIST checks) AND NOT arg_EXPECT MATCHES "check-fails$")
+  if((perf IN_LIST checks OR timing IN_LIST checks) AND backend STREQUAL "gpu")
     set_tests_properties(${prefix}.${arg_EXPECT} PROPERTIES RUN_SERIAL TRUE)
   endif()
   if(arg_EXPECT MATCHES "-fails$" AND NOT arg_EXPECT STREQUAL "build-fails" AND NOT TILELAB_COMPUTE_SANITIZER)
@@ -195,33 +276,42 @@ function(tilelab_add_lab)
   endif()
 endfunction()
 
-# tilelab_add_submission(NAME <name> ROOT <dir> [LABS <folder>...] [TILE_WIDTHS <n>...] [EXPECT ...]
-#                        [MATCH <regex>] [SKIP_CHECKS <kind>...] [LABELS <label>...])
-# Every lab of a folder laid out like labs/, at every tile width (defaults: all labs, TILELAB_TILE_WIDTHS).
+# tilelab_add_submission(NAME <name> ROOT <dir> [LABS <folder>...] [TILE_WIDTHS <n>...] [BACKENDS <b>...]
+#                        [EXPECT ...] [MATCH <regex>] [SKIP_CHECKS <kind>...] [LABELS <label>...])
+# Every lab of a folder laid out like labs/, at every tile width, on every backend (defaults: all labs,
+# TILELAB_TILE_WIDTHS, TILELAB_BACKENDS).
 function(tilelab_add_submission)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;ROOT;EXPECT;MATCH" "LABS;TILE_WIDTHS;SKIP_CHECKS;LABELS")
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;ROOT;EXPECT;MATCH" "LABS;TILE_WIDTHS;BACKENDS;SKIP_CHECKS;LABELS")
   if(NOT arg_LABS)
     set(arg_LABS ${TILELAB_LABS})
   endif()
   if(NOT arg_TILE_WIDTHS)
     set(arg_TILE_WIDTHS ${TILELAB_TILE_WIDTHS})
   endif()
-  foreach(lab IN LISTS arg_LABS)
-    foreach(tile_width IN LISTS arg_TILE_WIDTHS)
-      tilelab_add_lab(SUBMISSION ${arg_NAME} ROOT "${arg_ROOT}" LAB ${lab} TILE_WIDTH ${tile_width}
-                      EXPECT ${arg_EXPECT} MATCH "${arg_MATCH}" SKIP_CHECKS ${arg_SKIP_CHECKS} LABELS ${arg_LABELS})
+  if(NOT arg_BACKENDS)
+    set(arg_BACKENDS ${TILELAB_BACKENDS})
+  endif()
+  foreach(backend IN LISTS arg_BACKENDS)
+    foreach(lab IN LISTS arg_LABS)
+      foreach(tile_width IN LISTS arg_TILE_WIDTHS)
+        tilelab_add_lab(SUBMISSION ${arg_NAME} ROOT "${arg_ROOT}" LAB ${lab} TILE_WIDTH ${tile_width} BACKEND ${backend}
+                        EXPECT ${arg_EXPECT} MATCH "${arg_MATCH}" SKIP_CHECKS ${arg_SKIP_CHECKS} LABELS ${arg_LABELS})
+      endforeach()
     endforeach()
   endforeach()
 endfunction()
 
 # tilelab_add_mutant(NAME <name> LAB <folder> [FILE <file>] FIND <text> REPLACE <text> [FIND2 <text> REPLACE2 <text>]
-#                    MATCH <regex> [EXPECT <mode>] [TIMEOUT <seconds>] [SUITES <suite>...] [TILE_WIDTH <n>])
+#                    MATCH <regex> [EXPECT <mode>] [TIMEOUT <seconds>] [SUITES <suite>...] [TILE_WIDTH <n>]
+#                    [CPU_EXPECT <mode>|none] [CPU_MATCH <regex>])
 # The lab's model answer with one bug put in (every FIND in FILE, default kernel.cu, replaced by REPLACE; then
 # FIND2 by REPLACE2, for a bug that takes two edits). The
 # grader must fail it with output matching MATCH: the message of the check that targets that bug. Configuring
 # fails if FIND is not in the solution any more, so the mutants cannot drift away from the code they mutate.
+# On the CPU backend the same mutant is expected to fail as CPU_EXPECT and CPU_MATCH say (default: as on the
+# GPU); "none" leaves it out there (a bug only a GPU can show), as does a compute-sanitizer EXPECT.
 function(tilelab_add_mutant)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;LAB;FILE;FIND;REPLACE;FIND2;REPLACE2;MATCH;EXPECT;TILE_WIDTH;TIMEOUT"
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;LAB;FILE;FIND;REPLACE;FIND2;REPLACE2;MATCH;EXPECT;TILE_WIDTH;TIMEOUT;CPU_EXPECT;CPU_MATCH"
                         "SUITES")
   if(NOT arg_EXPECT)
     set(arg_EXPECT fail)
@@ -231,6 +321,15 @@ function(tilelab_add_mutant)
   endif()
   if(NOT arg_FILE)
     set(arg_FILE kernel.cu)
+  endif()
+  if(NOT arg_CPU_EXPECT)
+    set(arg_CPU_EXPECT ${arg_EXPECT})
+    if(arg_EXPECT MATCHES "^(memcheck|racecheck|synccheck)-fails$")
+      set(arg_CPU_EXPECT none)
+    endif()
+  endif()
+  if(NOT DEFINED arg_CPU_MATCH)
+    set(arg_CPU_MATCH "${arg_MATCH}")
   endif()
   set(root "${CMAKE_BINARY_DIR}/mutants/${arg_NAME}")
   foreach(file IN LISTS TILELAB_${arg_LAB}_FILES)
@@ -251,7 +350,14 @@ function(tilelab_add_mutant)
     endif()
     file(CONFIGURE OUTPUT "${root}/${file}" CONTENT "${text}" @ONLY)
   endforeach()
-  tilelab_add_lab(SUBMISSION mutant-${arg_NAME} ROOT "${root}" LAB ${arg_LAB} TILE_WIDTH ${arg_TILE_WIDTH}
-                  EXPECT ${arg_EXPECT} MATCH "${arg_MATCH}" TIMEOUT "${arg_TIMEOUT}" SUITES ${arg_SUITES}
-                  LABELS selftest mutant)
+  if("gpu" IN_LIST TILELAB_BACKENDS)
+    tilelab_add_lab(SUBMISSION mutant-${arg_NAME} ROOT "${root}" LAB ${arg_LAB} TILE_WIDTH ${arg_TILE_WIDTH}
+                    EXPECT ${arg_EXPECT} MATCH "${arg_MATCH}" TIMEOUT "${arg_TIMEOUT}" SUITES ${arg_SUITES}
+                    LABELS selftest mutant)
+  endif()
+  if("cpu" IN_LIST TILELAB_BACKENDS AND NOT arg_CPU_EXPECT STREQUAL "none")
+    tilelab_add_lab(SUBMISSION mutant-${arg_NAME} ROOT "${root}" LAB ${arg_LAB} TILE_WIDTH ${arg_TILE_WIDTH}
+                    BACKEND cpu EXPECT ${arg_CPU_EXPECT} MATCH "${arg_CPU_MATCH}" TIMEOUT "${arg_TIMEOUT}"
+                    SUITES ${arg_SUITES} LABELS selftest mutant)
+  endif()
 endfunction()

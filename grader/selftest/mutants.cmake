@@ -10,7 +10,9 @@ tilelab_add_mutant(NAME naive-grid-rounds-down LAB 01_naive
 tilelab_add_mutant(NAME naive-no-bounds-check LAB 01_naive
   FIND "if (row >= rows || col >= cols) return;"
   REPLACE ""
-  MATCH "out-of-bounds write")
+  MATCH "out-of-bounds write"
+  # On the CPU backend the threads outside P fault first, reading past the end of M.
+  CPU_MATCH "illegal memory access in the kernel matmul_naive_kernel.*out-of-bounds read")
 
 tilelab_add_mutant(NAME naive-transposed-store LAB 01_naive
   FIND "P[row * cols + col] = sum;"
@@ -25,23 +27,26 @@ tilelab_add_mutant(NAME naive-reads-M-by-column LAB 01_naive
 tilelab_add_mutant(NAME naive-swapped-operands LAB 01_naive
   FIND "sum += M[row * inner + k] * N[k * cols + col];"
   REPLACE "sum += N[row * inner + k] * M[k * cols + col];"
-  MATCH "the operands are swapped")
+  MATCH "the operands are swapped"
+  # On the CPU backend the first shape where N is smaller than rows x inner faults on the read past its end.
+  CPU_MATCH "illegal memory access in the kernel matmul_naive_kernel.*out-of-bounds read")
 
 tilelab_add_mutant(NAME naive-faults LAB 01_naive
   FIND "P[row * cols + col] = sum;"
   REPLACE "P[row * cols + col + (1ll << 40)] = sum;"
-  MATCH "cudaErrorIllegalAddress")
+  MATCH "cudaErrorIllegalAddress" CPU_MATCH "illegal memory access in the kernel matmul_naive_kernel.*cudaErrorIllegalAddress")
 
 tilelab_add_mutant(NAME naive-compile-error LAB 01_naive EXPECT build-fails
   FIND "float sum = 0.0f;"
   REPLACE "float sum = 0.0f"
-  MATCH "kernel[.]cu[(][0-9]+[)]: error")
+  MATCH "kernel[.]cu[(][0-9]+[)]: error" CPU_MATCH "kernel[.]cu:[0-9]+:[0-9]+: error")
 
 # --- lab 02 ---
 tilelab_add_mutant(NAME tiled-missing-first-barrier LAB 02_tiled
   FIND "__syncthreads();  // the tiles are complete before any thread reads them"
   REPLACE ""
-  MATCH "elements wrong")
+  MATCH "elements wrong"
+  CPU_MATCH "shared-memory race.*A barrier is missing between loading the tiles and computing from them")
 
 tilelab_add_mutant(NAME tiled-transposed-N-tile LAB 02_tiled
   FIND "N_tile[ty][tx] = N["
@@ -53,6 +58,7 @@ tilelab_add_mutant(NAME boundary-no-store-check LAB 03_tiled_boundary
   FIND "if (row < rows && col < cols) P[row * cols + col] = sum;"
   REPLACE "P[row * cols + col] = sum;"
   MATCH "out-of-bounds write")
+# (On the CPU backend the store past the end of P faults against the page after it: "out-of-bounds write" too.)
 
 # Tile elements outside M or N keep stale shared-memory data instead of zero.
 tilelab_add_mutant(NAME boundary-no-zero-fill LAB 03_tiled_boundary
@@ -68,21 +74,25 @@ tilelab_add_mutant(NAME boundary-skips-partial-phase LAB 03_tiled_boundary
 tilelab_add_mutant(NAME boundary-unchecked-loads LAB 03_tiled_boundary
   FIND "(row < rows && m_col < inner) ? "
   REPLACE "true ? "
-  MATCH "results are NaN")
+  MATCH "results are NaN"
+  CPU_MATCH "illegal memory access in the kernel matmul_tiled_boundary_kernel.*out-of-bounds read")
 
 # --- barriers and memory that only compute-sanitizer sees on a real GPU ---
 # Without its second barrier a tiled kernel usually still gives the right answer: racecheck must catch it.
 tilelab_add_mutant(NAME tiled-missing-second-barrier LAB 02_tiled EXPECT racecheck-fails
   FIND "__syncthreads();  // every thread is done with the tiles before the next phase overwrites them"
   REPLACE ""
-  MATCH "shared-memory race")
+  MATCH "shared-memory race"
+  CPU_EXPECT fail
+  CPU_MATCH "shared-memory race.*A barrier is missing between computing from the tiles and loading the next ones")
 
 # Threads outside P skip the phases, and with them their loads and both barriers. synccheck reported no error
 # for it on an H100 (2026-11-22); the tile elements those threads never load make the results wrong instead.
 tilelab_add_mutant(NAME boundary-barrier-in-bounds-test LAB 03_tiled_boundary
   FIND "for (int phase = 0; phase < phases; ++phase) {"
   REPLACE "for (int phase = 0; phase < phases && row < rows && col < cols; ++phase) {"
-  MATCH "elements wrong")
+  MATCH "elements wrong"
+  CPU_MATCH "barrier divergence in matmul_tiled_boundary_kernel.*threads had returned from the kernel")
 
 tilelab_add_mutant(NAME naive-faults-memcheck LAB 01_naive EXPECT memcheck-fails
   FIND "P[row * cols + col] = sum;"
@@ -96,13 +106,15 @@ tilelab_add_mutant(NAME timing-includes-copies LAB 04_timing FILE timing.cu
   FIND2 "elapsed_ms(start, stop)"
   REPLACE2 "elapsed_ms(early_start, stop)"
   SUITES timing-clock
-  MATCH "more than twice the kernel")
+  MATCH "more than twice the kernel"
+  CPU_EXPECT none)
 
 tilelab_add_mutant(NAME timing-no-wait LAB 04_timing FILE timing.cu
   FIND "const float ms = tilelab::elapsed_ms(start, stop);"
   REPLACE "float ms = 0.0f;\n    cudaEventElapsedTime(&ms, start.get(), stop.get());"
   SUITES timing-clock
-  MATCH "less than half the kernel")
+  MATCH "less than half the kernel"
+  CPU_EXPECT none)
 
 tilelab_add_mutant(NAME timing-leaks LAB 04_timing FILE timing.cu
   FIND "    device_P.copy_to_host(P, p_count);"
@@ -122,3 +134,20 @@ tilelab_add_mutant(NAME naive-never-ends LAB 01_naive
   REPLACE "for (int k = 0; k < inner; k += (inner > 0 ? 0 : 1))"
   SUITES tiny TIMEOUT 20
   MATCH "did not finish in time")
+
+# --- what the CPU backend catches that a GPU run usually does not see ---
+# A block of 48 x 48 threads: 2304, more than the 1024 a block may have. Both backends refuse the launch.
+tilelab_add_mutant(NAME tiled-too-many-threads LAB 02_tiled
+  FIND "const dim3 block(TILE_WIDTH, TILE_WIDTH);"
+  REPLACE "const dim3 block(48, 48);"
+  SUITES tiny
+  MATCH "cudaErrorInvalidConfiguration")
+
+# A load that reads one element past the end of M, whose value the kernel then throws away: the results are
+# right, so the GPU's correctness checks pass it (memcheck would not); the CPU backend's page guard does not.
+tilelab_add_mutant(NAME boundary-reads-past-end LAB 03_tiled_boundary
+  FIND "M_tile[ty][tx] = (row < rows && m_col < inner) ? M[row * inner + m_col] : 0.0f;"
+  REPLACE "const float m_value = M[min(row * inner + m_col, rows * inner)];\n        M_tile[ty][tx] = (row < rows && m_col < inner) ? m_value : 0.0f;"
+  SUITES tiny
+  EXPECT memcheck-fails MATCH "Invalid __global__ read"
+  CPU_EXPECT fail CPU_MATCH "illegal memory access in the kernel matmul_tiled_boundary_kernel.*a read.* 1 past its last element")

@@ -6,9 +6,18 @@
 
 namespace tilelab::grader {
 
+namespace {
+#ifdef TILELAB_CPU_BACKEND
+constexpr bool guard_zone_after = false;
+#else
+constexpr bool guard_zone_after = true;
+#endif
+}  // namespace
+
 GuardedDeviceArray::GuardedDeviceArray(const float* values, std::size_t count, std::size_t guard)
-    : buffer_(count + 2 * guard), count_(count), guard_(guard) {
-    std::vector<float> all(count + 2 * guard, float_with_bits(guard_bits));
+    : count_(count), guard_(guard), guard_after_(guard_zone_after ? guard : 0),
+      buffer_(count + guard + guard_after_) {
+    std::vector<float> all(buffer_.size(), float_with_bits(guard_bits));
     std::memcpy(all.data() + guard, values, count * sizeof(float));
     buffer_.copy_from_host(all.data(), all.size());
 }

@@ -22,7 +22,9 @@ struct GuardDamage {
     std::ptrdiff_t first_offset = 0;
 };
 
-/// A float array in device memory with @p guard elements of guard_bits on each side.
+/// A float array in device memory with @p guard elements of guard_bits on each side. On the CPU backend there is
+/// no guard zone after the payload: the emulator's cudaMalloc ends every buffer against an inaccessible page, so
+/// the first element past the end already faults, reads included (which a guard zone only turns into NaN).
 class GuardedDeviceArray {
 public:
     /// Copies @p count floats from @p values into the middle of a new guarded device array.
@@ -39,9 +41,10 @@ public:
 
 private:
 
-    DeviceBuffer<float> buffer_;
     std::size_t count_;
     std::size_t guard_;
+    std::size_t guard_after_;
+    DeviceBuffer<float> buffer_;
 };
 
 }  // namespace tilelab::grader

@@ -38,8 +38,9 @@ std::vector<Shape> odd_shapes(const LabUnderTest& lab) {
 }
 
 std::vector<Shape> large_shapes(const LabUnderTest& lab) {
-    if (lab.needs_tile_multiples) return {{1024, 1024, 1024}};
-    return {{1024, 1024, 1024}, {1023, 1025, 1021}};
+    const int n = large_side;
+    if (lab.needs_tile_multiples) return {{n, n, n}};
+    return {{n, n, n}, {n - 1, n + 1, n - 3}};
 }
 
 std::vector<Shape> index_order_shapes(const LabUnderTest& lab) {

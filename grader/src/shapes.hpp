@@ -4,6 +4,8 @@
 
 #include "lab_under_test.hpp"
 
+#include <cuda_runtime_api.h>
+
 #include <string>
 #include <vector>
 
@@ -16,6 +18,14 @@ struct Shape {
     int cols;   ///< Columns of N and P.
 };
 
+/// Side of the large products. On a GPU, 1024. On the CPU backend, where every CUDA thread is a fiber and every
+/// shared-memory access is checked, 256 keeps a lab's grading within seconds and still takes 256 blocks or more.
+#ifdef TILELAB_CPU_BACKEND
+inline constexpr int large_side = 256;
+#else
+inline constexpr int large_side = 1024;
+#endif
+
 /// "rows x inner x cols", e.g. "97x131x61".
 std::string to_string(const Shape& shape);
 
@@ -25,7 +35,7 @@ std::vector<Shape> tiny_shapes(const LabUnderTest& lab);
 std::vector<Shape> edge_shapes(const LabUnderTest& lab);
 /// Primes, tall, wide and thin-inner shapes.
 std::vector<Shape> odd_shapes(const LabUnderTest& lab);
-/// 1024³, and 1023×1025×1021 for labs that take any shape.
+/// large_side cubed, and (large_side − 1) × (large_side + 1) × (large_side − 3) for labs that take any shape.
 std::vector<Shape> large_shapes(const LabUnderTest& lab);
 /// A square shape (so a transposed result or swapped operands can be recognised) and shapes whose
 /// three dimensions all differ (so a swapped index cannot go unnoticed).

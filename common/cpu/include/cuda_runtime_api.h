@@ -1,0 +1,139 @@
+/// @file cuda_runtime_api.h
+/// @brief The CPU backend's stand-in for the CUDA runtime API: the part of it the labs and the grader use,
+/// implemented by the TileLab emulator (tilelab/cpu/runtime.hpp). Only the CPU build has this folder on its
+/// include path; the GPU build gets NVIDIA's header.
+#pragma once
+
+#include <cstddef>
+
+/// Defined in the CPU backend's builds only, for the few places where the grader must know.
+#define TILELAB_CPU_BACKEND 1
+
+/// The runtime's error codes, with the values CUDA gives them, plus the emulator's own findings.
+enum cudaError_t {
+    cudaSuccess = 0,
+    cudaErrorInvalidValue = 1,
+    cudaErrorMemoryAllocation = 2,
+    cudaErrorInitializationError = 3,
+    cudaErrorLaunchFailure = 4,
+    cudaErrorLaunchTimeout = 6,
+    cudaErrorLaunchOutOfResources = 7,
+    cudaErrorInvalidDeviceFunction = 8,
+    cudaErrorInvalidConfiguration = 9,
+    cudaErrorInvalidDevice = 10,
+    cudaErrorInvalidMemcpyDirection = 21,
+    cudaErrorInsufficientDriver = 35,
+    cudaErrorNoDevice = 100,
+    cudaErrorNoKernelImageForDevice = 209,
+    cudaErrorInvalidResourceHandle = 400,
+    cudaErrorNotReady = 600,
+    cudaErrorIllegalAddress = 700,
+    cudaErrorMisalignedAddress = 716,
+    /// Threads of a block reached different __syncthreads() calls, or some returned while others waited.
+    cudaErrorTileLabBarrierDivergence = 10001,
+    /// Two threads of a block touched the same shared-memory element, one writing, with no barrier between.
+    cudaErrorTileLabSharedMemoryRace = 10002,
+    /// The kernel threw a C++ exception (only possible on the CPU backend).
+    cudaErrorTileLabKernelException = 10003,
+};
+
+enum cudaMemcpyKind {
+    cudaMemcpyHostToHost = 0,
+    cudaMemcpyHostToDevice = 1,
+    cudaMemcpyDeviceToHost = 2,
+    cudaMemcpyDeviceToDevice = 3,
+    cudaMemcpyDefault = 4,
+};
+
+/// Three unsigned coordinates, as threadIdx and blockIdx are.
+struct uint3 {
+    unsigned int x, y, z;
+};
+
+/// A grid or block size: unset dimensions are 1.
+struct dim3 {
+    unsigned int x, y, z;
+    constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}
+    constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+    constexpr operator uint3() const { return uint3{x, y, z}; }
+};
+
+struct CUstream_st;
+typedef CUstream_st* cudaStream_t;
+struct CUevent_st;
+typedef CUevent_st* cudaEvent_t;
+
+/// What cudaFuncGetAttributes reports; on the CPU backend, from the kernel's last launch.
+struct cudaFuncAttributes {
+    std::size_t sharedSizeBytes;
+    std::size_t constSizeBytes;
+    std::size_t localSizeBytes;
+    int maxThreadsPerBlock;
+    int numRegs;
+    int ptxVersion;
+    int binaryVersion;
+    int cacheModeCA;
+    int maxDynamicSharedSizeBytes;
+    int preferredShmemCarveout;
+};
+
+/// The properties the kit reads, with the limits of the emulated device.
+struct cudaDeviceProp {
+    char name[256];
+    std::size_t totalGlobalMem;
+    std::size_t sharedMemPerBlock;
+    int warpSize;
+    int maxThreadsPerBlock;
+    int maxThreadsDim[3];
+    int maxGridSize[3];
+    int major;
+    int minor;
+    int multiProcessorCount;
+    int maxThreadsPerMultiProcessor;
+    std::size_t sharedMemPerMultiprocessor;
+};
+
+const char* cudaGetErrorName(cudaError_t error);
+const char* cudaGetErrorString(cudaError_t error);
+cudaError_t cudaGetLastError();
+cudaError_t cudaPeekAtLastError();
+cudaError_t cudaDeviceSynchronize();
+cudaError_t cudaDeviceReset();
+cudaError_t cudaGetDeviceCount(int* count);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDevice(int* device);
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* properties, int device);
+
+cudaError_t cudaMalloc(void** pointer, std::size_t bytes);
+cudaError_t cudaFree(void* pointer);
+cudaError_t cudaMemcpy(void* destination, const void* source, std::size_t bytes, cudaMemcpyKind kind);
+cudaError_t cudaMemset(void* pointer, int value, std::size_t bytes);
+cudaError_t cudaMemGetInfo(std::size_t* free, std::size_t* total);
+
+cudaError_t cudaEventCreate(cudaEvent_t* event);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventQuery(cudaEvent_t event);
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* kernel);
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* kernel, int block_threads,
+                                                          std::size_t dynamic_shared_bytes);
+
+/// Typed overloads, as NVIDIA's cuda_runtime.h has them: device pointers of any type, kernels by name.
+template <class T>
+cudaError_t cudaMalloc(T** pointer, std::size_t bytes) {
+    return cudaMalloc(reinterpret_cast<void**>(pointer), bytes);
+}
+template <class... P>
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, void (*kernel)(P...)) {
+    return cudaFuncGetAttributes(attributes, reinterpret_cast<const void*>(kernel));
+}
+template <class... P>
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, void (*kernel)(P...), int block_threads,
+                                                          std::size_t dynamic_shared_bytes) {
+    return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, reinterpret_cast<const void*>(kernel),
+                                                         block_threads, dynamic_shared_bytes);
+}

@@ -1,0 +1,324 @@
+#include <tilelab/cpu/cuda_to_cpp.hpp>
+
+#include <algorithm>
+#include <cctype>
+#include <stdexcept>
+#include <vector>
+
+namespace tilelab::cpu {
+namespace {
+
+// Which characters are code (not in a comment or a literal), and the brace depth of each.
+struct Scan {
+    std::vector<bool> code;
+    std::vector<int> brace_depth;
+};
+
+bool is_word(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+Scan scan(const std::string& s) {
+    Scan result{std::vector<bool>(s.size(), false), std::vector<int>(s.size(), 0)};
+    int depth = 0;
+    std::size_t i = 0;
+    while (i < s.size()) {
+        const char c = s[i];
+        const char next = i + 1 < s.size() ? s[i + 1] : '\0';
+        if (c == '/' && next == '/') {
+            while (i < s.size() && s[i] != '\n') result.brace_depth[i++] = depth;
+            continue;
+        }
+        if (c == '/' && next == '*') {
+            const std::size_t end = s.find("*/", i + 2);
+            const std::size_t stop = end == std::string::npos ? s.size() : end + 2;
+            while (i < stop) result.brace_depth[i++] = depth;
+            continue;
+        }
+        if (c == 'R' && next == '"' && (i == 0 || !is_word(s[i - 1]))) {  // raw string R"delim( ... )delim"
+            const std::size_t open = s.find('(', i + 2);
+            if (open != std::string::npos) {
+                const std::string closing = ")" + s.substr(i + 2, open - i - 2) + "\"";
+                const std::size_t end = s.find(closing, open);
+                const std::size_t stop = end == std::string::npos ? s.size() : end + closing.size();
+                while (i < stop) result.brace_depth[i++] = depth;
+                continue;
+            }
+        }
+        // A quote after a digit or letter is a digit separator (1'000) or a literal's prefix (u8"", L'').
+        const bool separator = c == '\'' && i > 0 && std::isalnum(static_cast<unsigned char>(s[i - 1])) &&
+                               !(s[i - 1] == 'L' || s[i - 1] == 'u' || s[i - 1] == 'U' || s[i - 1] == '8');
+        if ((c == '"' || c == '\'') && !separator) {
+            result.brace_depth[i++] = depth;
+            while (i < s.size() && s[i] != c && s[i] != '\n') {
+                if (s[i] == '\\' && i + 1 < s.size()) result.brace_depth[i++] = depth;
+                result.brace_depth[i++] = depth;
+            }
+            if (i < s.size()) result.brace_depth[i++] = depth;
+            continue;
+        }
+        if (c == '{') ++depth;
+        result.code[i] = true;
+        result.brace_depth[i] = depth;
+        if (c == '}') depth = std::max(0, depth - 1);
+        ++i;
+    }
+    return result;
+}
+
+int line_of(const std::string& s, std::size_t position) {
+    return 1 + static_cast<int>(std::count(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(position), '\n'));
+}
+
+[[noreturn]] void fail(const std::string& s, std::size_t position, const std::string& what) {
+    throw std::runtime_error("line " + std::to_string(line_of(s, position)) + ": " + what);
+}
+
+std::string trim(const std::string& text) {
+    const auto first = text.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos) return "";
+    const auto last = text.find_last_not_of(" \t\r\n");
+    return text.substr(first, last - first + 1);
+}
+
+std::string newlines_in(const std::string& text) {
+    return std::string(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')), '\n');
+}
+
+// Whitespace folded to single spaces, for a name shown in messages.
+std::string one_line(const std::string& text) {
+    std::string out;
+    for (char c : trim(text)) {
+        if (std::isspace(static_cast<unsigned char>(c))) {
+            if (!out.empty() && out.back() != ' ') out += ' ';
+        } else {
+            out += c;
+        }
+    }
+    return out;
+}
+
+// Finds the next code occurrence of @p token at or after @p from, as a whole word where it starts or ends
+// with a word character; npos when there is none.
+std::size_t find_code(const std::string& s, const Scan& sc, const std::string& token, std::size_t from) {
+    for (std::size_t at = s.find(token, from); at != std::string::npos; at = s.find(token, at + 1)) {
+        if (!sc.code[at]) continue;
+        if (is_word(token.front()) && at > 0 && is_word(s[at - 1])) continue;
+        const std::size_t end = at + token.size();
+        if (is_word(token.back()) && end < s.size() && is_word(s[end])) continue;
+        return at;
+    }
+    return std::string::npos;
+}
+
+// The position of the code character that closes the bracket opened at @p open (one of "([{").
+std::size_t matching_close(const std::string& s, const Scan& sc, std::size_t open) {
+    int depth = 0;
+    for (std::size_t i = open; i < s.size(); ++i) {
+        if (!sc.code[i]) continue;
+        if (s[i] == '(' || s[i] == '[' || s[i] == '{') ++depth;
+        if (s[i] == ')' || s[i] == ']' || s[i] == '}') {
+            if (--depth == 0) return i;
+        }
+    }
+    return std::string::npos;
+}
+
+struct Edit {
+    std::size_t begin;
+    std::size_t end;
+    std::string text;
+};
+
+// kernel<<<config>>>(args)
+Edit rewrite_launch(const std::string& s, const Scan& sc, std::size_t chevrons) {
+    // The kernel: an id-expression just before "<<<": names, "::", template arguments.
+    std::size_t begin = chevrons;
+    std::size_t i = chevrons;
+    auto skip_space_back = [&] {
+        while (i > 0 && std::isspace(static_cast<unsigned char>(s[i - 1]))) --i;
+    };
+    skip_space_back();
+    for (;;) {
+        if (i > 0 && s[i - 1] == '>' && sc.code[i - 1]) {  // template arguments
+            int depth = 0;
+            std::size_t j = i;
+            while (j > 0) {
+                --j;
+                if (!sc.code[j]) continue;
+                if (s[j] == '>') ++depth;
+                if (s[j] == '<' && --depth == 0) break;
+            }
+            if (depth != 0) fail(s, chevrons, "cannot find the '<' of the kernel's template arguments");
+            i = j;
+            skip_space_back();
+        }
+        const std::size_t name_end = i;
+        while (i > 0 && is_word(s[i - 1])) --i;
+        if (i == name_end) fail(s, chevrons, "a launch '<<<' must follow the kernel's name");
+        begin = i;
+        skip_space_back();
+        if (i >= 2 && s[i - 1] == ':' && s[i - 2] == ':') {
+            i -= 2;
+            begin = i;
+            skip_space_back();
+            if (i == 0 || !(is_word(s[i - 1]) || s[i - 1] == '>')) break;  // "::kernel"
+            continue;
+        }
+        break;
+    }
+    const std::string kernel = s.substr(begin, chevrons - begin);
+
+    // The configuration, up to the ">>>" outside any bracket.
+    int depth = 0;
+    std::size_t close = std::string::npos;
+    for (std::size_t j = chevrons + 3; j + 2 < s.size(); ++j) {
+        if (!sc.code[j]) continue;
+        if (s[j] == '(' || s[j] == '[' || s[j] == '{') ++depth;
+        if (s[j] == ')' || s[j] == ']' || s[j] == '}') --depth;
+        if (depth == 0 && s.compare(j, 3, ">>>") == 0) {
+            close = j;
+            break;
+        }
+        if (s[j] == ';') break;
+    }
+    if (close == std::string::npos) fail(s, chevrons, "cannot find the '>>>' that closes this launch");
+    const std::string configuration = s.substr(chevrons + 3, close - chevrons - 3);
+    if (trim(configuration).empty()) fail(s, chevrons, "the launch gives no grid and block");
+
+    std::size_t open = close + 3;
+    while (open < s.size() && std::isspace(static_cast<unsigned char>(s[open]))) ++open;
+    if (open >= s.size() || s[open] != '(') fail(s, close, "a launch needs its arguments in ( ) after '>>>'");
+    const std::size_t end = matching_close(s, sc, open);
+    if (end == std::string::npos) fail(s, open, "the launch's argument list is not closed");
+
+    std::string text = "::tilelab::cpu::launch(" + kernel + ", \"" + one_line(kernel) + "\", __FILE__, __LINE__, " +
+                       configuration + ")" + s.substr(close + 3, open - close - 3) +
+                       s.substr(open, end - open + 1);
+    return Edit{begin, end + 1, text};
+}
+
+// The declarators of "__shared__ T a[N][M], b[K];" (the text between __shared__ and ';').
+std::vector<std::string> split_declarators(const std::string& text) {
+    std::vector<std::string> pieces;
+    int depth = 0;
+    std::string piece;
+    for (char c : text) {
+        if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
+        if (c == ')' || c == ']' || c == '}' || c == '>') --depth;
+        if (c == ',' && depth == 0) {
+            pieces.push_back(piece);
+            piece.clear();
+        } else {
+            piece += c;
+        }
+    }
+    pieces.push_back(piece);
+    return pieces;
+}
+
+struct Declarator {
+    std::string name;
+    std::string extents;  // "[A][B]", or empty for a scalar
+};
+
+// Splits "T name[A][B]" (or "name[A]" when @p has_type is false) into type, name and extents.
+Declarator parse_declarator(const std::string& piece, bool has_type, std::string* type) {
+    const std::string text = trim(piece);
+    std::size_t bracket = 0;
+    int depth = 0;
+    for (bracket = 0; bracket < text.size(); ++bracket) {
+        if (text[bracket] == '<' || text[bracket] == '(') ++depth;
+        if (text[bracket] == '>' || text[bracket] == ')') --depth;
+        if (text[bracket] == '[' && depth == 0) break;
+    }
+    std::size_t name_end = bracket;
+    while (name_end > 0 && std::isspace(static_cast<unsigned char>(text[name_end - 1]))) --name_end;
+    std::size_t name_begin = name_end;
+    while (name_begin > 0 && is_word(text[name_begin - 1])) --name_begin;
+    Declarator d{text.substr(name_begin, name_end - name_begin), trim(text.substr(bracket))};
+    if (has_type) {
+        std::string t = trim(text.substr(0, name_begin));
+        for (const char* drop : {"volatile ", "static "}) {
+            for (std::size_t at = t.find(drop); at != std::string::npos; at = t.find(drop)) t.erase(at, std::string(drop).size());
+        }
+        *type = trim(t);
+    }
+    return d;
+}
+
+Edit rewrite_shared(const std::string& s, const Scan& sc, std::size_t at) {
+    // "extern" or "static" just before belongs to the declaration.
+    std::size_t begin = at;
+    bool is_extern = false;
+    for (;;) {
+        std::size_t i = begin;
+        while (i > 0 && std::isspace(static_cast<unsigned char>(s[i - 1]))) --i;
+        std::size_t word = i;
+        while (word > 0 && is_word(s[word - 1])) --word;
+        const std::string previous = s.substr(word, i - word);
+        if (previous == "extern" || previous == "static") {
+            is_extern = is_extern || previous == "extern";
+            begin = word;
+            continue;
+        }
+        break;
+    }
+    const std::size_t body = at + std::string("__shared__").size();
+    std::size_t semicolon = body;
+    while (semicolon < s.size() && !(sc.code[semicolon] && s[semicolon] == ';')) ++semicolon;
+    if (semicolon >= s.size()) fail(s, at, "a __shared__ declaration must end with ';'");
+    const std::string declaration = s.substr(body, semicolon - body);
+    const std::vector<std::string> pieces = split_declarators(declaration);
+
+    std::string type;
+    std::string text;
+    for (std::size_t k = 0; k < pieces.size(); ++k) {
+        const Declarator d = parse_declarator(pieces[k], k == 0, &type);
+        if (d.name.empty() || type.empty()) fail(s, at, "cannot read this __shared__ declaration");
+        const std::string element = "::tilelab::cpu::Shared<" + type + ">";
+        if (is_extern) {
+            text += element + "* " + d.name + " = ::tilelab::cpu::dynamic_shared<" + type + ">();";
+        } else if (d.extents.empty()) {
+            text += element + "& " + d.name + " = ::tilelab::cpu::block_shared<" + element + ">([] {}, \"" + d.name +
+                    "\");";
+        } else {
+            text += element + " (&" + d.name + ")" + one_line(d.extents) + " = ::tilelab::cpu::block_shared<" +
+                    element + one_line(d.extents) + ">([] {}, \"" + d.name + "\");";
+        }
+        if (k + 1 < pieces.size()) text += " ";
+    }
+    return Edit{begin, semicolon + 1, text + newlines_in(declaration)};
+}
+
+}  // namespace
+
+std::string cuda_to_cpp(const std::string& source) {
+    const Scan sc = scan(source);
+    std::vector<Edit> edits;
+    for (std::size_t at = find_code(source, sc, "<<<", 0); at != std::string::npos;
+         at = find_code(source, sc, "<<<", at + 3))
+        edits.push_back(rewrite_launch(source, sc, at));
+    for (std::size_t at = find_code(source, sc, "__shared__", 0); at != std::string::npos;
+         at = find_code(source, sc, "__shared__", at + 1)) {
+        // At file scope a declaration cannot become a per-block reference; the fallback macro keeps it compiling.
+        if (sc.brace_depth[at] == 0) continue;
+        // In a #define, leave it: the macro's uses are rewritten where they expand... which they are not; keep
+        // the fallback there too.
+        const std::size_t line_start = source.rfind('\n', at) == std::string::npos ? 0 : source.rfind('\n', at) + 1;
+        const std::size_t first = source.find_first_not_of(" \t", line_start);
+        if (first != std::string::npos && source[first] == '#') continue;
+        edits.push_back(rewrite_shared(source, sc, at));
+    }
+    std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
+    std::string out;
+    std::size_t copied = 0;
+    for (const Edit& edit : edits) {
+        if (edit.begin < copied) fail(source, edit.begin, "overlapping launch and __shared__ declaration");
+        out.append(source, copied, edit.begin - copied);
+        out += edit.text;
+        copied = edit.end;
+    }
+    out.append(source, copied, std::string::npos);
+    return out;
+}
+
+}  // namespace tilelab::cpu

@@ -1,0 +1,170 @@
+// Device memory on the CPU backend: each cudaMalloc gets its own mapping, filled with a garbage pattern, whose
+// end touches an inaccessible page (and whose start follows one), so that a kernel reading or writing even one
+// element past the end of a buffer faults, and the fault handler can say which buffer it was.
+#include "runtime_state.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <iterator>
+#include <map>
+#include <mutex>
+
+namespace tilelab::cpu::detail {
+namespace {
+
+struct Allocation {
+    unsigned char* mapping;     // first guard page
+    std::size_t mapping_bytes;  // guard + payload pages + guard
+    std::size_t bytes;          // what cudaMalloc was asked for
+};
+
+std::mutex registry_mutex;
+std::map<const unsigned char*, Allocation> registry;  // by payload start
+std::size_t allocated_bytes = 0;
+
+std::size_t page_bytes() {
+    static const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    return page;
+}
+
+// The emulated device's memory: half the machine's, which is what an allocation may not exceed.
+std::size_t total_device_bytes() {
+    static const std::size_t total =
+        static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) * page_bytes() / 2;
+    return total;
+}
+
+// Bits every byte of fresh device memory gets: as floats, NaN; as ints, -1.
+constexpr int garbage_byte = 0xFF;
+
+// The allocation whose mapping (guards included) holds address; registry.end() when none. Lock held or in the
+// fault handler.
+std::map<const unsigned char*, Allocation>::const_iterator find_mapping(const unsigned char* address) {
+    auto after = registry.upper_bound(address);
+    // The payload at or before the address, and the one after (whose front guard may hold it).
+    for (auto it : {after, after == registry.begin() ? registry.end() : std::prev(after)}) {
+        if (it == registry.end()) continue;
+        const Allocation& a = it->second;
+        if (address >= a.mapping && address < a.mapping + a.mapping_bytes) return it;
+    }
+    return registry.end();
+}
+
+}  // namespace
+
+bool describe_device_address(const void* address, char* text, std::size_t size) {
+    const auto* byte = static_cast<const unsigned char*>(address);
+    const auto found = find_mapping(byte);
+    if (found == registry.end()) return false;
+    const unsigned char* start = found->first;
+    const std::size_t bytes = found->second.bytes;
+    if (byte >= start + bytes) {
+        const std::size_t past = static_cast<std::size_t>(byte - (start + bytes));
+        std::snprintf(text, size,
+                      "float index %zu of a device buffer of %zu floats, %zu past its last element (index %zu)",
+                      (bytes + past) / 4, bytes / 4, past / 4 + 1, bytes / 4 - 1);
+    } else if (byte < start) {
+        std::snprintf(text, size, "%zu bytes before the start of a %zu-byte device buffer (a negative index)",
+                      static_cast<std::size_t>(start - byte), bytes);
+    } else {
+        std::snprintf(text, size, "inside a %zu-byte device buffer", bytes);
+    }
+    return true;
+}
+
+bool is_device_range(const void* pointer, std::size_t bytes) {
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    const auto* byte = static_cast<const unsigned char*>(pointer);
+    auto after = registry.upper_bound(byte);
+    if (after == registry.begin()) return false;
+    const auto& [start, allocation] = *std::prev(after);
+    return byte >= start && byte + bytes <= start + allocation.bytes;
+}
+
+}  // namespace tilelab::cpu::detail
+
+using namespace tilelab::cpu::detail;
+
+cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
+    if (pointer == nullptr) return cudaErrorInvalidValue;
+    *pointer = nullptr;
+    if (bytes == 0) return cudaSuccess;
+    install_fault_handler();
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    if (bytes > total_device_bytes() - allocated_bytes) {
+        set_launch_error(cudaErrorMemoryAllocation);
+        return cudaErrorMemoryAllocation;
+    }
+    const std::size_t page = page_bytes();
+    const std::size_t payload_pages = (bytes + page - 1) / page;
+    const std::size_t mapping_bytes = (payload_pages + 2) * page;
+    void* mapping = mmap(nullptr, mapping_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (mapping == MAP_FAILED) {
+        set_launch_error(cudaErrorMemoryAllocation);
+        return cudaErrorMemoryAllocation;
+    }
+    auto* base = static_cast<unsigned char*>(mapping);
+    if (mprotect(base + page, payload_pages * page, PROT_READ | PROT_WRITE) != 0) {
+        munmap(mapping, mapping_bytes);
+        set_launch_error(cudaErrorMemoryAllocation);
+        return cudaErrorMemoryAllocation;
+    }
+    unsigned char* start = base + page + payload_pages * page - bytes;  // ends against the back guard page
+    std::memset(start, garbage_byte, bytes);
+    registry[start] = Allocation{base, mapping_bytes, bytes};
+    allocated_bytes += bytes;
+    *pointer = start;
+    return cudaSuccess;
+}
+
+cudaError_t cudaFree(void* pointer) {
+    if (pointer == nullptr) return cudaSuccess;
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    const auto found = registry.find(static_cast<unsigned char*>(pointer));
+    if (found == registry.end()) {
+        set_launch_error(cudaErrorInvalidValue);
+        return cudaErrorInvalidValue;
+    }
+    munmap(found->second.mapping, found->second.mapping_bytes);
+    allocated_bytes -= found->second.bytes;
+    registry.erase(found);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemGetInfo(std::size_t* free, std::size_t* total) {
+    if (free == nullptr || total == nullptr) return cudaErrorInvalidValue;
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    *total = total_device_bytes();
+    *free = *total - allocated_bytes;
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy(void* destination, const void* source, std::size_t bytes, cudaMemcpyKind kind) {
+    const cudaError_t pending = take_kernel_error();  // a copy waits for the kernels before it, as on a GPU
+    if (pending != cudaSuccess) return pending;
+    if (bytes == 0) return cudaSuccess;
+    const bool destination_on_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
+    const bool source_on_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
+    // A host pointer where a device one belongs, or a copy running past the end of a buffer: CUDA says
+    // "invalid argument" too.
+    if ((destination_on_device && !is_device_range(destination, bytes)) ||
+        (source_on_device && !is_device_range(source, bytes)) || kind > cudaMemcpyDefault) {
+        set_launch_error(cudaErrorInvalidValue);
+        return cudaErrorInvalidValue;
+    }
+    std::memmove(destination, source, bytes);
+    return cudaSuccess;
+}
+
+cudaError_t cudaMemset(void* pointer, int value, std::size_t bytes) {
+    if (bytes == 0) return cudaSuccess;
+    if (!is_device_range(pointer, bytes)) {
+        set_launch_error(cudaErrorInvalidValue);
+        return cudaErrorInvalidValue;
+    }
+    std::memset(pointer, value, bytes);
+    return cudaSuccess;
+}

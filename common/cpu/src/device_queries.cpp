@@ -1,0 +1,150 @@
+// The device the CPU backend emulates, CUDA events on the host clock, and synchronisation (kernels run to the
+// end inside their launch, so waiting only means collecting what went wrong in them).
+#include <tilelab/cpu/emulator.hpp>
+
+#include "runtime_state.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <mutex>
+
+struct CUevent_st {
+    std::chrono::steady_clock::time_point time;
+    bool recorded = false;
+};
+
+namespace tilelab::cpu::detail {
+namespace {
+std::mutex kernels_mutex;
+std::map<const void*, std::size_t> shared_bytes_by_kernel;
+}  // namespace
+
+void record_shared_bytes(const void* kernel, std::size_t bytes) {
+    std::lock_guard<std::mutex> lock(kernels_mutex);
+    std::size_t& recorded = shared_bytes_by_kernel[kernel];
+    recorded = std::max(recorded, bytes);
+}
+
+bool shared_bytes_of(const void* kernel, std::size_t* bytes) {
+    std::lock_guard<std::mutex> lock(kernels_mutex);
+    const auto found = shared_bytes_by_kernel.find(kernel);
+    if (found == shared_bytes_by_kernel.end()) return false;
+    *bytes = found->second;
+    return true;
+}
+
+}  // namespace tilelab::cpu::detail
+
+using namespace tilelab::cpu::detail;
+
+namespace {
+constexpr std::size_t max_block_shared_bytes = 48 * 1024;
+constexpr int max_threads_per_sm = 2048;
+constexpr std::size_t shared_bytes_per_sm = 228 * 1024;
+}  // namespace
+
+cudaError_t cudaGetDeviceCount(int* count) {
+    if (count == nullptr) return cudaErrorInvalidValue;
+    *count = 1;
+    return cudaSuccess;
+}
+
+cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : cudaErrorInvalidDevice; }
+
+cudaError_t cudaGetDevice(int* device) {
+    if (device == nullptr) return cudaErrorInvalidValue;
+    *device = 0;
+    return cudaSuccess;
+}
+
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* properties, int device) {
+    if (properties == nullptr || device != 0) return cudaErrorInvalidValue;
+    *properties = cudaDeviceProp{};
+    std::snprintf(properties->name, sizeof properties->name, "TileLab CPU emulator (%u worker threads)",
+                  tilelab::cpu::worker_count());
+    std::size_t free = 0;
+    cudaMemGetInfo(&free, &properties->totalGlobalMem);
+    properties->sharedMemPerBlock = max_block_shared_bytes;
+    properties->warpSize = 32;
+    properties->maxThreadsPerBlock = 1024;
+    properties->maxThreadsDim[0] = properties->maxThreadsDim[1] = 1024;
+    properties->maxThreadsDim[2] = 64;
+    properties->maxGridSize[0] = 2147483647;
+    properties->maxGridSize[1] = properties->maxGridSize[2] = 65535;
+    properties->major = 0;  // no compute capability: this is not a GPU
+    properties->minor = 0;
+    properties->multiProcessorCount = static_cast<int>(tilelab::cpu::worker_count());
+    properties->maxThreadsPerMultiProcessor = max_threads_per_sm;
+    properties->sharedMemPerMultiprocessor = shared_bytes_per_sm;
+    return cudaSuccess;
+}
+
+cudaError_t cudaDeviceSynchronize() { return take_kernel_error(); }
+cudaError_t cudaStreamSynchronize(cudaStream_t) { return take_kernel_error(); }
+cudaError_t cudaDeviceReset() {
+    take_kernel_error();
+    cudaGetLastError();
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventCreate(cudaEvent_t* event) {
+    if (event == nullptr) return cudaErrorInvalidValue;
+    *event = new CUevent_st;
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+    if (event == nullptr) return cudaErrorInvalidResourceHandle;
+    delete event;
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
+    if (event == nullptr) return cudaErrorInvalidResourceHandle;
+    event->time = std::chrono::steady_clock::now();
+    event->recorded = true;
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+    if (event == nullptr) return cudaErrorInvalidResourceHandle;
+    return take_kernel_error();
+}
+
+cudaError_t cudaEventQuery(cudaEvent_t event) {
+    if (event == nullptr) return cudaErrorInvalidResourceHandle;
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+    if (ms == nullptr) return cudaErrorInvalidValue;
+    if (start == nullptr || end == nullptr || !start->recorded || !end->recorded) return cudaErrorInvalidResourceHandle;
+    *ms = std::chrono::duration<float, std::milli>(end->time - start->time).count();
+    return cudaSuccess;
+}
+
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* kernel) {
+    if (attributes == nullptr || kernel == nullptr) return cudaErrorInvalidValue;
+    *attributes = cudaFuncAttributes{};
+    // Known once the kernel has run: the emulator counts the bytes of its __shared__ declarations as they run.
+    if (!shared_bytes_of(kernel, &attributes->sharedSizeBytes)) return cudaErrorInvalidDeviceFunction;
+    attributes->maxThreadsPerBlock = 1024;
+    attributes->maxDynamicSharedSizeBytes = static_cast<int>(max_block_shared_bytes);
+    return cudaSuccess;
+}
+
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* kernel, int block_threads,
+                                                          std::size_t dynamic_shared_bytes) {
+    if (blocks == nullptr || block_threads <= 0) return cudaErrorInvalidValue;
+    std::size_t shared = 0;
+    if (!shared_bytes_of(kernel, &shared)) return cudaErrorInvalidDeviceFunction;
+    shared += dynamic_shared_bytes;
+    // The limits of a Hopper multiprocessor, so that the numbers read like the GPU's.
+    int fit = std::min(32, max_threads_per_sm / block_threads);
+    if (shared > 0) fit = std::min<int>(fit, static_cast<int>(shared_bytes_per_sm / (shared + 1024)));
+    *blocks = fit;
+    return cudaSuccess;
+}

@@ -1,0 +1,82 @@
+// A kernel that reads or writes where it may not, on the CPU backend: the access faults (device buffers end
+// against an inaccessible page) and this handler says what was touched, by which kernel thread, with the error
+// CUDA would give, then ends the process, as a fault ends a CUDA context. One check fails; CTest runs the rest.
+#include "runtime_state.hpp"
+
+#include <signal.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstring>
+
+namespace tilelab::cpu::detail {
+namespace {
+
+void write_text(const char* text) {
+    const std::size_t length = std::strlen(text);
+    ssize_t ignored = write(STDOUT_FILENO, text, length);
+    static_cast<void>(ignored);
+}
+
+// True for a write, false for a read, where the CPU says which it was.
+int access_kind(void* context) {
+#if defined(__x86_64__) && defined(REG_ERR)
+    const auto* uc = static_cast<const ucontext_t*>(context);
+    return (uc->uc_mcontext.gregs[REG_ERR] & 2) ? 1 : 0;
+#else
+    static_cast<void>(context);
+    return -1;
+#endif
+}
+
+void on_fault(int signal_number, siginfo_t* info, void* context) {
+    static char text[2048];
+    static char thread[256];
+    static char buffer[512];
+    std::fflush(stdout);
+    const void* address = info->si_addr;
+    const int kind = access_kind(context);
+    const char* access = kind == 1 ? "a write" : kind == 0 ? "a read" : "an access";
+    const bool in_kernel = describe_running_thread(thread, sizeof thread) > 0;
+    if (is_stack_guard(address)) {
+        std::snprintf(text, sizeof text,
+                      "\nerror: stack overflow %s: a CUDA thread has 64 KiB of stack on the CPU backend "
+                      "(cudaErrorIllegalAddress)\n  hint: look for recursion or a large local array in the kernel\n",
+                      in_kernel ? thread : "in a kernel");
+    } else if (describe_device_address(address, buffer, sizeof buffer)) {
+        std::snprintf(text, sizeof text,
+                      "\nerror: illegal memory access %s: %s at %p, %s (cudaErrorIllegalAddress: an illegal memory "
+                      "access was encountered; out-of-bounds %s)\n  hint: the kernel %s memory outside its buffers: "
+                      "check the bounds tests and the index arithmetic (row * width + col)\n",
+                      in_kernel ? thread : "in host code", access, address, buffer,
+                      kind == 1 ? "write" : kind == 0 ? "read" : "access", kind == 1 ? "wrote" : "read");
+    } else {
+        std::snprintf(text, sizeof text,
+                      "\nerror: illegal memory access %s: %s at %p, which is in no device buffer "
+                      "(cudaErrorIllegalAddress: an illegal memory access was encountered)\n  hint: %s\n",
+                      in_kernel ? thread : "outside any kernel", access, address,
+                      in_kernel ? "check the index arithmetic (row * width + col) and the bounds tests"
+                                : "a null or freed pointer, or a device pointer used where a host one belongs");
+    }
+    write_text(text);
+    write_text("The CPU backend stops the program here, as a fault ends the CUDA context on a GPU.\n");
+    _exit(128 + signal_number);
+}
+
+}  // namespace
+
+void install_fault_handler() {
+    static std::atomic<bool> installed{false};
+    if (installed.exchange(true)) return;
+    struct sigaction action {};
+    action.sa_sigaction = on_fault;
+    action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+    sigemptyset(&action.sa_mask);
+    sigaction(SIGSEGV, &action, nullptr);
+    sigaction(SIGBUS, &action, nullptr);
+    prepare_thread_for_faults();
+}
+
+}  // namespace tilelab::cpu::detail

@@ -1,0 +1,41 @@
+// What the emulator's parts share: the runtime's error state, the device-memory registry, and the shared-memory
+// sizes kernels were seen to use. Internal to the CPU backend.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <string>
+
+namespace tilelab::cpu::detail {
+
+/// A launch the emulator refused: returned by the next cudaGetLastError, as on a GPU.
+void set_launch_error(cudaError_t code);
+/// Something that went wrong while a kernel ran: returned by the next synchronising call. The first one wins.
+void set_kernel_error(cudaError_t code, const std::string& message);
+/// The pending kernel error, if any, handed over to cudaGetLastError as well.
+cudaError_t take_kernel_error();
+/// The message of the last emulator-specific error with this code (races, barriers, exceptions).
+const char* kernel_error_message(cudaError_t code);
+
+/// Static shared memory a kernel used in its launches (the most over all its blocks).
+void record_shared_bytes(const void* kernel, std::size_t bytes);
+/// The bytes recorded for @p kernel; false when it was never launched.
+bool shared_bytes_of(const void* kernel, std::size_t* bytes);
+
+/// What a faulting address is, in words, when it lies next to or inside a device allocation; empty otherwise.
+/// Called from the fault handler: takes no lock and allocates nothing.
+bool describe_device_address(const void* address, char* text, std::size_t size);
+/// True when [pointer, pointer + bytes) lies inside one device allocation.
+bool is_device_range(const void* pointer, std::size_t bytes);
+
+/// Installs the handler that turns a fault in a kernel into a message and a failed test (once per process).
+void install_fault_handler();
+/// Gives the calling thread an alternate signal stack, so a fault on a fiber's stack can still be reported.
+void prepare_thread_for_faults();
+/// What the fault handler says about the running kernel thread, or nothing outside a kernel.
+std::size_t describe_running_thread(char* text, std::size_t size);
+/// True when @p address is in the guard page of a fiber stack.
+bool is_stack_guard(const void* address);
+
+}  // namespace tilelab::cpu::detail

@@ -1,0 +1,546 @@
+// Runs kernels on the CPU: blocks spread over worker threads, each CUDA thread a fiber (Boost.Context), each
+// block's fibers run in turn until every one has reached a barrier or returned. Checks barrier divergence and
+// shared-memory races as it goes (see tilelab/cpu/emulator.hpp).
+#include <tilelab/cpu/emulator.hpp>
+
+#include "runtime_state.hpp"
+
+#include <boost/context/fiber.hpp>
+#include <signal.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+namespace tilelab::cpu {
+namespace {
+
+namespace ctx = boost::context;
+
+constexpr std::size_t max_static_shared_bytes = 48 * 1024;
+constexpr std::size_t max_dynamic_shared_bytes = 48 * 1024;
+constexpr std::size_t arena_bytes = max_static_shared_bytes + max_dynamic_shared_bytes;
+constexpr std::size_t fiber_stack_bytes = 64 * 1024;
+constexpr std::uint16_t many_readers = 0xFFFF;
+constexpr int garbage_byte = 0xFF;  // fresh shared memory reads as NaN (floats) or -1 (ints)
+
+std::atomic<unsigned long long> threads_run{0};
+std::atomic<unsigned long long> barriers_passed{0};
+
+// Fiber stacks, reused from block to block; each has an inaccessible page below it to catch an overflow.
+class StackPool {
+public:
+    ~StackPool() {
+        for (void* base : all_) munmap(base, fiber_stack_bytes + page());
+    }
+    ctx::stack_context allocate() {
+        if (free_.empty()) {
+            void* base = mmap(nullptr, fiber_stack_bytes + page(), PROT_READ | PROT_WRITE,
+                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+            if (base == MAP_FAILED) throw std::bad_alloc();
+            mprotect(base, page(), PROT_NONE);
+            all_.push_back(base);
+            register_guard(base);
+            free_.push_back(base);
+        }
+        void* base = free_.back();
+        free_.pop_back();
+        ctx::stack_context stack;
+        stack.size = fiber_stack_bytes;
+        stack.sp = static_cast<char*>(base) + page() + fiber_stack_bytes;
+        return stack;
+    }
+    void deallocate(ctx::stack_context& stack) noexcept {
+        free_.push_back(static_cast<char*>(stack.sp) - fiber_stack_bytes - page());
+    }
+    static std::size_t page() {
+        static const std::size_t bytes = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+        return bytes;
+    }
+    static bool is_guard(const void* address) {
+        std::lock_guard<std::mutex> lock(guards_mutex());
+        for (const void* base : guards())
+            if (address >= base && address < static_cast<const char*>(base) + page()) return true;
+        return false;
+    }
+
+private:
+    static std::mutex& guards_mutex() {
+        static std::mutex m;
+        return m;
+    }
+    static std::vector<const void*>& guards() {
+        static std::vector<const void*> g;
+        return g;
+    }
+    static void register_guard(const void* base) {
+        std::lock_guard<std::mutex> lock(guards_mutex());
+        guards().push_back(base);
+    }
+    std::vector<void*> all_;
+    std::vector<void*> free_;
+};
+
+struct StackAllocator {
+    StackPool* pool;
+    ctx::stack_context allocate() { return pool->allocate(); }
+    void deallocate(ctx::stack_context& stack) noexcept { pool->deallocate(stack); }
+};
+
+enum class ThreadState { runnable, waiting, done };
+
+struct BlockThread {
+    ctx::fiber fiber;
+    uint3 index;
+    std::uint16_t id;
+    ThreadState state;
+    const char* barrier_file;
+    int barrier_line;
+    std::uint64_t read_epoch;   // the last interval in which this thread read shared memory
+    std::uint64_t write_epoch;  // ... and wrote it
+};
+
+// Who touched a 4-byte word of shared memory in the current barrier interval (epoch).
+struct Shadow {
+    std::uint64_t write_epoch = 0;
+    std::uint64_t read_epoch = 0;
+    std::uint16_t writer = 0;
+    std::uint16_t reader = 0;
+};
+
+struct SharedSite {
+    const void* key;
+    std::size_t offset;
+    std::size_t bytes;
+    const SharedDeclaration* declaration;
+};
+
+// One launch, as the workers see it.
+struct LaunchState {
+    const LaunchSite* site;
+    dim3 grid;
+    dim3 block;
+    std::size_t dynamic_shared_bytes;
+    const std::function<void()>* body;
+    unsigned long long block_count;
+    std::atomic<unsigned long long> next_block{0};
+    std::atomic<bool> failed{false};
+};
+
+// Everything one worker thread needs to run blocks: fibers and their stacks, the block's shared memory and
+// its shadow, and what is running now (read by threadIdx and friends, and by the fault handler).
+struct Worker {
+    StackPool stacks;
+    std::vector<BlockThread> threads;
+    ctx::fiber scheduler;
+    BlockThread* current = nullptr;
+    LaunchState* launch = nullptr;
+    uint3 block_index{0, 0, 0};
+    dim3 block_dim;
+    dim3 grid_dim;
+
+    unsigned char* arena = static_cast<unsigned char*>(std::aligned_alloc(256, arena_bytes));
+    std::vector<Shadow> shadow = std::vector<Shadow>(arena_bytes / 4);
+    std::vector<SharedSite> sites;
+    std::size_t static_used = 0;
+    std::size_t filled = 0;  // bytes of the static part that may hold a previous block's data
+    std::uint64_t epoch = 0;
+    const char* epoch_file = nullptr;  // the barrier that began this interval; null: the block's start
+    int epoch_line = 0;
+
+    Worker() { std::memset(arena, garbage_byte, arena_bytes); }
+    ~Worker() { std::free(arena); }
+};
+
+thread_local Worker* running_worker = nullptr;
+
+uint3 unravel(unsigned long long linear, dim3 extent) {
+    uint3 index;
+    index.x = static_cast<unsigned>(linear % extent.x);
+    linear /= extent.x;
+    index.y = static_cast<unsigned>(linear % extent.y);
+    index.z = static_cast<unsigned>(linear / extent.y);
+    return index;
+}
+
+std::string format(uint3 v) {
+    return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")";
+}
+
+// "…/02_tiled/kernel.cu" -> "02_tiled/kernel.cu": enough to find the file, short enough to read.
+std::string short_path(const char* file) {
+    std::string path = file ? file : "?";
+    std::size_t cut = path.rfind('/');
+    if (cut != std::string::npos && cut > 0) cut = path.rfind('/', cut - 1);
+    return cut == std::string::npos ? path : path.substr(cut + 1);
+}
+
+std::string where(const char* file, int line) { return short_path(file) + ":" + std::to_string(line); }
+
+std::string kernel_and_block(const Worker& w) {
+    return std::string(w.launch->site->kernel_name) + ", block " + format(w.block_index);
+}
+
+// "N_tile[3][4]" for the element of shared memory at byte offset @p offset.
+std::string element_name(const Worker& w, std::size_t offset) {
+    if (offset >= max_static_shared_bytes)
+        return "dynamic shared memory (byte " + std::to_string(offset - max_static_shared_bytes) + ")";
+    for (const SharedSite& site : w.sites) {
+        if (offset < site.offset || offset >= site.offset + site.bytes) continue;
+        const SharedDeclaration& d = *site.declaration;
+        std::size_t element = (offset - site.offset) / d.element_bytes;
+        std::size_t indices[4] = {0, 0, 0, 0};
+        int rank = 0;
+        while (rank < 4 && d.extents[rank] != 0) ++rank;
+        for (int i = rank - 1; i >= 0; --i) {
+            indices[i] = element % d.extents[i];
+            element /= d.extents[i];
+        }
+        std::string name = d.name;
+        for (int i = 0; i < rank; ++i) name += "[" + std::to_string(indices[i]) + "]";
+        return name;
+    }
+    return "shared memory (byte " + std::to_string(offset) + ")";
+}
+
+// Which barrier a race shows missing: a thread that reads a tile element another stored in the same interval,
+// having stored its own (or that stores one, not having read yet), is between loading and computing; the other
+// way round, it is between computing and loading the next phase.
+enum class RaceKind { load_then_read, read_then_overwrite, two_writers };
+
+void report_race(Worker& w, std::size_t offset, bool write, std::uint16_t other, bool other_wrote) {
+    if (w.launch->failed.exchange(true)) return;  // the first race of a launch says it all
+    const BlockThread& me = *w.current;
+    RaceKind kind = RaceKind::two_writers;
+    if (write && !other_wrote)
+        kind = me.read_epoch == w.epoch ? RaceKind::read_then_overwrite : RaceKind::load_then_read;
+    else if (!write)
+        kind = me.write_epoch == w.epoch ? RaceKind::load_then_read : RaceKind::read_then_overwrite;
+    const std::string them = other == many_readers ? std::string("other threads")
+                                                   : "thread " + format(unravel(other, w.block_dim));
+    std::ostringstream message;
+    message << "shared-memory race in " << kernel_and_block(w) << ": thread " << format(me.index)
+            << (write ? " wrote " : " read ") << element_name(w, offset) << " after " << them
+            << (other_wrote ? " wrote" : " read") << " it, with no __syncthreads() between them (both after "
+            << (w.epoch_file ? "the __syncthreads() at " + where(w.epoch_file, w.epoch_line)
+                             : std::string("the start of the block"))
+            << "). ";
+    switch (kind) {
+        case RaceKind::load_then_read:
+            message << "A barrier is missing between loading the tiles and computing from them: every thread must "
+                       "reach a __syncthreads() after storing its tile elements and before any thread reads the tiles";
+            break;
+        case RaceKind::read_then_overwrite:
+            message << "A barrier is missing between computing from the tiles and loading the next ones: every "
+                       "thread must reach a __syncthreads() after its last read of a tile and before the next phase "
+                       "overwrites it";
+            break;
+        case RaceKind::two_writers:
+            message << "Two threads stored to the same tile element: each thread should store its own element, "
+                       "tile[threadIdx.y][threadIdx.x]; check the tile indices";
+            break;
+    }
+    detail::set_kernel_error(cudaErrorTileLabSharedMemoryRace, message.str());
+}
+
+void report_divergence(Worker& w) {
+    if (w.launch->failed.exchange(true)) return;
+    std::vector<std::pair<std::string, int>> groups;  // barrier "file:line" (or "returned"), threads there
+    const BlockThread* first_done = nullptr;
+    for (const BlockThread& t : w.threads) {
+        std::string at = t.state == ThreadState::done ? "returned" : where(t.barrier_file, t.barrier_line);
+        if (t.state == ThreadState::done && !first_done) first_done = &t;
+        auto found = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == at; });
+        if (found == groups.end())
+            groups.emplace_back(at, 1);
+        else
+            ++found->second;
+    }
+    std::ostringstream message;
+    message << "barrier divergence in " << kernel_and_block(w) << ": the threads of the block did not all reach the "
+            << "same __syncthreads(): ";
+    for (std::size_t i = 0; i < groups.size(); ++i) {
+        if (i > 0) message << ", ";
+        if (groups[i].first == "returned")
+            message << groups[i].second << " threads had returned from the kernel (the first: thread "
+                    << format(first_done->index) << ")";
+        else
+            message << groups[i].second << " threads waited at the __syncthreads() at " << groups[i].first;
+    }
+    message << ". Every thread of a block must reach every __syncthreads(): keep barriers out of code that only "
+               "some threads run (a bounds test, an early return); let threads outside the matrix load zeros "
+               "and skip only the store";
+    detail::set_kernel_error(cudaErrorTileLabBarrierDivergence, message.str());
+}
+
+void start_block(Worker& w) {
+    std::memset(w.arena, garbage_byte, w.filled);
+    if (w.launch->dynamic_shared_bytes > 0)
+        std::memset(w.arena + max_static_shared_bytes, garbage_byte, w.launch->dynamic_shared_bytes);
+    w.sites.clear();
+    w.static_used = 0;
+    ++w.epoch;
+    w.epoch_file = nullptr;
+    w.epoch_line = 0;
+}
+
+void run_block(Worker& w, unsigned long long linear_block) {
+    LaunchState& launch = *w.launch;
+    w.block_index = unravel(linear_block, launch.grid);
+    start_block(w);
+    const unsigned count = launch.block.x * launch.block.y * launch.block.z;
+    w.threads.resize(count);
+    for (unsigned i = 0; i < count; ++i) {
+        BlockThread& t = w.threads[i];
+        t.index = unravel(i, launch.block);
+        t.id = static_cast<std::uint16_t>(i);
+        t.state = ThreadState::runnable;
+        t.barrier_file = nullptr;
+        t.barrier_line = 0;
+        t.read_epoch = 0;
+        t.write_epoch = 0;
+        t.fiber = ctx::fiber(std::allocator_arg, StackAllocator{&w.stacks}, [&w, &t](ctx::fiber&& scheduler) {
+            w.scheduler = std::move(scheduler);
+            try {
+                (*w.launch->body)();
+            } catch (const ctx::detail::forced_unwind&) {
+                throw;  // the emulator abandoning this block: let Boost.Context unwind the fiber
+            } catch (const std::exception& error) {
+                if (!w.launch->failed.exchange(true))
+                    detail::set_kernel_error(cudaErrorTileLabKernelException,
+                                             "the kernel " + kernel_and_block(w) + ", thread " + format(t.index) +
+                                                 " threw: " + error.what());
+            }
+            t.state = ThreadState::done;
+            return std::move(w.scheduler);
+        });
+    }
+    threads_run += count;
+
+    for (;;) {
+        for (BlockThread& t : w.threads) {
+            if (t.state != ThreadState::runnable) continue;
+            w.current = &t;
+            t.fiber = std::move(t.fiber).resume();
+        }
+        w.current = nullptr;
+        unsigned waiting = 0;
+        bool same_barrier = true;
+        const BlockThread* first_waiting = nullptr;
+        for (const BlockThread& t : w.threads) {
+            if (t.state != ThreadState::waiting) continue;
+            ++waiting;
+            if (!first_waiting)
+                first_waiting = &t;
+            else if (t.barrier_line != first_waiting->barrier_line ||
+                     std::strcmp(t.barrier_file, first_waiting->barrier_file) != 0)
+                same_barrier = false;
+        }
+        if (waiting == 0) break;
+        if (waiting != count || !same_barrier) {
+            report_divergence(w);
+            for (BlockThread& t : w.threads) {  // unwinds the waiting fibers
+                w.current = &t;
+                t.fiber = ctx::fiber();
+            }
+            w.current = nullptr;
+            break;
+        }
+        barriers_passed += waiting;
+        ++w.epoch;
+        w.epoch_file = first_waiting->barrier_file;
+        w.epoch_line = first_waiting->barrier_line;
+        for (BlockThread& t : w.threads) t.state = ThreadState::runnable;
+    }
+    w.filled = std::max(w.filled, w.static_used);
+    detail::record_shared_bytes(launch.site->kernel, w.static_used);
+}
+
+std::vector<std::unique_ptr<Worker>>& workers() {
+    static std::vector<std::unique_ptr<Worker>> all = [] {
+        std::vector<std::unique_ptr<Worker>> made;
+        for (unsigned i = 0; i < worker_count(); ++i) made.push_back(std::make_unique<Worker>());
+        return made;
+    }();
+    return all;
+}
+
+void work(Worker& w, LaunchState& launch) {
+    running_worker = &w;
+    w.launch = &launch;
+    w.block_dim = launch.block;
+    w.grid_dim = launch.grid;
+    detail::prepare_thread_for_faults();
+    for (;;) {
+        const unsigned long long block = launch.next_block++;
+        if (block >= launch.block_count || launch.failed) break;
+        run_block(w, block);
+    }
+    w.launch = nullptr;
+    running_worker = nullptr;
+}
+
+// What CUDA refuses at launch: cudaErrorInvalidConfiguration, as cudaGetLastError reports it on a GPU.
+bool valid_configuration(dim3 grid, dim3 block) {
+    const unsigned long long threads = 1ull * block.x * block.y * block.z;
+    if (threads == 0 || threads > 1024 || block.x > 1024 || block.y > 1024 || block.z > 64) return false;
+    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return false;
+    return grid.x <= 2147483647u && grid.y <= 65535 && grid.z <= 65535;
+}
+
+}  // namespace
+
+unsigned worker_count() {
+    static const unsigned count = [] {
+        if (const char* text = std::getenv("TILELAB_CPU_WORKERS")) {
+            const int n = std::atoi(text);
+            if (n > 0) return static_cast<unsigned>(n);
+        }
+        return std::max(1u, std::thread::hardware_concurrency());
+    }();
+    return count;
+}
+
+void run_kernel(const LaunchSite& site, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
+                const std::function<void()>& thread_body) {
+    if (!valid_configuration(grid, block)) {
+        detail::set_launch_error(cudaErrorInvalidConfiguration);
+        return;
+    }
+    if (dynamic_shared_bytes > max_dynamic_shared_bytes) {
+        detail::set_launch_error(cudaErrorInvalidValue);
+        return;
+    }
+    if (running_worker != nullptr) throw std::logic_error("a kernel launched another kernel: not supported");
+    detail::install_fault_handler();
+    LaunchState launch;
+    launch.site = &site;
+    launch.grid = grid;
+    launch.block = block;
+    launch.dynamic_shared_bytes = dynamic_shared_bytes;
+    launch.body = &thread_body;
+    launch.block_count = 1ull * grid.x * grid.y * grid.z;
+
+    auto& pool = workers();
+    const unsigned helpers =
+        static_cast<unsigned>(std::min<unsigned long long>(pool.size(), launch.block_count)) - 1;
+    std::vector<std::thread> threads;
+    for (unsigned i = 1; i <= helpers; ++i) threads.emplace_back([&, i] { work(*pool[i], launch); });
+    work(*pool[0], launch);
+    for (std::thread& t : threads) t.join();
+}
+
+const uint3& thread_index() noexcept { return running_worker->current->index; }
+const uint3& block_index() noexcept { return running_worker->block_index; }
+const dim3& block_dim() noexcept { return running_worker->block_dim; }
+const dim3& grid_dim() noexcept { return running_worker->grid_dim; }
+
+void sync_threads(const char* file, int line) {
+    Worker* w = running_worker;
+    if (w == nullptr || w->current == nullptr) return;  // host code: nothing to wait for
+    BlockThread& t = *w->current;
+    t.state = ThreadState::waiting;
+    t.barrier_file = file;
+    t.barrier_line = line;
+    w->scheduler = std::move(w->scheduler).resume();
+}
+
+void* block_shared_storage(const void* key, std::size_t bytes, std::size_t alignment,
+                           const SharedDeclaration& declaration) {
+    Worker* w = running_worker;
+    if (w == nullptr || w->current == nullptr)
+        throw std::logic_error(std::string("__shared__ variable ") + declaration.name + " used outside a kernel");
+    for (const SharedSite& site : w->sites)
+        if (site.key == key) return w->arena + site.offset;
+    const std::size_t offset = (w->static_used + alignment - 1) / alignment * alignment;
+    if (offset + bytes > max_static_shared_bytes)
+        throw std::length_error("its __shared__ variables need " + std::to_string(offset + bytes) +
+                                " bytes; a block may have at most 49152 bytes (48 KiB) of static shared memory");
+    w->sites.push_back(SharedSite{key, offset, bytes, &declaration});
+    w->static_used = offset + bytes;
+    if (w->static_used > w->filled) {  // first use of these bytes by this worker: make them garbage too
+        std::memset(w->arena + w->filled, garbage_byte, w->static_used - w->filled);
+        w->filled = w->static_used;
+    }
+    return w->arena + offset;
+}
+
+void* dynamic_shared_storage(std::size_t) {
+    Worker* w = running_worker;
+    if (w == nullptr || w->current == nullptr) throw std::logic_error("extern __shared__ used outside a kernel");
+    return w->arena + max_static_shared_bytes;
+}
+
+void note_shared_access(const void* address, std::size_t bytes, bool write) noexcept {
+    Worker* w = running_worker;
+    if (w == nullptr || w->current == nullptr) return;
+    const std::size_t offset = static_cast<std::size_t>(static_cast<const unsigned char*>(address) - w->arena);
+    if (offset >= arena_bytes) return;
+    BlockThread& thread = *w->current;
+    const std::uint16_t me = thread.id;
+    const std::uint64_t epoch = w->epoch;
+    const std::size_t last = std::min(offset + bytes, arena_bytes);
+    for (std::size_t byte = offset & ~std::size_t{3}; byte < last; byte += 4) {
+        Shadow& s = w->shadow[byte / 4];
+        if (write) {
+            if (s.write_epoch == epoch && s.writer != me)
+                report_race(*w, offset, true, s.writer, true);
+            else if (s.read_epoch == epoch && s.reader != me)
+                report_race(*w, offset, true, s.reader, false);
+            s.write_epoch = epoch;
+            s.writer = me;
+            thread.write_epoch = epoch;
+        } else {
+            if (s.write_epoch == epoch && s.writer != me) report_race(*w, offset, false, s.writer, true);
+            if (s.read_epoch != epoch) {
+                s.read_epoch = epoch;
+                s.reader = me;
+            } else if (s.reader != me) {
+                s.reader = many_readers;
+            }
+            thread.read_epoch = epoch;
+        }
+    }
+}
+
+EmulatorStats stats() noexcept { return EmulatorStats{threads_run.load(), barriers_passed.load()}; }
+
+namespace detail {
+
+std::size_t describe_running_thread(char* text, std::size_t size) {
+    const Worker* w = running_worker;
+    if (w == nullptr || w->current == nullptr || w->launch == nullptr) return 0;
+    const uint3 b = w->block_index;
+    const uint3 t = w->current->index;
+    const int written = std::snprintf(text, size, "in the kernel %s, block (%u, %u, %u), thread (%u, %u, %u)",
+                                      w->launch->site->kernel_name, b.x, b.y, b.z, t.x, t.y, t.z);
+    return written > 0 ? static_cast<std::size_t>(written) : 0;
+}
+
+bool is_stack_guard(const void* address) { return StackPool::is_guard(address); }
+
+void prepare_thread_for_faults() {
+    static thread_local bool done = false;
+    if (done) return;
+    done = true;
+    constexpr std::size_t bytes = 64 * 1024;
+    stack_t alternate{};
+    static thread_local std::unique_ptr<char[]> memory(new char[bytes]);
+    alternate.ss_sp = memory.get();
+    alternate.ss_size = bytes;
+    sigaltstack(&alternate, nullptr);
+}
+
+}  // namespace detail
+
+}  // namespace tilelab::cpu

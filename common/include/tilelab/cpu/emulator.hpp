@@ -1,0 +1,71 @@
+/// @file emulator.hpp
+/// @brief The CPU backend's emulator: runs a kernel's blocks on worker threads and each CUDA thread of a
+/// block as a fiber, switching fibers at __syncthreads(), and checks what a GPU would leave undefined.
+///
+/// Each block starts with shared memory filled with a NaN pattern and runs its threads in order until each
+/// reaches a barrier or returns. At each barrier the emulator checks that every thread of the block waits at
+/// the same __syncthreads() (barrier divergence otherwise), and it tracks every shared-memory access between
+/// barriers: two threads touching one element, one of them writing, is a race (a barrier is missing).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <functional>
+#include <string>
+
+namespace tilelab::cpu {
+
+/// Where a launch is in the student's source, and what it launches.
+struct LaunchSite {
+    const void* kernel;       ///< The kernel function (key for cudaFuncGetAttributes).
+    const char* kernel_name;  ///< As written in the launch, e.g. "matmul_tiled_kernel".
+    const char* file;         ///< Source file of the launch.
+    int line;                 ///< Line of the launch.
+};
+
+/// Runs @p thread_body once per thread of @p grid × @p block, as described above. Launch errors (a bad
+/// configuration) go to cudaGetLastError; what goes wrong while the kernel runs, to the next synchronising call.
+void run_kernel(const LaunchSite& site, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
+                const std::function<void()>& thread_body);
+
+/// The coordinates of the calling CUDA thread (valid inside a kernel only).
+const uint3& thread_index() noexcept;
+const uint3& block_index() noexcept;
+const dim3& block_dim() noexcept;
+const dim3& grid_dim() noexcept;
+
+/// __syncthreads(): waits until every thread of the block has reached this barrier. @p file and @p line
+/// identify the call, so that threads waiting at different barriers can be reported.
+void sync_threads(const char* file, int line);
+
+/// One `__shared__` declaration: its name and how its bytes map to indices, for messages.
+struct SharedDeclaration {
+    const char* name;              ///< The variable's name.
+    std::size_t element_bytes;     ///< Bytes of one element.
+    std::size_t extents[4];        ///< Array extents, outermost first (0 past the last).
+};
+
+/// Storage of a `__shared__` declaration in the running block: the same bytes for every thread of the block.
+/// @p key is unique to the declaration; the first thread of the block to reach it allocates the bytes.
+void* block_shared_storage(const void* key, std::size_t bytes, std::size_t alignment,
+                           const SharedDeclaration& declaration);
+
+/// Storage of `extern __shared__` arrays: the dynamic shared memory given in the launch configuration.
+void* dynamic_shared_storage(std::size_t element_bytes);
+
+/// Records a read (@p write false) or write of @p bytes of shared memory at @p address by the running thread,
+/// and reports a race when another thread wrote it, or read it before this write, since the last barrier.
+void note_shared_access(const void* address, std::size_t bytes, bool write) noexcept;
+
+/// Statistics of the emulator since the process started, for the benchmark.
+struct EmulatorStats {
+    unsigned long long threads_run;     ///< CUDA threads run.
+    unsigned long long barriers_passed; ///< Barrier arrivals (threads × barriers).
+};
+EmulatorStats stats() noexcept;
+
+/// Worker threads that run blocks at once (TILELAB_CPU_WORKERS, else the machine's hardware threads).
+unsigned worker_count();
+
+}  // namespace tilelab::cpu

@@ -1,0 +1,137 @@
+/// @file kernel_language.hpp
+/// @brief CUDA's kernel language on the CPU backend: what a lab's source uses, in plain C++.
+///
+/// The build rewrites two things before compiling a lab (tools/tilelab_cuda_to_cpp): launches
+/// `kernel<<<grid, block>>>(args)` become tilelab::cpu::launch(...)(args), and `__shared__` declarations become
+/// references into the block's shared memory, with elements of type tilelab::cpu::Shared<T> so that every access
+/// is checked for races. Everything else is here.
+#pragma once
+
+#include <tilelab/cpu/emulator.hpp>
+
+#include <math.h>  // ceilf, fmaf and the rest in the global namespace, as in CUDA
+
+#include <cmath>
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __noinline__
+#define __restrict__ __restrict
+#define __launch_bounds__(...)
+/// A `__shared__` the rewriting did not reach (in a header, say): one copy per worker thread, unchecked.
+#define __shared__ static thread_local
+#define __constant__
+
+#define threadIdx (::tilelab::cpu::thread_index())
+#define blockIdx (::tilelab::cpu::block_index())
+#define blockDim (::tilelab::cpu::block_dim())
+#define gridDim (::tilelab::cpu::grid_dim())
+#define __syncthreads() ::tilelab::cpu::sync_threads(__FILE__, __LINE__)
+
+/// CUDA's warp size, which the labs do not depend on.
+constexpr int warpSize = 32;
+
+inline int min(int a, int b) { return a < b ? a : b; }
+inline int max(int a, int b) { return a < b ? b : a; }
+inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+inline unsigned max(unsigned a, unsigned b) { return a < b ? b : a; }
+
+namespace tilelab::cpu {
+
+/// One element of shared memory: reads and writes go through the emulator's race tracking.
+template <class T>
+class Shared {
+public:
+    Shared() = delete;  // lives only in a block's shared memory, never constructed
+    Shared(const Shared&) = delete;
+
+    operator T() const noexcept {
+        note_shared_access(this, sizeof(T), false);
+        return value_;
+    }
+    Shared& operator=(const T& value) noexcept {
+        note_shared_access(this, sizeof(T), true);
+        value_ = value;
+        return *this;
+    }
+    Shared& operator=(const Shared& other) noexcept { return *this = static_cast<T>(other); }
+    template <class U>
+    Shared& operator+=(const U& value) noexcept { return *this = static_cast<T>(static_cast<T>(*this) + value); }
+    template <class U>
+    Shared& operator-=(const U& value) noexcept { return *this = static_cast<T>(static_cast<T>(*this) - value); }
+    template <class U>
+    Shared& operator*=(const U& value) noexcept { return *this = static_cast<T>(static_cast<T>(*this) * value); }
+    template <class U>
+    Shared& operator/=(const U& value) noexcept { return *this = static_cast<T>(static_cast<T>(*this) / value); }
+    Shared& operator++() noexcept { return *this += 1; }
+    Shared& operator--() noexcept { return *this -= 1; }
+
+private:
+    T value_;
+};
+
+namespace detail {
+template <class A>
+SharedDeclaration describe(const char* name) {
+    SharedDeclaration declaration{name, sizeof(std::remove_all_extents_t<A>), {0, 0, 0, 0}};
+    if constexpr (std::rank_v<A> >= 1) declaration.extents[0] = std::extent_v<A, 0>;
+    if constexpr (std::rank_v<A> >= 2) declaration.extents[1] = std::extent_v<A, 1>;
+    if constexpr (std::rank_v<A> >= 3) declaration.extents[2] = std::extent_v<A, 2>;
+    if constexpr (std::rank_v<A> >= 4) declaration.extents[3] = std::extent_v<A, 3>;
+    return declaration;
+}
+}  // namespace detail
+
+/// A rewritten `__shared__ T name[...]`: the block's copy of it. @p Site is a lambda's type, unique to the
+/// declaration, so that each declaration has its own key.
+template <class A, class Site>
+A& block_shared(Site, const char* name) {
+    static const char key = 0;
+    static const SharedDeclaration declaration = detail::describe<A>(name);
+    return *static_cast<A*>(block_shared_storage(&key, sizeof(A), alignof(A), declaration));
+}
+
+/// A rewritten `extern __shared__ T name[]`: the launch's dynamic shared memory.
+template <class T>
+Shared<T>* dynamic_shared() {
+    return static_cast<Shared<T>*>(dynamic_shared_storage(sizeof(T)));
+}
+
+/// A rewritten launch `kernel<<<grid, block, shared, stream>>>(args)`: launch(kernel, ...)(args).
+template <class... P>
+class Launch {
+public:
+    Launch(void (*kernel)(P...), const char* name, const char* file, int line, dim3 grid, dim3 block,
+           std::size_t dynamic_shared_bytes)
+        : kernel_(kernel), site_{reinterpret_cast<const void*>(kernel), name, file, line}, grid_(grid),
+          block_(block), dynamic_shared_bytes_(dynamic_shared_bytes) {}
+
+    /// Converts the arguments to the kernel's parameter types once, as a launch does, and runs the kernel.
+    template <class... A>
+    void operator()(A&&... arguments) const {
+        static_assert(sizeof...(A) == sizeof...(P), "the launch passes a different number of arguments than the kernel takes");
+        const std::tuple<std::decay_t<P>...> parameters(std::forward<A>(arguments)...);
+        run_kernel(site_, grid_, block_, dynamic_shared_bytes_, [&] { std::apply(kernel_, parameters); });
+    }
+
+private:
+    void (*kernel_)(P...);
+    LaunchSite site_;
+    dim3 grid_;
+    dim3 block_;
+    std::size_t dynamic_shared_bytes_;
+};
+
+template <class... P, class Stream = std::nullptr_t>
+Launch<P...> launch(void (*kernel)(P...), const char* name, const char* file, int line, dim3 grid, dim3 block,
+                    std::size_t dynamic_shared_bytes = 0, Stream = nullptr) {
+    return Launch<P...>(kernel, name, file, line, grid, block, dynamic_shared_bytes);
+}
+
+}  // namespace tilelab::cpu
