@@ -11,7 +11,7 @@ endfunction()
 
 tilelab_read_junit("${fixtures}/junit.xml" run)
 list(LENGTH run_TESTS count)
-expect("tests read" ${count} 7)
+expect("tests read" ${count} 8)
 expect("passed" "${run_STATUS_graded.lab01.tw8.build}" passed)
 expect("failed" "${run_STATUS_graded.lab01.tw8.tiny}" failed)
 expect("skipped" "${run_STATUS_graded.lab02.tw8.tiny}" skipped)
@@ -23,20 +23,23 @@ expect("missing file as reason" "${run_REASON_graded.lab03.tw8.build}"
        "missing file: 03_tiled_boundary/kernel.cu is not in /somewhere")
 
 tilelab_score("${fixtures}/rubric.json" run "${OUT}/results.json" 7)
-# builds 1 + edges alone 2; lab01 correct failed (4), lab02 skipped and withheld (3), lab03 not run (5),
-# the optional sanitizer check left out, the misspelt entry a failed check (1).
-expect("score" ${run_SCORE} 3)
-expect("possible" ${run_POSSIBLE} 16)
+# builds 1 + edges alone 2 + lab02 on either backend 2 (GPU test skipped, CPU test passed); lab01 correct
+# failed (4), lab02 GPU-only skipped and withheld (3), lab03 not run (5), the optional sanitizer check left out,
+# the misspelt entry a failed check (1).
+expect("score" ${run_SCORE} 5)
+expect("possible" ${run_POSSIBLE} 18)
 list(LENGTH run_ROWS rows)
-expect("rows (optional check with no test left out)" ${rows} 6)
+expect("rows (optional check with no test left out)" ${rows} 7)
 list(GET run_ROWS 3 lab02_row)
 expect("withheld skip" "${lab02_row}" "lab02|correct|0|3|skipped|no usable CUDA GPU (no device found) (points withheld)")
-list(GET run_ROWS 5 misspelt_row)
+list(GET run_ROWS 4 either_row)
+expect("skipped on the GPU, passed on the CPU" "${either_row}" "lab02|correct on either backend|2|2|passed|")
+list(GET run_ROWS 6 misspelt_row)
 expect("rubric entry matching nothing" "${misspelt_row}" "lab04|misspelt|0|1|failed|rubric: no test matches ^graded[.]lab04[.]nothing$")
 
 file(READ "${OUT}/results.json" results)
 string(JSON score GET "${results}" score)
-expect("results.json score" ${score} 3)
+expect("results.json score" ${score} 5)
 string(JSON status GET "${results}" tests 1 status)
 expect("results.json failed status" "${status}" failed)
 string(JSON output GET "${results}" tests 1 output)

@@ -1,0 +1,60 @@
+// The CPU backend's source rewrite: launches and __shared__ declarations, and nothing else, with every line kept.
+#include <tilelab/cpu/cuda_to_cpp.hpp>
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+using tilelab::cpu::cuda_to_cpp;
+
+namespace {
+long lines(const std::string& text) { return std::count(text.begin(), text.end(), '\n'); }
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+}  // namespace
+
+TEST_SUITE("cuda-to-cpp") {
+    TEST_CASE("rewrites a launch into a call of the emulator") {
+        const std::string out = cuda_to_cpp("void f() { kernel<<<grid, block>>>(a, b, c); }\n");
+        CHECK(out == "void f() { ::tilelab::cpu::launch(kernel, \"kernel\", __FILE__, __LINE__, grid, block)(a, b, c); }\n");
+    }
+
+    TEST_CASE("keeps the lines of a launch spread over several") {
+        const std::string in = "void f() {\n  kernel<<<dim3(n / 16,\n    m), block,\n 0>>>(\n  a,\n  g(b, c));\n}\n";
+        const std::string out = cuda_to_cpp(in);
+        CHECK(lines(out) == lines(in));
+        CHECK(has(out, "launch(kernel, \"kernel\", __FILE__, __LINE__, dim3(n / 16,\n    m), block,\n 0)(\n  a,\n  g(b, c))"));
+    }
+
+    TEST_CASE("takes template and qualified kernel names and nested calls") {
+        const std::string out = cuda_to_cpp("x(); ns::kern<T, 2 * W><<<g(h(1), 2), b>>>(p(q(1)), r);\n");
+        CHECK(has(out, "launch(ns::kern<T, 2 * W>, \"ns::kern<T, 2 * W>\", __FILE__, __LINE__, g(h(1), 2), b)(p(q(1)), r);"));
+    }
+
+    TEST_CASE("leaves comments, strings and shifts alone") {
+        const std::string in = "// k<<<1, 1>>>(x);\nconst char* s = \"k<<<1,1>>>()\"; /* __shared__ float t[4]; */ int y = a << 3 >> 1;\n";
+        CHECK(cuda_to_cpp(in) == in);
+    }
+
+    TEST_CASE("turns each shared array into a reference to the block's copy") {
+        const std::string out = cuda_to_cpp("void k() {\n  __shared__ float a[T][T + 1], b[T];\n}\n");
+        CHECK(has(out, "::tilelab::cpu::Shared<float> (&a)[T][T + 1] = ::tilelab::cpu::block_shared<::tilelab::cpu::Shared<float>[T][T + 1]>([] {}, \"a\");"));
+        CHECK(has(out, "::tilelab::cpu::Shared<float> (&b)[T] = ::tilelab::cpu::block_shared<::tilelab::cpu::Shared<float>[T]>([] {}, \"b\");"));
+        CHECK(lines(out) == 3);
+    }
+
+    TEST_CASE("turns a shared scalar and an extern shared array into the right kinds") {
+        const std::string out = cuda_to_cpp("void k() { __shared__ int count; extern __shared__ double buffer[]; }");
+        CHECK(has(out, "::tilelab::cpu::Shared<int>& count = ::tilelab::cpu::block_shared<::tilelab::cpu::Shared<int>>([] {}, \"count\");"));
+        CHECK(has(out, "::tilelab::cpu::Shared<double>* buffer = ::tilelab::cpu::dynamic_shared<double>();"));
+        CHECK_FALSE(has(out, "extern"));
+    }
+
+    TEST_CASE("says which line a launch it cannot read is on") {
+        CHECK_THROWS_WITH_AS(cuda_to_cpp("a;\nb;\nkernel<<<grid, block>>>;\n"), doctest::Contains("line 3"),
+                             std::runtime_error);
+        CHECK_THROWS_WITH_AS(cuda_to_cpp("kernel<<<grid, block(a, b);\n"), doctest::Contains("'>>>'"),
+                             std::runtime_error);
+    }
+}

@@ -1,0 +1,109 @@
+// Kernels for the CPU backend's own tests, in CUDA as a student writes it; the build rewrites this file as it
+// rewrites a lab. Each launcher returns what the runtime reported: the launch's error, else the kernel's.
+#include "emulator_kernels.hpp"
+
+namespace {
+
+cudaError_t finish() {
+    const cudaError_t launch = cudaGetLastError();
+    if (launch != cudaSuccess) return launch;
+    const cudaError_t kernel = cudaDeviceSynchronize();
+    static_cast<void>(cudaGetLastError());  // as on a GPU, the kernel's error is also the last error: clear it
+    return kernel;
+}
+
+/// Reverses each block's slice of @p data through shared memory. With @p barrier false the second half of the
+/// block reads elements the first half has not written yet (in one order) or already overwritten (in the other).
+__global__ void reverse_kernel(float* data, bool barrier) {
+    __shared__ float slice[256];
+    const unsigned i = threadIdx.x;
+    slice[i] = data[blockIdx.x * blockDim.x + i];
+    if (barrier) __syncthreads();  // the slice is complete before any thread reads it
+    data[blockIdx.x * blockDim.x + i] = slice[blockDim.x - 1 - i];
+}
+
+/// Threads with an even index wait at one barrier, the others at another.
+__global__ void split_barrier_kernel(int* out) {
+    if (threadIdx.x % 2 == 0) {
+        __syncthreads();  // (wrong on purpose) only the even threads come here
+    } else {
+        __syncthreads();  // (wrong on purpose) only the odd threads come here
+    }
+    out[threadIdx.x] = 1;
+}
+
+/// Threads past @p active return at once; the others then wait at a barrier.
+__global__ void early_return_kernel(int* out, unsigned active) {
+    if (threadIdx.x >= active) return;
+    __syncthreads();  // (wrong on purpose) the threads that returned never arrive
+    out[threadIdx.x] = 1;
+}
+
+/// Reads one element past the end of @p data.
+__global__ void read_past_end_kernel(const float* data, float* out, int count) {
+    out[0] = data[count];
+}
+
+/// Sums a block's values through dynamic shared memory, thread 0 writing the total.
+__global__ void dynamic_sum_kernel(const int* values, int* total) {
+    extern __shared__ int partial[];
+    partial[threadIdx.x] = values[threadIdx.x];
+    __syncthreads();  // every partial value is in place before thread 0 adds them
+    if (threadIdx.x == 0) {
+        int sum = 0;
+        for (unsigned i = 0; i < blockDim.x; ++i) sum += partial[i];
+        *total = sum;
+    }
+}
+
+template <int Width>
+__global__ void fill_kernel(int* out) {
+    out[(blockIdx.y * gridDim.x + blockIdx.x) * Width + threadIdx.x] = static_cast<int>(blockIdx.x + 10 * blockIdx.y);
+}
+
+/// An empty kernel with @p barriers barriers, for the benchmark.
+__global__ void barriers_kernel(int barriers) {
+    for (int i = 0; i < barriers; ++i) __syncthreads();  // nothing to protect: this measures the barrier
+}
+
+}  // namespace
+
+cudaError_t reverse_blocks(float* data, int blocks, int threads, bool barrier) {
+    reverse_kernel<<<blocks, threads>>>(data, barrier);
+    return finish();
+}
+
+cudaError_t split_barrier(int* out, int threads) {
+    split_barrier_kernel<<<1, threads>>>(out);
+    return finish();
+}
+
+cudaError_t early_return(int* out, int threads, unsigned active) {
+    early_return_kernel<<<1, threads>>>(out, active);
+    return finish();
+}
+
+cudaError_t read_past_end(const float* data, float* out, int count) {
+    read_past_end_kernel<<<1, 1>>>(data, out, count);
+    return finish();
+}
+
+cudaError_t dynamic_sum(const int* values, int* total, int threads) {
+    dynamic_sum_kernel<<<1, threads, threads * sizeof(int)>>>(values, total);
+    return finish();
+}
+
+cudaError_t fill_grid(int* out, dim3 grid) {
+    fill_kernel<4><<<grid, 4>>>(out);
+    return finish();
+}
+
+cudaError_t launch_block(dim3 block) {
+    barriers_kernel<<<1, block>>>(0);
+    return finish();
+}
+
+cudaError_t run_barriers(int blocks, int threads, int barriers) {
+    barriers_kernel<<<blocks, threads>>>(barriers);
+    return finish();
+}

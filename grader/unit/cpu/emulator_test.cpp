@@ -1,0 +1,137 @@
+// The CPU backend's emulator: results, launch checks, barrier divergence and races, device memory.
+#include "emulator_kernels.hpp"
+
+#include <tilelab/cpu/emulator.hpp>
+#include <tilelab/device_buffer.hpp>
+
+#include <doctest/doctest.h>
+
+#include <numeric>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::vector<float> iota_floats(std::size_t count) {
+    std::vector<float> values(count);
+    std::iota(values.begin(), values.end(), 0.0f);
+    return values;
+}
+
+std::string message_of(cudaError_t code) { return cudaGetErrorString(code); }
+
+}  // namespace
+
+TEST_SUITE("cpu-emulator") {
+    TEST_CASE("runs every block and thread with the right indices") {
+        const dim3 grid(3, 2);
+        tilelab::DeviceBuffer<int> out(3 * 2 * 4);
+        REQUIRE(fill_grid(out.data(), grid) == cudaSuccess);
+        std::vector<int> got(out.size());
+        out.copy_to_host(got.data(), got.size());
+        for (int by = 0; by < 2; ++by)
+            for (int bx = 0; bx < 3; ++bx)
+                for (int t = 0; t < 4; ++t) CHECK(got[(by * 3 + bx) * 4 + t] == bx + 10 * by);
+    }
+
+    TEST_CASE("shares __shared__ memory within a block and passes barriers") {
+        const int blocks = 3, threads = 256;
+        const std::vector<float> values = iota_floats(blocks * threads);
+        tilelab::DeviceBuffer<float> data(values.size());
+        data.copy_from_host(values.data(), values.size());
+        REQUIRE(reverse_blocks(data.data(), blocks, threads, true) == cudaSuccess);
+        std::vector<float> got(values.size());
+        data.copy_to_host(got.data(), got.size());
+        for (int b = 0; b < blocks; ++b)
+            for (int i = 0; i < threads; ++i) CHECK(got[b * threads + i] == values[b * threads + threads - 1 - i]);
+    }
+
+    TEST_CASE("gives the launch's dynamic shared memory to extern __shared__ arrays") {
+        std::vector<int> values(100);
+        std::iota(values.begin(), values.end(), 1);
+        tilelab::DeviceBuffer<int> device_values(values.size()), total(1);
+        device_values.copy_from_host(values.data(), values.size());
+        REQUIRE(dynamic_sum(device_values.data(), total.data(), 100) == cudaSuccess);
+        int got = 0;
+        total.copy_to_host(&got, 1);
+        CHECK(got == 5050);
+    }
+
+    TEST_CASE("refuses the launches CUDA refuses") {
+        CHECK(launch_block(dim3(1025)) == cudaErrorInvalidConfiguration);
+        CHECK(launch_block(dim3(48, 48)) == cudaErrorInvalidConfiguration);
+        CHECK(launch_block(dim3(1, 1, 65)) == cudaErrorInvalidConfiguration);
+        CHECK(launch_block(dim3(0)) == cudaErrorInvalidConfiguration);
+        CHECK(launch_block(dim3(32, 32)) == cudaSuccess);
+        CHECK(cudaGetLastError() == cudaSuccess);  // reported once, as on a GPU
+    }
+
+    TEST_CASE("reports a missing barrier as a race, naming the element") {
+        const std::vector<float> values = iota_floats(256);
+        tilelab::DeviceBuffer<float> data(values.size());
+        data.copy_from_host(values.data(), values.size());
+        const cudaError_t code = reverse_blocks(data.data(), 1, 256, false);
+        REQUIRE(code == cudaErrorTileLabSharedMemoryRace);
+        const std::string message = message_of(code);
+        CHECK(message.find("reverse_kernel, block (0, 0, 0)") != std::string::npos);
+        // Threads run in order up to a barrier: thread 127 has read slice[128] before thread 128 stores it.
+        CHECK(message.find("thread (128, 0, 0) wrote slice[128] after thread (127, 0, 0) read it") != std::string::npos);
+        CHECK(message.find("A barrier is missing between loading") != std::string::npos);
+    }
+
+    TEST_CASE("reports threads waiting at different barriers, with the lines") {
+        tilelab::DeviceBuffer<int> out(64);
+        const cudaError_t code = split_barrier(out.data(), 64);
+        REQUIRE(code == cudaErrorTileLabBarrierDivergence);
+        const std::string message = message_of(code);
+        CHECK(message.find("32 threads waited at the __syncthreads() at cpu/emulator_kernels.cu:") != std::string::npos);
+        CHECK(message.find("split_barrier_kernel") != std::string::npos);
+    }
+
+    TEST_CASE("reports threads waiting while others have returned") {
+        tilelab::DeviceBuffer<int> out(64);
+        const cudaError_t code = early_return(out.data(), 64, 40);
+        REQUIRE(code == cudaErrorTileLabBarrierDivergence);
+        const std::string message = message_of(code);
+        CHECK(message.find("24 threads had returned from the kernel (the first: thread (40, 0, 0))") != std::string::npos);
+        CHECK(message.find("40 threads waited") != std::string::npos);
+        CHECK(early_return(out.data(), 64, 64) == cudaSuccess);  // all threads at the barrier: fine
+    }
+
+    TEST_CASE("fills fresh device memory with NaN and checks copies against the buffer") {
+        tilelab::DeviceBuffer<float> buffer(8);
+        std::vector<float> got(8, 0.0f);
+        buffer.copy_to_host(got.data(), got.size());
+        for (float value : got) CHECK(value != value);
+        std::vector<float> host(16, 1.0f);
+        CHECK(cudaMemcpy(buffer.data(), host.data(), 16 * sizeof(float), cudaMemcpyHostToDevice) == cudaErrorInvalidValue);
+        CHECK(cudaMemcpy(host.data(), buffer.data(), 8 * sizeof(float), cudaMemcpyHostToDevice) == cudaErrorInvalidValue);
+        static_cast<void>(cudaGetLastError());
+    }
+
+    TEST_CASE("accounts for device memory and refuses what does not fit") {
+        std::size_t free_before = 0, total = 0, free_after = 0;
+        REQUIRE(cudaMemGetInfo(&free_before, &total) == cudaSuccess);
+        {
+            tilelab::DeviceBuffer<float> buffer(1 << 20);
+            REQUIRE(cudaMemGetInfo(&free_after, &total) == cudaSuccess);
+            CHECK(free_before - free_after == (1u << 20) * sizeof(float));
+        }
+        REQUIRE(cudaMemGetInfo(&free_after, &total) == cudaSuccess);
+        CHECK(free_after == free_before);
+        void* huge = nullptr;
+        CHECK(cudaMalloc(&huge, total + 1) == cudaErrorMemoryAllocation);
+        CHECK(cudaGetLastError() == cudaErrorMemoryAllocation);
+    }
+}
+
+TEST_SUITE("cpu-emulator-fault") {
+    // Run alone, by a test that expects this process to end with the fault handler's message.
+    TEST_CASE("stops at a read one element past the end of a buffer") {
+        const std::vector<float> values = iota_floats(10);
+        tilelab::DeviceBuffer<float> data(values.size()), out(1);
+        data.copy_from_host(values.data(), values.size());
+        read_past_end(data.data(), out.data(), 10);
+        FAIL("the read past the end went unnoticed");
+    }
+}
