@@ -309,7 +309,8 @@ endfunction()
 # grader must fail it with output matching MATCH: the message of the check that targets that bug. Configuring
 # fails if FIND is not in the solution any more, so the mutants cannot drift away from the code they mutate.
 # On the CPU backend the same mutant is expected to fail as CPU_EXPECT and CPU_MATCH say (default: as on the
-# GPU); "none" leaves it out there (a bug only a GPU can show), as does a compute-sanitizer EXPECT.
+# GPU); "none" leaves it out there (a bug only a GPU can show), as does a compute-sanitizer EXPECT. EXPECT none
+# leaves it out on the GPU (a bug only the CPU backend can show).
 function(tilelab_add_mutant)
   cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;LAB;FILE;FIND;REPLACE;FIND2;REPLACE2;MATCH;EXPECT;TILE_WIDTH;TIMEOUT;CPU_EXPECT;CPU_MATCH"
                         "SUITES")
@@ -350,7 +351,7 @@ function(tilelab_add_mutant)
     endif()
     file(CONFIGURE OUTPUT "${root}/${file}" CONTENT "${text}" @ONLY)
   endforeach()
-  if("gpu" IN_LIST TILELAB_BACKENDS)
+  if("gpu" IN_LIST TILELAB_BACKENDS AND NOT arg_EXPECT STREQUAL "none")
     tilelab_add_lab(SUBMISSION mutant-${arg_NAME} ROOT "${root}" LAB ${arg_LAB} TILE_WIDTH ${arg_TILE_WIDTH}
                     EXPECT ${arg_EXPECT} MATCH "${arg_MATCH}" TIMEOUT "${arg_TIMEOUT}" SUITES ${arg_SUITES}
                     LABELS selftest mutant)

@@ -67,7 +67,9 @@ function(tilelab_read_junit file prefix)
       set(verdict skipped)
     elseif(status STREQUAL "fail")
       set(verdict failed)
-      if(case MATCHES "message=\"Timeout\"" OR output MATCHES "Timeout")
+      # CTest's own word for it, not any "Timeout" in the output (a compiler error can quote
+      # cudaErrorLaunchTimeout from CUDA's headers).
+      if(case MATCHES "message=\"Timeout\"" OR output MATCHES "(^|\n)[^\n]*Process terminated due to timeout")
         set(output "hint: the check did not finish in time: a kernel that never ends (check the loop bounds), or one far too slow\n${output}")
       endif()
     else()

@@ -25,6 +25,9 @@ std::string hint_for(cudaError_t code) {
         case cudaErrorMisalignedAddress:
             return "the kernel read or wrote memory outside its buffers: check the bounds tests and the index "
                    "arithmetic (row * width + col)";
+        case cudaErrorInvalidValue:
+            return "a launch or call was refused: a block may have at most 1024 threads (TILE_WIDTH * TILE_WIDTH); "
+                   "a copy needs device pointers on its device side and a size within the buffers";
         case cudaErrorInvalidConfiguration:
             return "the launch configuration is invalid: a block may have at most 1024 threads and no grid or "
                    "block dimension may be 0";

@@ -136,18 +136,20 @@ tilelab_add_mutant(NAME naive-never-ends LAB 01_naive
   MATCH "did not finish in time")
 
 # --- what the CPU backend catches that a GPU run usually does not see ---
-# A block of 48 x 48 threads: 2304, more than the 1024 a block may have. Both backends refuse the launch.
+# A block of 48 x 48 threads: 2304, more than the 1024 a block may have. Both backends refuse the launch (CUDA 13
+# says cudaErrorInvalidValue).
 tilelab_add_mutant(NAME tiled-too-many-threads LAB 02_tiled
   FIND "const dim3 block(TILE_WIDTH, TILE_WIDTH);"
   REPLACE "const dim3 block(48, 48);"
   SUITES tiny
-  MATCH "cudaErrorInvalidConfiguration")
+  MATCH "launch failed at .*cudaErrorInvalidValue.*at most 1024 threads")
 
 # A load that reads one element past the end of M, whose value the kernel then throws away: the results are
-# right, so the GPU's correctness checks pass it (memcheck would not); the CPU backend's page guard does not.
+# right, so the GPU's checks pass it, and memcheck does too (the read lands in the grader's guard zone, inside
+# the allocation: seen on an H100, 2026-11-22). Only the CPU backend's page guard catches it.
 tilelab_add_mutant(NAME boundary-reads-past-end LAB 03_tiled_boundary
   FIND "M_tile[ty][tx] = (row < rows && m_col < inner) ? M[row * inner + m_col] : 0.0f;"
   REPLACE "const float m_value = M[min(row * inner + m_col, rows * inner)];\n        M_tile[ty][tx] = (row < rows && m_col < inner) ? m_value : 0.0f;"
   SUITES tiny
-  EXPECT memcheck-fails MATCH "Invalid __global__ read"
+  EXPECT none
   CPU_EXPECT fail CPU_MATCH "illegal memory access in the kernel matmul_tiled_boundary_kernel.*a read.* 1 past its last element")

@@ -390,12 +390,15 @@ void work(Worker& w, LaunchState& launch) {
     running_worker = nullptr;
 }
 
-// What CUDA refuses at launch: cudaErrorInvalidConfiguration, as cudaGetLastError reports it on a GPU.
-bool valid_configuration(dim3 grid, dim3 block) {
+// What CUDA refuses at launch, with the error cudaGetLastError gives for it: too many threads in a block is
+// cudaErrorInvalidValue (CUDA 13 on an H100, for a 48 x 48 block, 2026-11-22); a zero or too large dimension,
+// cudaErrorInvalidConfiguration.
+cudaError_t check_configuration(dim3 grid, dim3 block) {
     const unsigned long long threads = 1ull * block.x * block.y * block.z;
-    if (threads == 0 || threads > 1024 || block.x > 1024 || block.y > 1024 || block.z > 64) return false;
-    if (grid.x == 0 || grid.y == 0 || grid.z == 0) return false;
-    return grid.x <= 2147483647u && grid.y <= 65535 && grid.z <= 65535;
+    if (threads == 0 || grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaErrorInvalidConfiguration;
+    if (threads > 1024 || block.x > 1024 || block.y > 1024 || block.z > 64) return cudaErrorInvalidValue;
+    if (grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535) return cudaErrorInvalidConfiguration;
+    return cudaSuccess;
 }
 
 }  // namespace
@@ -413,8 +416,8 @@ unsigned worker_count() {
 
 void run_kernel(const LaunchSite& site, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
                 const std::function<void()>& thread_body) {
-    if (!valid_configuration(grid, block)) {
-        detail::set_launch_error(cudaErrorInvalidConfiguration);
+    if (const cudaError_t refused = check_configuration(grid, block); refused != cudaSuccess) {
+        detail::set_launch_error(refused);
         return;
     }
     if (dynamic_shared_bytes > max_dynamic_shared_bytes) {
