@@ -19,6 +19,7 @@ verdict() {
   if grep -q "shared-memory race" <<<"$output"; then reason="race: $(grep -o 'A barrier is missing between [a-z ]*' <<<"$output" | head -1 | sed 's/A barrier is missing between/barrier missing between/')"
   elif grep -q "barrier divergence" <<<"$output"; then reason="barrier divergence"
   elif grep -q "cudaErrorInvalidConfiguration" <<<"$output"; then reason="launch refused (invalid configuration)"
+  elif grep -q "launch failed at .*cudaErrorInvalidValue" <<<"$output"; then reason="launch refused (invalid value: too many threads?)"
   elif grep -q "in no device buffer" <<<"$output"; then reason="fault: outside every buffer"
   elif grep -q "illegal memory access in" <<<"$output"; then reason="fault: $(grep -o 'out-of-bounds [a-z]*' <<<"$output" | head -1)"
   elif grep -q "cudaErrorIllegalAddress" <<<"$output"; then reason="fault: illegal address"
@@ -48,7 +49,8 @@ work=$(mktemp -d)
 export work
 
 printf '%-58s %-5s %-5s %s | %s\n' "program (submission.lab.tile width)" "CPU" "GPU" "CPU reason" "GPU reason"
-find "$build" -type f -name 'tilelab_*_cpu' -perm -u+x | sort |
+# (Not the batch self-test's builds: their programs repeat the graded names.)
+find "$build" -type f -name 'tilelab_*_cpu' -perm -u+x -not -path '*/batch/*' | sort |
   xargs -P "${TILELAB_VERDICT_JOBS:-8}" -I{} bash -c 'one "$1"' _ {} | sort >"$work/table"
 cat "$work/table"
 cat "$work"/*.log >"$log" 2>/dev/null
