@@ -27,13 +27,13 @@ bool gpu_available() {
         return false;
     }
     cudaDeviceProp properties{};
+    if (cudaGetDeviceProperties(&properties, 0) == cudaSuccess) {
 #ifdef TILELAB_CPU_BACKEND
-    if (cudaGetDeviceProperties(&properties, 0) == cudaSuccess)
         std::printf("Backend: %s; every __syncthreads() and shared-memory access is checked\n", properties.name);
 #else
-    if (cudaGetDeviceProperties(&properties, 0) == cudaSuccess)
         std::printf("GPU: %s (compute capability %d.%d)\n", properties.name, properties.major, properties.minor);
 #endif
+    }
     return true;
 }
 

@@ -301,9 +301,10 @@ std::string cuda_to_cpp(const std::string& source) {
          at = find_code(source, sc, "__shared__", at + 1)) {
         // At file scope a declaration cannot become a per-block reference; the fallback macro keeps it compiling.
         if (sc.brace_depth[at] == 0) continue;
-        // In a #define, leave it: the macro's uses are rewritten where they expand... which they are not; keep
-        // the fallback there too.
-        const std::size_t line_start = source.rfind('\n', at) == std::string::npos ? 0 : source.rfind('\n', at) + 1;
+        // Nor can one inside a #define (the rewrite sees the macro's text, not its uses): the fallback macro
+        // keeps that compiling too.
+        const std::size_t newline = source.rfind('\n', at);
+        const std::size_t line_start = newline == std::string::npos ? 0 : newline + 1;
         const std::size_t first = source.find_first_not_of(" \t", line_start);
         if (first != std::string::npos && source[first] == '#') continue;
         edits.push_back(rewrite_shared(source, sc, at));

@@ -25,11 +25,6 @@ std::mutex registry_mutex;
 std::map<const unsigned char*, Allocation> registry;  // by payload start
 std::size_t allocated_bytes = 0;
 
-std::size_t page_bytes() {
-    static const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-    return page;
-}
-
 // The emulated device's memory: half the machine's, which is what an allocation may not exceed.
 std::size_t total_device_bytes() {
     static const std::size_t total =
@@ -54,6 +49,11 @@ std::map<const unsigned char*, Allocation>::const_iterator find_mapping(const un
 }
 
 }  // namespace
+
+std::size_t page_bytes() {
+    static const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    return page;
+}
 
 bool describe_device_address(const void* address, char* text, std::size_t size) {
     const auto* byte = static_cast<const unsigned char*>(address);
@@ -95,22 +95,19 @@ cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
     install_fault_handler();
     std::lock_guard<std::mutex> lock(registry_mutex);
     if (bytes > total_device_bytes() - allocated_bytes) {
-        set_launch_error(cudaErrorMemoryAllocation);
-        return cudaErrorMemoryAllocation;
+        return record_error(cudaErrorMemoryAllocation);
     }
     const std::size_t page = page_bytes();
     const std::size_t payload_pages = (bytes + page - 1) / page;
     const std::size_t mapping_bytes = (payload_pages + 2) * page;
     void* mapping = mmap(nullptr, mapping_bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (mapping == MAP_FAILED) {
-        set_launch_error(cudaErrorMemoryAllocation);
-        return cudaErrorMemoryAllocation;
+        return record_error(cudaErrorMemoryAllocation);
     }
     auto* base = static_cast<unsigned char*>(mapping);
     if (mprotect(base + page, payload_pages * page, PROT_READ | PROT_WRITE) != 0) {
         munmap(mapping, mapping_bytes);
-        set_launch_error(cudaErrorMemoryAllocation);
-        return cudaErrorMemoryAllocation;
+        return record_error(cudaErrorMemoryAllocation);
     }
     unsigned char* start = base + page + payload_pages * page - bytes;  // ends against the back guard page
     std::memset(start, garbage_byte, bytes);
@@ -125,8 +122,7 @@ cudaError_t cudaFree(void* pointer) {
     std::lock_guard<std::mutex> lock(registry_mutex);
     const auto found = registry.find(static_cast<unsigned char*>(pointer));
     if (found == registry.end()) {
-        set_launch_error(cudaErrorInvalidValue);
-        return cudaErrorInvalidValue;
+        return record_error(cudaErrorInvalidValue);
     }
     munmap(found->second.mapping, found->second.mapping_bytes);
     allocated_bytes -= found->second.bytes;
@@ -152,8 +148,7 @@ cudaError_t cudaMemcpy(void* destination, const void* source, std::size_t bytes,
     // "invalid argument" too.
     if ((destination_on_device && !is_device_range(destination, bytes)) ||
         (source_on_device && !is_device_range(source, bytes)) || kind > cudaMemcpyDefault) {
-        set_launch_error(cudaErrorInvalidValue);
-        return cudaErrorInvalidValue;
+        return record_error(cudaErrorInvalidValue);
     }
     std::memmove(destination, source, bytes);
     return cudaSuccess;
@@ -162,8 +157,7 @@ cudaError_t cudaMemcpy(void* destination, const void* source, std::size_t bytes,
 cudaError_t cudaMemset(void* pointer, int value, std::size_t bytes) {
     if (bytes == 0) return cudaSuccess;
     if (!is_device_range(pointer, bytes)) {
-        set_launch_error(cudaErrorInvalidValue);
-        return cudaErrorInvalidValue;
+        return record_error(cudaErrorInvalidValue);
     }
     std::memset(pointer, value, bytes);
     return cudaSuccess;

@@ -12,9 +12,10 @@ cudaError_t pending_kernel_error = cudaSuccess;
 std::map<int, std::string> messages;
 }  // namespace
 
-void set_launch_error(cudaError_t code) {
+cudaError_t record_error(cudaError_t code) {
     std::lock_guard<std::mutex> lock(state_mutex);
     last_error = code;
+    return code;
 }
 
 void set_kernel_error(cudaError_t code, const std::string& message) {

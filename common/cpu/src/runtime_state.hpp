@@ -9,14 +9,18 @@
 
 namespace tilelab::cpu::detail {
 
-/// A launch the emulator refused: returned by the next cudaGetLastError, as on a GPU.
-void set_launch_error(cudaError_t code);
+/// A launch or call the emulator refused: @p code becomes the last error (returned by the next cudaGetLastError,
+/// as on a GPU). Returns @p code, for the call to return.
+cudaError_t record_error(cudaError_t code);
 /// Something that went wrong while a kernel ran: returned by the next synchronising call. The first one wins.
 void set_kernel_error(cudaError_t code, const std::string& message);
 /// The pending kernel error, if any, handed over to cudaGetLastError as well.
 cudaError_t take_kernel_error();
 /// The message of the last emulator-specific error with this code (races, barriers, exceptions).
 const char* kernel_error_message(cudaError_t code);
+
+/// The machine's page size: device buffers and fiber stacks are bounded by inaccessible pages.
+std::size_t page_bytes();
 
 /// Static shared memory a kernel used in its launches (the most over all its blocks).
 void record_shared_bytes(const void* kernel, std::size_t bytes);

@@ -8,7 +8,6 @@
 #include <boost/context/fiber.hpp>
 #include <signal.h>
 #include <sys/mman.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -41,14 +40,14 @@ std::atomic<unsigned long long> barriers_passed{0};
 class StackPool {
 public:
     ~StackPool() {
-        for (void* base : all_) munmap(base, fiber_stack_bytes + page());
+        for (void* base : all_) munmap(base, fiber_stack_bytes + detail::page_bytes());
     }
     ctx::stack_context allocate() {
         if (free_.empty()) {
-            void* base = mmap(nullptr, fiber_stack_bytes + page(), PROT_READ | PROT_WRITE,
+            void* base = mmap(nullptr, fiber_stack_bytes + detail::page_bytes(), PROT_READ | PROT_WRITE,
                               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
             if (base == MAP_FAILED) throw std::bad_alloc();
-            mprotect(base, page(), PROT_NONE);
+            mprotect(base, detail::page_bytes(), PROT_NONE);
             all_.push_back(base);
             register_guard(base);
             free_.push_back(base);
@@ -57,20 +56,16 @@ public:
         free_.pop_back();
         ctx::stack_context stack;
         stack.size = fiber_stack_bytes;
-        stack.sp = static_cast<char*>(base) + page() + fiber_stack_bytes;
+        stack.sp = static_cast<char*>(base) + detail::page_bytes() + fiber_stack_bytes;
         return stack;
     }
     void deallocate(ctx::stack_context& stack) noexcept {
-        free_.push_back(static_cast<char*>(stack.sp) - fiber_stack_bytes - page());
-    }
-    static std::size_t page() {
-        static const std::size_t bytes = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-        return bytes;
+        free_.push_back(static_cast<char*>(stack.sp) - fiber_stack_bytes - detail::page_bytes());
     }
     static bool is_guard(const void* address) {
         std::lock_guard<std::mutex> lock(guards_mutex());
         for (const void* base : guards())
-            if (address >= base && address < static_cast<const char*>(base) + page()) return true;
+            if (address >= base && address < static_cast<const char*>(base) + detail::page_bytes()) return true;
         return false;
     }
 
@@ -362,7 +357,6 @@ void run_block(Worker& w, unsigned long long linear_block) {
         w.epoch_line = first_waiting->barrier_line;
         for (BlockThread& t : w.threads) t.state = ThreadState::runnable;
     }
-    w.filled = std::max(w.filled, w.static_used);
     detail::record_shared_bytes(launch.site->kernel, w.static_used);
 }
 
@@ -417,11 +411,11 @@ unsigned worker_count() {
 void run_kernel(const LaunchSite& site, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
                 const std::function<void()>& thread_body) {
     if (const cudaError_t refused = check_configuration(grid, block); refused != cudaSuccess) {
-        detail::set_launch_error(refused);
+        detail::record_error(refused);
         return;
     }
     if (dynamic_shared_bytes > max_dynamic_shared_bytes) {
-        detail::set_launch_error(cudaErrorInvalidValue);
+        detail::record_error(cudaErrorInvalidValue);
         return;
     }
     if (running_worker != nullptr) throw std::logic_error("a kernel launched another kernel: not supported");
