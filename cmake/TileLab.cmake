@@ -35,6 +35,23 @@ set(TILELAB_GPU_ONLY_REASON_sanitizer "compute-sanitizer checks kernels on a GPU
 
 set(_tilelab_cmake_dir "${CMAKE_CURRENT_LIST_DIR}")
 
+# For the build check's rule that a lab's files define nothing of the kit's, CUDA's or the C library's (their
+# definitions would replace what the runner's harness calls): c++filt for readable names, and the names the C
+# library exports, listed once here.
+find_program(TILELAB_CXXFILT c++filt DOC "Demangles C++ names in the build check's messages")
+set(TILELAB_LIBC_SYMBOLS "${CMAKE_BINARY_DIR}/tilelab_libc_symbols.txt")
+if(NOT EXISTS "${TILELAB_LIBC_SYMBOLS}")
+  execute_process(COMMAND "${CMAKE_CXX_COMPILER}" -print-file-name=libc.so.6
+                  OUTPUT_VARIABLE _tilelab_libc OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  set(_tilelab_libc_names "")
+  if(CMAKE_NM AND EXISTS "${_tilelab_libc}")
+    execute_process(COMMAND "${CMAKE_NM}" -D --defined-only "${_tilelab_libc}" OUTPUT_VARIABLE _tilelab_libc_names
+                    ERROR_QUIET)
+    string(REGEX REPLACE "[0-9a-fA-F]+ [A-Za-z] ([^@\n]+)(@[^\n]*)?" "\\1" _tilelab_libc_names "${_tilelab_libc_names}")
+  endif()
+  file(WRITE "${TILELAB_LIBC_SYMBOLS}" "${_tilelab_libc_names}")
+endif()
+
 # "01_naive" -> "lab01"
 function(_tilelab_lab_id folder out_var)
   string(REGEX MATCH "^[0-9]+" number "${folder}")
@@ -82,9 +99,21 @@ function(_tilelab_cpu_sources target root out_var)
   set(${out_var} ${out} PARENT_SCOPE)
 endfunction()
 
-# A "|"-separated command that runs a grader program's edges suite under compute-sanitizer's TOOL.
+# A "|"-separated checker command that runs the edges suite with the lab's runner under compute-sanitizer's TOOL.
 function(_tilelab_sanitizer_command out_var tool program)
-  set(${out_var} "${CMAKE_COMMAND}|-DSANITIZER=${TILELAB_COMPUTE_SANITIZER}|-DTOOL=${tool}|-DPROGRAM=${program}|-P|${_tilelab_cmake_dir}/tilelab_sanitize.cmake" PARENT_SCOPE)
+  set(${out_var} "${program}|--sanitizer|${TILELAB_COMPUTE_SANITIZER}|--sanitizer-tool|${tool}|--test-suite=edges" PARENT_SCOPE)
+endfunction()
+
+# The checker's own limits for a test ("|"-separated, to append to a checker command): it stops the lab's program
+# a little before CTest's TIMEOUT would stop the checker, so the failure says why; and it writes its verdict
+# where grade.cmake reads it. Nothing for a command that is not a checker (a missing lab).
+function(_tilelab_checker_limits out_var program timeout test_name)
+  set(limits "")
+  if(program MATCHES "tilelab-checker")
+    math(EXPR seconds "${timeout} * 9 / 10")
+    set(limits "|--time-limit|${seconds}|--verdict-file|${CMAKE_BINARY_DIR}/verdicts/${test_name}")
+  endif()
+  set(${out_var} "${limits}" PARENT_SCOPE)
 endfunction()
 
 # tilelab_add_lab(SUBMISSION <name> ROOT <dir> LAB <folder> TILE_WIDTH <n> [BACKEND gpu|cpu]
@@ -148,21 +177,25 @@ function(tilelab_add_lab)
 
   if(NOT missing)
     set(lab_sources ${sources})
+    set(adapter "${PROJECT_SOURCE_DIR}/grader/runner/adapters/${arg_LAB}.cu")
     if(backend STREQUAL "cpu")
       _tilelab_cpu_sources(${target} "${arg_ROOT}" sources ${sources})
+      _tilelab_cpu_sources(${target} "${PROJECT_SOURCE_DIR}/grader/runner/adapters" adapter "${adapter}")
     endif()
-    add_executable(${target} EXCLUDE_FROM_ALL ${sources} "${PROJECT_SOURCE_DIR}/grader/adapters/${arg_LAB}.cpp")
+    # The lab's files alone, so the build check can see what they define; then the runner around them.
+    add_library(${target}_lab OBJECT EXCLUDE_FROM_ALL ${sources})
+    target_compile_definitions(${target}_lab PRIVATE TILE_WIDTH=${arg_TILE_WIDTH})
+    target_link_libraries(${target}_lab PRIVATE tilelab_lab_support_${backend})
+    add_executable(${target} EXCLUDE_FROM_ALL ${adapter})
     target_compile_definitions(${target} PRIVATE TILE_WIDTH=${arg_TILE_WIDTH})
-    target_link_libraries(${target} PRIVATE tilelab_grader_main_${backend})
-    foreach(kind IN LISTS checks_built)
-      target_link_libraries(${target} PRIVATE tilelab_checks_${kind}_${backend})
-    endforeach()
-    if(perf IN_LIST checks_built)
+    target_link_libraries(${target} PRIVATE ${target}_lab tilelab_runner_main_${backend} tilelab_lab_support_${backend})
+    if(backend STREQUAL "gpu" AND perf IN_LIST TILELAB_${arg_LAB}_CHECKS)
       target_link_libraries(${target} PRIVATE tilelab_reference_naive)
     endif()
     string(REPLACE ";" "|" lab_sources "${lab_sources}")
     set(build_command "${CMAKE_COMMAND}" "-DBUILD_DIR=${CMAKE_BINARY_DIR}" "-DTARGET=${target}" "-DCONFIG=$<CONFIG>"
-        "-DOBJECTS=$<JOIN:$<TARGET_OBJECTS:${target}>,|>" "-DNM=${CMAKE_NM}" "-DSOURCES=${lab_sources}"
+        "-DOBJECTS=$<JOIN:$<TARGET_OBJECTS:${target}_lab>,|>" "-DNM=${CMAKE_NM}" "-DCXXFILT=${TILELAB_CXXFILT}"
+        "-DLIBC_SYMBOLS=${TILELAB_LIBC_SYMBOLS}" "-DSOURCES=${lab_sources}"
         -P "${_tilelab_cmake_dir}/tilelab_build_lab.cmake")
   else()
     set(build_command "${CMAKE_COMMAND}"
@@ -186,7 +219,8 @@ function(tilelab_add_lab)
   if(missing)
     set(program "${CMAKE_COMMAND}|-DMESSAGE=not graded: a file of the lab is missing|-P|${_tilelab_cmake_dir}/tilelab_fail.cmake")
   else()
-    set(program "$<TARGET_FILE:${target}>")
+    # The checker (no student code) grades the lab's runner, which it starts in a sandbox of its own.
+    set(program "$<TARGET_FILE:tilelab-checker-${backend}>|--lab|${lab_id}|--tile-width|${arg_TILE_WIDTH}|--runner|$<TARGET_FILE:${target}>")
   endif()
 
   if(arg_EXPECT STREQUAL "pass")
@@ -201,12 +235,13 @@ function(tilelab_add_lab)
           _tilelab_add_gpu_only_test(${prefix}.${suite} "${TILELAB_GPU_ONLY_REASON_${suite}}" "${suite_labels}")
           continue()
         endif()
-        string(REPLACE "|" ";" command "${program}|--test-suite=${suite}")
-        add_test(NAME ${prefix}.${suite} COMMAND ${command})
         set(timeout ${TILELAB_TEST_TIMEOUT})
         if(suite MATCHES "^(large|perf|timing-)")
           math(EXPR timeout "${timeout} * 2")
         endif()
+        _tilelab_checker_limits(limits "${program}" ${timeout} ${prefix}.${suite})
+        string(REPLACE "|" ";" command "${program}${limits}|--test-suite=${suite}")
+        add_test(NAME ${prefix}.${suite} COMMAND ${command})
         set_tests_properties(${prefix}.${suite} PROPERTIES LABELS "${labels};${backend};${suite}" TIMEOUT ${timeout}
                              SKIP_RETURN_CODE 77 FIXTURES_REQUIRED ${prefix}.built)
         if(suite MATCHES "^timing-(memory|errors)$" AND backend STREQUAL "gpu")
@@ -228,13 +263,13 @@ function(tilelab_add_lab)
     elseif(TILELAB_COMPUTE_SANITIZER AND arg_TILE_WIDTH EQUAL TILELAB_SANITIZER_TILE_WIDTH AND
            correctness IN_LIST checks)
       foreach(tool memcheck racecheck synccheck)
-        _tilelab_sanitizer_command(command ${tool} "${program}")
+        math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * 5")
+        _tilelab_checker_limits(limits "${program}" ${timeout} ${prefix}.${tool})
+        _tilelab_sanitizer_command(command ${tool} "${program}${limits}")
         string(REPLACE "|" ";" command "${command}")
         add_test(NAME ${prefix}.${tool} COMMAND ${command})
-        math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * 5")
         set_tests_properties(${prefix}.${tool} PROPERTIES LABELS "${labels};gpu;sanitizer;${tool}"
-                             TIMEOUT ${timeout} SKIP_REGULAR_EXPRESSION "SKIPPED: no usable CUDA GPU"
-                             FIXTURES_REQUIRED ${prefix}.built)
+                             TIMEOUT ${timeout} SKIP_RETURN_CODE 77 FIXTURES_REQUIRED ${prefix}.built)
       endforeach()
     endif()
     return()
@@ -244,11 +279,15 @@ function(tilelab_add_lab)
   if(arg_EXPECT STREQUAL "fail-all")
     set(arg_MATCH "test cases: *[0-9]+ [|] *0 passed")
   endif()
+  if(NOT arg_TIMEOUT)
+    math(EXPR arg_TIMEOUT "${TILELAB_TEST_TIMEOUT} * 4")
+  endif()
+  _tilelab_checker_limits(limits "${program}" ${arg_TIMEOUT} ${prefix}.${arg_EXPECT})
   if(arg_EXPECT MATCHES "^(memcheck|racecheck|synccheck)-fails$")
-    _tilelab_sanitizer_command(command ${CMAKE_MATCH_1} "${program}")
+    _tilelab_sanitizer_command(command ${CMAKE_MATCH_1} "${program}${limits}")
     set(kind_labels gpu sanitizer)
   else()
-    set(command "${program}")
+    set(command "${program}${limits}")
     if(arg_SUITES)
       string(REPLACE ";" "," suites "${arg_SUITES}")
       string(APPEND command "|--test-suite=${suites}")
@@ -260,9 +299,6 @@ function(tilelab_add_lab)
   endif()
   _tilelab_expect_failure_command(command "${command}" "${arg_MATCH}")
   # A kernel that never ends must fail the expectation in time, before CTest's own limit below.
-  if(NOT arg_TIMEOUT)
-    math(EXPR arg_TIMEOUT "${TILELAB_TEST_TIMEOUT} * 4")
-  endif()
   list(INSERT command 1 "-DTIMEOUT=${arg_TIMEOUT}")
   add_test(NAME ${prefix}.${arg_EXPECT} COMMAND ${command})
   math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * 5")

@@ -1,7 +1,10 @@
-# cmake -DBUILD_DIR=<dir> -DTARGET=<lab program> -DCONFIG=<config> -DOBJECTS=<a.o|b.o> -DNM=<nm>
-#       -DSOURCES=<a.cu|b.cu> -P tilelab_build_lab.cmake
-# The build check of one lab: builds its program, says plainly why when it does not build, and rejects a lab
-# that hands the product to a library (cuBLAS and friends, Thrust, CUB, CUTLASS) instead of computing it.
+# cmake -DBUILD_DIR=<dir> -DTARGET=<lab runner> -DCONFIG=<config> -DOBJECTS=<the lab's a.o|b.o> -DNM=<nm>
+#       [-DCXXFILT=<c++filt>] [-DLIBC_SYMBOLS=<file>] -DSOURCES=<a.cu|b.cu> -P tilelab_build_lab.cmake
+# The build check of one lab: builds its runner, says plainly why when it does not build, rejects a lab that
+# hands the product to a library (cuBLAS and friends, Thrust, CUB, CUTLASS) instead of computing it, and one
+# whose files define a name of the kit's, CUDA's or the C library's (a definition that would replace what the
+# runner's harness calls: link-time interposition).
+cmake_minimum_required(VERSION 3.25)  # policies of this century in script mode (IN_LIST)
 set(libraries "cublas|cublasLt|cusparse|cusolver|cufft|curand|cudnn|cutlass|thrust::|cub::")
 execute_process(COMMAND "${CMAKE_COMMAND}" --build "${BUILD_DIR}" --target "${TARGET}" --config "${CONFIG}"
                 RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE output)
@@ -18,6 +21,9 @@ if(NOT result EQUAL 0)
       message(FATAL_ERROR "hint: the lab calls a library (${CMAKE_MATCH_1}...) instead of computing the product itself: write the kernel (it has ${include})")
     endif()
   endforeach()
+  if(output MATCHES "undefined reference to `(tilelab::[^`']*|tilelab_[^`']*)")
+    message(FATAL_ERROR "hint: the lab calls the grader's own code (${CMAKE_MATCH_1}), which a lab's program does not have: the lab's program holds the lab's files and nothing of the grader; compute the product in the kernel")
+  endif()
   if(output MATCHES "undefined reference to `(${libraries})")
     message(FATAL_ERROR "hint: the lab calls a library (${CMAKE_MATCH_1}...) instead of computing the product itself: write the kernel")
   endif()
@@ -32,5 +38,38 @@ if(NM)
     set(symbol "${CMAKE_MATCH_2}")
     message(FATAL_ERROR "hint: the lab calls a library instead of computing the product itself: its code refers to ${symbol}")
   endif()
+endif()
+# Names a lab's files may not define: the kit's (namespace tilelab, tilelab_*), CUDA's runtime and driver
+# (cuda*, __cuda*, cu[A-Z]*), main, and what the C library exports. Mangled names are matched, so that nothing in
+# a C++ name (brackets, commas) can confuse the match; weak definitions from headers (inline functions,
+# templates) are left alone.
+if(NM)
+  string(REPLACE "|" ";" objects "${OBJECTS}")
+  execute_process(COMMAND "${NM}" -g --defined-only ${objects} OUTPUT_VARIABLE defined ERROR_QUIET)
+  string(REGEX MATCHALL "(^|\n)[0-9a-fA-F]* [ABCDGRST] [^\n]+" lines "${defined}")
+  set(libc_names "")
+  if(LIBC_SYMBOLS AND EXISTS "${LIBC_SYMBOLS}")
+    file(STRINGS "${LIBC_SYMBOLS}" libc_names)
+  endif()
+  foreach(line IN LISTS lines)
+    string(REGEX REPLACE "^\n?[0-9a-fA-F]* [A-Z] " "" name "${line}")
+    set(owner "")
+    if(name MATCHES "^_Z(T[VIS]|GV|TH|TW)?N[rVK]*7tilelab" OR name MATCHES "^_?_?tilelab")
+      set(owner "the kit's grader and runner")
+    elseif(name MATCHES "^(_?_?cuda|cu[A-Z])")
+      set(owner "CUDA's runtime")
+    elseif(name STREQUAL "main")
+      set(owner "the runner's harness")
+    elseif(NOT name MATCHES "^_Z" AND name IN_LIST libc_names)
+      set(owner "the C library")
+    endif()
+    if(owner)
+      set(readable "${name}")
+      if(CXXFILT)
+        execute_process(COMMAND "${CXXFILT}" "${name}" OUTPUT_VARIABLE readable OUTPUT_STRIP_TRAILING_WHITESPACE)
+      endif()
+      message(FATAL_ERROR "hint: the lab defines ${readable}, a name that belongs to ${owner}: a lab may not replace the kit's, CUDA's or the C library's functions (link-time interposition); rename it")
+    endif()
+  endforeach()
 endif()
 message("built ${TARGET}")

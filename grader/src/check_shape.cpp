@@ -2,12 +2,13 @@
 
 #include "diagnose.hpp"
 #include "guarded_buffer.hpp"
+#include "lab_runner.hpp"
 
 #include <tilelab/compare.hpp>
-#include <tilelab/cuda_check.hpp>
 #include <tilelab/random.hpp>
 #include <tilelab/reference.hpp>
 
+#include <algorithm>
 #include <sstream>
 
 namespace tilelab::grader {
@@ -29,44 +30,58 @@ std::string describe_position(std::ptrdiff_t offset, const Shape& shape) {
     return out.str();
 }
 
-}  // namespace
+// What one launch in the lab's program gave back.
+struct DeviceRun {
+    std::vector<float> P;
+    GuardDamage damage;
+    bool counted = false;  // the CPU backend's emulator counted the kernel's threads
+    std::uint64_t threads = 0;
+};
 
-ShapeVerdict check_shape(const LabUnderTest& lab, const Shape& shape, std::uint64_t seed) {
-    const std::string shape_name = to_string(shape);
-    HostMatrix M(shape.rows, shape.inner);
-    HostMatrix N(shape.inner, shape.cols);
-    fill_uniform(M, derive_seed(seed, "M " + shape_name));
-    fill_uniform(N, derive_seed(seed, "N " + shape_name));
-    std::vector<float> got(static_cast<std::size_t>(shape.rows) * shape.cols, unwritten_value());
+DeviceRun run_in_lab(const Shape& shape, const HostMatrix& M, const HostMatrix& N,
+                     wire::LaunchMode mode, const std::string& who) {
+    const GuardLayout layout{static_cast<std::size_t>(shape.rows) * shape.cols,
+                             guard_elements(std::max(shape.inner, shape.cols)), guard_zone_after()};
+    wire::Writer request;
+    request.put(wire::Op::multiply).put(mode).put<std::int32_t>(shape.rows).put<std::int32_t>(shape.inner);
+    request.put<std::int32_t>(shape.cols).put<std::uint64_t>(layout.guard).put<std::uint8_t>(layout.guard_after);
+    request.put(guard_bits).put(unwritten_bits).put_floats(M.data(), M.size()).put_floats(N.data(), N.size());
+    const std::string doing = "multiplying " + to_string(shape) + " with " + who;
+    const Reply reply = ask_runner(request, doing);
+    require_ok(reply, who);
+    wire::Reader in = body(reply);
+    const std::vector<float> all = in.get_floats();
+    DeviceRun run;
+    run.counted = in.get<std::uint8_t>() != 0;
+    run.threads = in.get<std::uint64_t>();
+    in.get<std::uint64_t>();  // shared-memory reads and writes: the shared-memory check's business
+    in.get<std::uint64_t>();
+    require_complete(in, doing);
+    if (all.size() != layout.total())
+        throw RunnerGone("the lab's program sent back a P of the wrong size while " + doing);
+    run.damage = check_guards(all, layout);
+    const auto first = all.begin() + static_cast<std::ptrdiff_t>(layout.guard);
+    run.P.assign(first, first + static_cast<std::ptrdiff_t>(layout.count));
+    return run;
+}
 
-    GuardedDeviceArray device_M(M.data(), M.size(), guard_elements(shape.inner));
-    GuardedDeviceArray device_N(N.data(), N.size(), guard_elements(shape.cols));
-    GuardedDeviceArray device_P(got.data(), got.size(), guard_elements(shape.cols));
-
-    lab.launch(device_M.data(), device_N.data(), device_P.data(), shape.rows, shape.inner, shape.cols);
-    // The first check catches a launch the runtime refused (bad grid or block); the second, a fault in the kernel.
-    check_cuda(cudaGetLastError(), (std::string(lab.launcher) + "(...) launch").c_str(), __FILE__, __LINE__);
-    check_cuda(cudaDeviceSynchronize(), (std::string(lab.launcher) + "(...) kernel").c_str(), __FILE__, __LINE__);
-    device_P.download(got.data());
-    const GuardDamage damage = device_P.check_guards();
-
-    // Computed only now, after the kernel has finished, so nothing the kernel does can see it.
-    const ReferenceProduct reference = reference_matmul(M, N);
-    const Comparison comparison = compare(got.data(), reference);
-
+// The verdict on one run's P and guard zones, with the report of what is wrong.
+ShapeVerdict judge(const LabUnderTest& lab, const Shape& shape, const HostMatrix& M, const HostMatrix& N,
+                   const ReferenceProduct& reference, const DeviceRun& run, const std::string& heading) {
+    const Comparison comparison = compare(run.P.data(), reference);
     ShapeVerdict verdict;
-    verdict.passed = comparison.passed() && damage.changed == 0;
+    verdict.passed = comparison.passed() && run.damage.changed == 0;
     if (verdict.passed) return verdict;
 
     std::ostringstream report;
-    report << lab.name << " (" << lab.launcher << "), TILE_WIDTH " << lab.tile_width << ", shape " << shape_name
-           << " (rows x inner x cols):";
-    if (damage.changed > 0)
-        report << "\n  out-of-bounds write: " << damage.changed << " elements outside P were overwritten; the first is "
-               << describe_position(damage.first_offset, shape)
+    report << heading;
+    if (run.damage.changed > 0)
+        report << "\n  out-of-bounds write: " << run.damage.changed
+               << " elements outside P were overwritten; the first is "
+               << describe_position(run.damage.first_offset, shape)
                << "\n  hint: a thread outside P stored its result; test row < rows && col < cols before the store";
     if (!comparison.passed()) {
-        report << "\n  " << comparison.wrong << " of " << got.size() << " elements wrong, " << comparison.unwritten
+        report << "\n  " << comparison.wrong << " of " << run.P.size() << " elements wrong, " << comparison.unwritten
                << " never written; the first:";
         for (const Mismatch& bad : comparison.first_bad) {
             report << "\n    P(" << bad.row << ", " << bad.col << ") = ";
@@ -76,10 +91,53 @@ ShapeVerdict check_shape(const LabUnderTest& lab, const Shape& shape, std::uint6
                 report << bad.got;
             report << ", expected " << bad.expected;
         }
-        for (const std::string& hint : diagnose({shape, lab.tile_width, M, N, reference, got, comparison}))
+        for (const std::string& hint : diagnose({shape, lab.tile_width, M, N, reference, run.P, comparison}))
             report << "\n  hint: " << hint;
     }
     verdict.report = report.str();
+    return verdict;
+}
+
+}  // namespace
+
+ShapeVerdict check_shape(const LabUnderTest& lab, const Shape& shape, std::uint64_t seed) {
+    const std::string shape_name = to_string(shape);
+    HostMatrix M(shape.rows, shape.inner);
+    HostMatrix N(shape.inner, shape.cols);
+    fill_uniform(M, derive_seed(seed, "M " + shape_name));
+    fill_uniform(N, derive_seed(seed, "N " + shape_name));
+    const std::string heading = std::string(lab.name) + " (" + lab.launcher + "), TILE_WIDTH " +
+                                std::to_string(lab.tile_width) + ", shape " + shape_name + " (rows x inner x cols):";
+
+    const DeviceRun launched =
+        run_in_lab(shape, M, N, wire::LaunchMode::launcher, std::string(lab.launcher) + "(...)");
+    // The reference exists only in this process, and only once the lab's program has answered.
+    const ReferenceProduct reference = reference_matmul(M, N);
+    ShapeVerdict verdict = judge(lab, shape, M, N, reference, launched, heading);
+    if (!verdict.passed) return verdict;
+
+    // The device did the work: the kit launches the student's kernel itself, with the contract's grid and block,
+    // so a launcher that computes P on the host (or in some other kernel) earns nothing.
+    const DeviceRun contract = run_in_lab(shape, M, N, wire::LaunchMode::contract, "the kit's launch of the kernel");
+    const std::string contract_heading =
+        heading + "\n  the launcher's P is right, but the kernel itself, launched by the kit with TILE_WIDTH x "
+                  "TILE_WIDTH blocks over all of P (the contract's grid), did not compute it:";
+    verdict = judge(lab, shape, M, N, reference, contract, contract_heading);
+    if (!verdict.passed) {
+        verdict.report += "\n  hint: P must be computed on the GPU by the lab's kernel, one thread per element of P, "
+                          "launched with the contract's grid and block: a launcher that computes on the host, or "
+                          "through another kernel, earns nothing";
+        return verdict;
+    }
+    const std::uint64_t blocks = static_cast<std::uint64_t>((shape.rows + lab.tile_width - 1) / lab.tile_width) *
+                                 static_cast<std::uint64_t>((shape.cols + lab.tile_width - 1) / lab.tile_width);
+    const std::uint64_t expected_threads = blocks * static_cast<std::uint64_t>(lab.tile_width) * lab.tile_width;
+    if (contract.counted && contract.threads != expected_threads) {
+        verdict.passed = false;
+        verdict.report = contract_heading + "\n  the kit launched " + std::to_string(expected_threads) +
+                         " threads of the kernel, but the emulator ran " + std::to_string(contract.threads) +
+                         "\n  hint: P must be computed by the lab's kernel on the device, not by other code";
+    }
     return verdict;
 }
 

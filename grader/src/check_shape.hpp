@@ -16,10 +16,12 @@ struct ShapeVerdict {
     std::string report;   ///< What went wrong, with hints; empty when passed.
 };
 
-/// Draws fresh inputs for @p shape from @p seed, runs the lab's launcher on them with P poisoned and
-/// guard zones around every buffer, then checks the guards and every element against the float64
-/// reference (computed after the kernel has finished). Throws tilelab::CudaError when the launch or
-/// the kernel fails; the CUDA context is then unusable for the rest of the process.
+/// Draws fresh inputs for @p shape from @p seed and has the lab's program multiply them with P poisoned and
+/// guard zones around every buffer, twice: through the student's launcher, then with the kit's own launch of
+/// the student's kernel (contract grid and block), so that only work done by the kernel counts. Checks the
+/// guards and every element against the float64 reference, computed here after the lab's program answered.
+/// Throws LabError when the lab's program reports a CUDA error or an exception, RunnerGone when it ends,
+/// hangs or sends garbage.
 ShapeVerdict check_shape(const LabUnderTest& lab, const Shape& shape, std::uint64_t seed);
 
 }  // namespace tilelab::grader

@@ -1,9 +1,9 @@
-// The correctness checks: each test suite is one CTest test (lab, tile width, suite), run in its own process
-// so that a kernel that faults or hangs costs only that test.
+// The correctness checks: each test suite is one CTest test (lab, tile width, suite), run in its own checker
+// process with its own runner, so that a kernel that faults or hangs costs only that test.
 #include "check_shape.hpp"
+#include "lab_runner.hpp"
 #include "shapes.hpp"
 
-#include <tilelab/cuda_check.hpp>
 #include <tilelab/random.hpp>
 
 #include <doctest/doctest.h>
@@ -17,31 +17,27 @@ namespace {
 // A failing lab usually fails many shapes the same way; the first few reports say all there is to say.
 constexpr int reports_shown = 3;
 
-// Launch errors (a bad grid or block) leave the GPU usable; a fault inside a kernel does not.
-bool is_sticky(cudaError_t code) {
-    return code != cudaErrorInvalidConfiguration && code != cudaErrorInvalidValue &&
-           code != cudaErrorLaunchOutOfResources && code != cudaErrorNoKernelImageForDevice;
-}
-
 void check_shapes(const std::vector<Shape>& shapes) {
     const LabUnderTest& lab = lab_under_test();
     const std::uint64_t seed = base_seed();
     int failed = 0;
     for (const Shape& shape : shapes) {
         ShapeVerdict verdict;
+        const std::string where = std::string(lab.name) + ", TILE_WIDTH " + std::to_string(lab.tile_width) +
+                                  ", shape " + to_string(shape) + " (rows x inner x cols): ";
         try {
             verdict = check_shape(lab, shape, seed);
-        } catch (const CudaError& error) {
+        } catch (const LabError& error) {
             // Messages are built as std::string: doctest prints a const char* operand as a pointer.
-            const std::string message = std::string(lab.name) + ", TILE_WIDTH " + std::to_string(lab.tile_width) +
-                                        ", shape " + to_string(shape) + " (rows x inner x cols): CUDA error\n  " +
-                                        error.what();
-            if (!is_sticky(error.code())) {
+            const std::string message = where + "CUDA error\n  " + std::string(error.what());
+            if (!error.context_lost()) {
                 if (++failed <= reports_shown) FAIL_CHECK(message);
                 continue;
             }
-            // After a fault the CUDA context is lost: every later shape in this process would fail the same way.
+            // After a fault the CUDA context is lost: every later shape would fail the same way.
             FAIL(message);
+        } catch (const RunnerGone& gone) {
+            FAIL((where + gone.what()));
         }
         if (verdict.passed) continue;
         if (++failed <= reports_shown) FAIL_CHECK(verdict.report);

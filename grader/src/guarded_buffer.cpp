@@ -2,39 +2,25 @@
 
 #include <tilelab/compare.hpp>
 
-#include <cstring>
+#include <cuda_runtime_api.h>  // says which backend this is
 
 namespace tilelab::grader {
 
-namespace {
+bool guard_zone_after() noexcept {
 #ifdef TILELAB_CPU_BACKEND
-constexpr bool guard_zone_after = false;
+    return false;
 #else
-constexpr bool guard_zone_after = true;
+    return true;
 #endif
-}  // namespace
-
-GuardedDeviceArray::GuardedDeviceArray(const float* values, std::size_t count, std::size_t guard)
-    : count_(count), guard_(guard), guard_after_(guard_zone_after ? guard : 0),
-      buffer_(count + guard + guard_after_) {
-    std::vector<float> all(buffer_.size(), float_with_bits(guard_bits));
-    std::memcpy(all.data() + guard, values, count * sizeof(float));
-    buffer_.copy_from_host(all.data(), all.size());
 }
 
-void GuardedDeviceArray::download(float* values) const {
-    TILELAB_CUDA_CHECK(cudaMemcpy(values, data(), count_ * sizeof(float), cudaMemcpyDeviceToHost));
-}
-
-GuardDamage GuardedDeviceArray::check_guards() const {
-    std::vector<float> all(buffer_.size());
-    buffer_.copy_to_host(all.data(), all.size());
+GuardDamage check_guards(const std::vector<float>& buffer, const GuardLayout& layout) {
     GuardDamage damage;
-    for (std::size_t i = 0; i < all.size(); ++i) {
-        const bool in_guard = i < guard_ || i >= guard_ + count_;
-        if (!in_guard || has_bits(all[i], guard_bits)) continue;
+    for (std::size_t i = 0; i < buffer.size(); ++i) {
+        const bool in_guard = i < layout.guard || i >= layout.guard + layout.count;
+        if (!in_guard || has_bits(buffer[i], guard_bits)) continue;
         if (damage.changed++ == 0)
-            damage.first_offset = static_cast<std::ptrdiff_t>(i) - static_cast<std::ptrdiff_t>(guard_);
+            damage.first_offset = static_cast<std::ptrdiff_t>(i) - static_cast<std::ptrdiff_t>(layout.guard);
     }
     return damage;
 }

@@ -1,8 +1,7 @@
 /// @file guarded_buffer.hpp
-/// @brief Device arrays with guard zones before and after, to catch out-of-bounds writes and reads.
+/// @brief Guard zones around the buffers a kernel gets, to catch out-of-bounds writes and reads: the runner lays
+/// the buffers out as the checker says, and the checker reads the zones back and judges them.
 #pragma once
-
-#include <tilelab/device_buffer.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -22,29 +21,22 @@ struct GuardDamage {
     std::ptrdiff_t first_offset = 0;
 };
 
-/// A float array in device memory with @p guard elements of guard_bits on each side. On the CPU backend there is
-/// no guard zone after the payload: the emulator's cudaMalloc ends every buffer against an inaccessible page, so
-/// the first element past the end already faults, reads included (which a guard zone only turns into NaN).
-class GuardedDeviceArray {
-public:
-    /// Copies @p count floats from @p values into the middle of a new guarded device array.
-    GuardedDeviceArray(const float* values, std::size_t count, std::size_t guard);
+/// A device buffer as [guard][payload][guard, where guard_after]. On the CPU backend there is no zone after the
+/// payload: the emulator's cudaMalloc ends every buffer against an inaccessible page, so the first element past
+/// the end already faults, reads included (which a guard zone only turns into NaN).
+struct GuardLayout {
+    std::size_t count;  ///< Payload elements.
+    std::size_t guard;  ///< Guard elements before (and after) the payload.
+    bool guard_after;   ///< Whether there is a zone after the payload.
 
-    /// The first element of the payload (what the kernel is given).
-    float* data() const noexcept { return buffer_.data() + guard_; }
-
-    /// Copies the payload back into @p values (count floats).
-    void download(float* values) const;
-
-    /// Reads both guard zones back and reports what changed.
-    GuardDamage check_guards() const;
-
-private:
-
-    std::size_t count_;
-    std::size_t guard_;
-    std::size_t guard_after_;
-    DeviceBuffer<float> buffer_;
+    /// Elements of the whole buffer.
+    std::size_t total() const noexcept { return guard + count + (guard_after ? guard : 0); }
 };
+
+/// Whether this backend puts a guard zone after a buffer (see GuardLayout).
+bool guard_zone_after() noexcept;
+
+/// Reads both guard zones of @p buffer (laid out as @p layout) and reports what changed.
+GuardDamage check_guards(const std::vector<float>& buffer, const GuardLayout& layout);
 
 }  // namespace tilelab::grader

@@ -1,24 +1,44 @@
 /// @file lab_under_test.hpp
-/// @brief What the grader needs to know about the lab it was built against.
+/// @brief What the checker knows about the lab it grades: from its own table, never from the lab's program.
 #pragma once
+
+#include <chrono>
+#include <string>
+#include <vector>
 
 namespace tilelab::grader {
 
-/// A lab's launcher: device pointers in, P = M · N launched (asynchronously) on the GPU.
-using Launcher = void (*)(const float* M, const float* N, float* P, int rows, int inner, int cols);
-
-/// The lab linked into this grader program, as one adapter in grader/adapters/ describes it.
+/// The lab this checker grades.
 struct LabUnderTest {
-    const char* name;         ///< "lab01", "lab02", ...
-    const char* launcher;     ///< The launcher's name, for messages.
-    Launcher launch;            ///< The student's (or solution's) launcher.
-    const void* kernel;         ///< The kernel the launcher starts (its host stub), for cudaFuncGetAttributes.
+    const char* name;           ///< "lab01", "lab02", ...
+    const char* launcher;       ///< The launcher's name, for messages.
     int tile_width;             ///< TILE_WIDTH the lab was compiled with.
     bool needs_tile_multiples;  ///< True when the lab may assume every dimension is a multiple of tile_width.
     bool uses_shared_tiles;     ///< True when the kernel must keep a tile of M and one of N in shared memory.
 };
 
-/// The lab this program grades; defined by exactly one adapter linked into the program.
+/// How this checker was started (see grader_main.cpp for the options).
+struct CheckerOptions {
+    LabUnderTest lab{};                        ///< The lab, from the table by --lab and --tile-width.
+    std::vector<std::string> runner;           ///< The runner's command: an optional wrapper, then the runner.
+    std::chrono::steady_clock::time_point deadline;  ///< When the lab's program must have answered everything.
+    std::string verdict_file;                  ///< Where the checker writes its verdict for grade.cmake; may be empty.
+    std::string sanitizer_tool;                ///< compute-sanitizer's tool the runner runs under; empty for none.
+};
+
+/// compute-sanitizer's exit status when its tool found an error (--error-exitcode).
+inline constexpr int sanitizer_error_status = 86;
+
+/// Reads and removes the checker's own options (--lab, --tile-width, --runner, --time-limit, --verdict-file,
+/// --sanitizer PATH with --sanitizer-tool TOOL) from argv; throws std::invalid_argument with a message when one is missing or wrong.
+CheckerOptions parse_checker_options(int& argc, char** argv);
+
+/// The options this process was started with (set once by main).
+const CheckerOptions& checker_options();
+/// Sets them (main, and unit tests).
+void set_checker_options(CheckerOptions options);
+
+/// The lab this program grades.
 const LabUnderTest& lab_under_test();
 
 }  // namespace tilelab::grader

@@ -1,58 +1,66 @@
-// The tiled labs must keep their tiles in shared memory: naive code in a tiled stub fails here, with a message
-// that says so, even on a GPU where its caches make it fast.
+// The tiled labs must keep their tiles in shared memory, and use them: naive code in a tiled stub fails here,
+// with a message that says so, even on a GPU where its caches make it fast. On the CPU backend the emulator also
+// counts the kernel's shared-memory accesses, so tiles that are declared (or filled) but not computed from fail.
+#include "lab_runner.hpp"
 #include "lab_under_test.hpp"
-
-#include <tilelab/cuda_check.hpp>
-#include <tilelab/device_buffer.hpp>
 
 #include <doctest/doctest.h>
 
 #include <string>
 
 namespace tilelab::grader {
-namespace {
-
-// The CPU backend learns a kernel's shared memory as the kernel runs: run it once on one tile first. Whatever
-// goes wrong in that run is the correctness checks' business, not this one's.
-void run_once_on_cpu_backend([[maybe_unused]] const LabUnderTest& lab) {
-#ifdef TILELAB_CPU_BACKEND
-    const int t = lab.tile_width;
-    const std::size_t count = static_cast<std::size_t>(t) * t;
-    DeviceBuffer<float> M(count), N(count), P(count);
-    TILELAB_CUDA_CHECK(cudaMemset(M.data(), 0, count * sizeof(float)));
-    TILELAB_CUDA_CHECK(cudaMemset(N.data(), 0, count * sizeof(float)));
-    lab.launch(M.data(), N.data(), P.data(), t, t, t);
-    static_cast<void>(cudaGetLastError());
-    static_cast<void>(cudaDeviceSynchronize());
-    static_cast<void>(cudaGetLastError());
-#endif
-}
-
-}  // namespace
 
 TEST_SUITE("shared-memory") {
     TEST_CASE("keeps a tile of M and a tile of N in shared memory") {
         const LabUnderTest& lab = lab_under_test();
-        run_once_on_cpu_backend(lab);
-        cudaFuncAttributes attributes{};
-        TILELAB_CUDA_CHECK(cudaFuncGetAttributes(&attributes, lab.kernel));
-        const std::size_t needed = 2 * static_cast<std::size_t>(lab.tile_width) * lab.tile_width * sizeof(float);
-        const std::string found = std::to_string(attributes.sharedSizeBytes);
-        // What the tile width means for how many blocks share a multiprocessor, from the occupancy API.
-        const int threads = lab.tile_width * lab.tile_width;
-        int blocks_per_sm = 0;
-        TILELAB_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, lab.kernel, threads, 0));
-        MESSAGE(("TILE_WIDTH " + std::to_string(lab.tile_width) + ": " + std::to_string(threads) +
-                 " threads and " + found + " bytes of static shared memory per block (two tiles need " +
-                 std::to_string(needed) + "), " + std::to_string(attributes.numRegs) + " registers per thread; " +
-                 std::to_string(blocks_per_sm) + " blocks (" + std::to_string(blocks_per_sm * threads) +
-                 " threads) fit on one multiprocessor"));
-        if (attributes.sharedSizeBytes < needed)
+        const int t = lab.tile_width;
+        // One block, four phases: every tile element loaded once, and two tile reads per multiply-add.
+        const int rows = t, inner = 4 * t, cols = t;
+        wire::Writer request;
+        request.put(wire::Op::attributes).put<std::int32_t>(rows).put<std::int32_t>(inner).put<std::int32_t>(cols);
+        const std::string doing = "reading the kernel's attributes";
+        Reply reply;
+        try {
+            reply = ask_runner(request, doing);
+            require_ok(reply, "the kernel");
+        } catch (const std::exception& error) {
+            FAIL(std::string(error.what()));
+        }
+        wire::Reader in = body(reply);
+        const auto shared_bytes = in.get<std::uint64_t>();
+        const int registers = in.get<std::int32_t>(), blocks_per_sm = in.get<std::int32_t>();
+        const bool counted = in.get<std::uint8_t>() != 0;
+        in.get<std::uint64_t>();  // threads
+        const auto reads = in.get<std::uint64_t>(), writes = in.get<std::uint64_t>();
+        require_complete(in, doing);
+
+        const std::size_t needed = 2 * static_cast<std::size_t>(t) * t * sizeof(float);
+        const std::string found = std::to_string(shared_bytes);
+        const int threads = t * t;
+        MESSAGE(("TILE_WIDTH " + std::to_string(t) + ": " + std::to_string(threads) + " threads and " + found +
+                 " bytes of static shared memory per block (two tiles need " + std::to_string(needed) + "), " +
+                 std::to_string(registers) + " registers per thread; " + std::to_string(blocks_per_sm) +
+                 " blocks (" + std::to_string(blocks_per_sm * threads) + " threads) fit on one multiprocessor"));
+        if (shared_bytes < needed)
             FAIL_CHECK(("the kernel uses " + found + " bytes of static shared memory, but two TILE_WIDTH x TILE_WIDTH "
-                        "float tiles need 2 * " + std::to_string(lab.tile_width) + " * " +
-                        std::to_string(lab.tile_width) + " * 4 = " + std::to_string(needed) +
-                        " bytes: this looks like untiled code in a tiled lab. Declare __shared__ float "
-                        "M_tile[TILE_WIDTH][TILE_WIDTH] and N_tile the same way, and compute from them"));
+                        "float tiles need 2 * " + std::to_string(t) + " * " + std::to_string(t) + " * 4 = " +
+                        std::to_string(needed) + " bytes: this looks like untiled code in a tiled lab. Declare "
+                        "__shared__ float M_tile[TILE_WIDTH][TILE_WIDTH] and N_tile the same way, and compute "
+                        "from them"));
+        if (!counted || shared_bytes < needed) return;
+        const auto multiply_adds = static_cast<std::uint64_t>(rows) * inner * cols;
+        const auto elements = static_cast<std::uint64_t>(rows) * inner + static_cast<std::uint64_t>(inner) * cols;
+        MESSAGE(("multiplying " + std::to_string(rows) + "x" + std::to_string(inner) + "x" + std::to_string(cols) +
+                 " the kernel wrote its tiles " + std::to_string(writes) + " times and read them " +
+                 std::to_string(reads) + " times (" + std::to_string(multiply_adds) + " multiply-adds)"));
+        if (writes < elements || reads < multiply_adds)
+            FAIL_CHECK(("the kernel has its tiles, but multiplying " + std::to_string(rows) + "x" +
+                        std::to_string(inner) + "x" + std::to_string(cols) + " in one block it wrote them " +
+                        std::to_string(writes) + " times and read them " + std::to_string(reads) +
+                        " times; a tiled kernel loads each of the " + std::to_string(elements) +
+                        " elements of M and N into a tile once and reads two tile elements per multiply-add (" +
+                        std::to_string(2 * multiply_adds) + "): this looks like untiled code in a tiled lab, "
+                        "with tiles that are declared but not computed from"));
     }
 }
 

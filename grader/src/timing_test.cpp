@@ -1,12 +1,10 @@
 // Lab 04's checks: matmul_timed computes P, reports the kernel's own time (not the copies, not an unfinished
 // kernel), gives back all the device memory it took, and reports a failed allocation instead of crashing.
 #include "check_shape.hpp"
+#include "lab_runner.hpp"
 #include "lab_under_test.hpp"
 
 #include <tilelab/compare.hpp>
-#include <tilelab/cuda_check.hpp>
-#include <tilelab/device_buffer.hpp>
-#include <tilelab/labs.hpp>
 #include <tilelab/random.hpp>
 #include <tilelab/reference.hpp>
 #include <tilelab/timing.hpp>
@@ -32,15 +30,25 @@ struct TimedRun {
     std::string report;
 };
 
-// Calls matmul_timed on fresh inputs, with P poisoned and a guard zone after it in host memory.
+// Calls matmul_timed in the lab's program on fresh inputs, with P poisoned and a guard zone after it in host memory.
 TimedRun run_timed(const Shape& shape) {
     HostMatrix M(shape.rows, shape.inner), N(shape.inner, shape.cols);
     fill_uniform(M, derive_seed(base_seed(), "M " + to_string(shape)));
     fill_uniform(N, derive_seed(base_seed(), "N " + to_string(shape)));
     const std::size_t count = static_cast<std::size_t>(shape.rows) * shape.cols;
     const std::size_t guard = 4096;
-    std::vector<float> P(count + guard, unwritten_value());
-    const float ms = matmul_timed(M.data(), N.data(), P.data(), shape.rows, shape.inner, shape.cols);
+    wire::Writer request;
+    request.put(wire::Op::timed).put<std::int32_t>(shape.rows).put<std::int32_t>(shape.inner);
+    request.put<std::int32_t>(shape.cols).put<std::uint64_t>(guard).put(unwritten_bits);
+    request.put_floats(M.data(), M.size()).put_floats(N.data(), N.size());
+    const std::string doing = "calling matmul_timed on " + to_string(shape);
+    const Reply reply = ask_runner(request, doing);
+    require_ok(reply, "matmul_timed(...)");
+    wire::Reader in = body(reply);
+    const float ms = in.get<float>();
+    const std::vector<float> P = in.get_floats();
+    require_complete(in, doing);
+    if (P.size() != count + guard) throw RunnerGone("the lab's program sent back a P of the wrong size while " + doing);
     const Comparison comparison = compare(P.data(), reference_matmul(M, N));
     TimedRun run{ms, comparison.passed(), {}};
     for (std::size_t i = count; i < P.size(); ++i)
@@ -56,27 +64,27 @@ TimedRun run_timed(const Shape& shape) {
 }
 
 std::size_t free_device_bytes() {
-    std::size_t free = 0, total = 0;
-    TILELAB_CUDA_CHECK(cudaMemGetInfo(&free, &total));
-    return free;
+    wire::Writer request;
+    request.put(wire::Op::free_memory);
+    const Reply reply = ask_runner(request, "reading the free device memory");
+    require_ok(reply, "cudaMemGetInfo");
+    wire::Reader in = body(reply);
+    const auto free = in.get<std::uint64_t>();
+    in.get<std::uint64_t>();
+    require_complete(in, "reading the free device memory");
+    return static_cast<std::size_t>(free);
 }
 
-// The grader's own timing of the same kernel (through lab 03's launcher): warm-up, then the median of 7 runs.
+// The kit's own timing of the same kernel, launched with the contract's grid and block: the median of 7 runs.
 float grader_kernel_ms(const Shape& shape) {
-    const LabUnderTest& lab = lab_under_test();
-    DeviceBuffer<float> M(static_cast<std::size_t>(shape.rows) * shape.inner);
-    DeviceBuffer<float> N(static_cast<std::size_t>(shape.inner) * shape.cols);
-    DeviceBuffer<float> P(static_cast<std::size_t>(shape.rows) * shape.cols);
-    HostMatrix values(shape.rows, shape.inner);
-    fill_uniform(values, 1);
-    M.copy_from_host(values.data(), values.size());
-    HostMatrix values_N(shape.inner, shape.cols);
-    fill_uniform(values_N, 2);
-    N.copy_from_host(values_N.data(), values_N.size());
-    auto launch = [&] { lab.launch(M.data(), N.data(), P.data(), shape.rows, shape.inner, shape.cols); };
-    time_ms(launch);
-    std::vector<float> times;
-    for (int i = 0; i < 7; ++i) times.push_back(time_ms(launch));
+    wire::Writer request;
+    request.put(wire::Op::kernel_time).put<std::int32_t>(shape.rows).put<std::int32_t>(shape.inner);
+    request.put<std::int32_t>(shape.cols);
+    const Reply reply = ask_runner(request, "timing the lab 03 kernel");
+    require_ok(reply, "the kit's launch of the lab 03 kernel");
+    wire::Reader in = body(reply);
+    const std::vector<float> times = in.get_floats();
+    require_complete(in, "timing the lab 03 kernel");
     return median(times);
 }
 
@@ -133,22 +141,23 @@ TEST_SUITE("timing-errors") {
     TEST_CASE("reports a failed allocation and frees what it had") {
         REQUIRE_MESSAGE(run_timed({64, 64, 64}).correct, "the results must be right before errors are checked");
         // M alone would need 1.4 TB: no GPU has that. N and P are small, and real, in case they come first.
-        const int rows = 600000, inner = 600000, cols = 1;
-        std::vector<float> small_M(16, 1.0f), N(static_cast<std::size_t>(inner) * cols, 1.0f);
-        std::vector<float> P(static_cast<std::size_t>(rows) * cols);
-        const std::size_t before = free_device_bytes();
-        bool reported = false;
-        try {
-            matmul_timed(small_M.data(), N.data(), P.data(), rows, inner, cols);
-        } catch (const CudaError& error) {
-            reported = true;
-            CHECK_MESSAGE(error.code() == cudaErrorMemoryAllocation,
-                          ("expected cudaErrorMemoryAllocation, got: " + std::string(error.what())));
-        }
-        CHECK_MESSAGE(reported, "a 600000x600000 M cannot be allocated, but matmul_timed reported no error: check "
-                                "every CUDA call with TILELAB_CUDA_CHECK, and compute sizes in std::size_t");
-        static_cast<void>(cudaGetLastError());  // a failed cudaMalloc leaves no sticky error; clear it anyway
-        const std::size_t after = free_device_bytes();
+        wire::Writer request;
+        request.put(wire::Op::timed_failure).put<std::int32_t>(600000).put<std::int32_t>(600000).put<std::int32_t>(1);
+        const std::string doing = "calling matmul_timed on 600000x600000x1";
+        const Reply reply = ask_runner(request, doing);
+        require_ok(reply, "the lab's program");
+        wire::Reader in = body(reply);
+        const auto threw = in.get<std::uint8_t>();
+        const auto code = in.get<std::int32_t>();
+        const std::string what = in.get_string();
+        const auto before = in.get<std::uint64_t>(), after = in.get<std::uint64_t>();
+        require_complete(in, doing);
+        if (threw == 1)
+            CHECK_MESSAGE(code == static_cast<std::int32_t>(cudaErrorMemoryAllocation),
+                          ("expected cudaErrorMemoryAllocation, got: " + what));
+        if (threw == 2) FAIL_CHECK(("matmul_timed threw something other than tilelab::CudaError: " + what));
+        CHECK_MESSAGE(threw != 0, "a 600000x600000 M cannot be allocated, but matmul_timed reported no error: check "
+                                  "every CUDA call with TILELAB_CUDA_CHECK, and compute sizes in std::size_t");
         CHECK_MESSAGE(before <= after + leak_slack_bytes,
                       "device memory allocated before the failure was not freed: free it on the error path too");
     }

@@ -8,7 +8,7 @@ using tilelab::grader::LabUnderTest;
 using tilelab::grader::Shape;
 
 namespace {
-LabUnderTest lab(int tile_width, bool multiples) { return {"labXX", "launcher", nullptr, nullptr, tile_width, multiples, true}; }
+LabUnderTest lab(int tile_width, bool multiples) { return {"labXX", "launcher", tile_width, multiples, true}; }
 
 std::vector<Shape> every_shape(const LabUnderTest& l) {
     std::vector<Shape> all;

@@ -35,6 +35,8 @@ constexpr int garbage_byte = 0xFF;  // fresh shared memory reads as NaN (floats)
 
 std::atomic<unsigned long long> threads_run{0};
 std::atomic<unsigned long long> barriers_passed{0};
+std::atomic<unsigned long long> shared_reads{0};
+std::atomic<unsigned long long> shared_writes{0};
 
 // Fiber stacks, reused from block to block; each has an inaccessible page below it to catch an overflow.
 class StackPool {
@@ -150,6 +152,8 @@ struct Worker {
     std::size_t static_used = 0;
     std::size_t filled = 0;  // bytes of the static part that may hold a previous block's data
     std::uint64_t epoch = 0;
+    unsigned long long shared_reads = 0;   // element accesses of the running block, added to the totals at its end
+    unsigned long long shared_writes = 0;
     const char* epoch_file = nullptr;  // the barrier that began this interval; null: the block's start
     int epoch_line = 0;
 
@@ -358,6 +362,9 @@ void run_block(Worker& w, unsigned long long linear_block) {
         for (BlockThread& t : w.threads) t.state = ThreadState::runnable;
     }
     detail::record_shared_bytes(launch.site->kernel, w.static_used);
+    shared_reads += w.shared_reads;
+    shared_writes += w.shared_writes;
+    w.shared_reads = w.shared_writes = 0;
 }
 
 std::vector<std::unique_ptr<Worker>>& workers() {
@@ -484,6 +491,7 @@ void note_shared_access(const void* address, std::size_t bytes, bool write) noex
     const std::size_t offset = static_cast<std::size_t>(static_cast<const unsigned char*>(address) - w->arena);
     if (offset >= arena_bytes) return;
     BlockThread& thread = *w->current;
+    ++(write ? w->shared_writes : w->shared_reads);
     const std::uint16_t me = thread.id;
     const std::uint64_t epoch = w->epoch;
     const std::size_t last = std::min(offset + bytes, arena_bytes);
@@ -510,7 +518,9 @@ void note_shared_access(const void* address, std::size_t bytes, bool write) noex
     }
 }
 
-EmulatorStats stats() noexcept { return EmulatorStats{threads_run.load(), barriers_passed.load()}; }
+EmulatorStats stats() noexcept {
+    return EmulatorStats{threads_run.load(), barriers_passed.load(), shared_reads.load(), shared_writes.load()};
+}
 
 namespace detail {
 

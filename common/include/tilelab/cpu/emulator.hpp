@@ -62,6 +62,8 @@ void note_shared_access(const void* address, std::size_t bytes, bool write) noex
 struct EmulatorStats {
     unsigned long long threads_run;     ///< CUDA threads run.
     unsigned long long barriers_passed; ///< Barrier arrivals (threads × barriers).
+    unsigned long long shared_reads;    ///< Reads of a shared-memory element (by the blocks that have ended).
+    unsigned long long shared_writes;   ///< Writes of a shared-memory element (likewise).
 };
 EmulatorStats stats() noexcept;
 

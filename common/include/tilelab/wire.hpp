@@ -1,0 +1,166 @@
+/// @file wire.hpp
+/// @brief The channel between the checker and a lab's runner: framed messages over two pipes the checker owns.
+///
+/// The checker (grader/src) holds the inputs, the reference and the verdict; the runner (grader/runner) is the
+/// only process that contains a student's code. The checker sends one request at a time and reads one reply;
+/// whatever the runner sends is data to be checked, never a verdict. Every frame is a magic number, a byte
+/// count and that many bytes; every field inside is read with bounds checks, so garbage fails cleanly.
+#pragma once
+
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#include <unistd.h>
+#include <vector>
+
+namespace tilelab::wire {
+
+/// First four bytes of every frame ("TLB1").
+inline constexpr std::uint32_t frame_magic = 0x31424C54u;
+/// The largest frame either side accepts: a 4096² product's P and timings, with room to spare.
+inline constexpr std::uint64_t max_frame_bytes = std::uint64_t{1} << 31;
+
+/// What the checker asks the runner to do.
+enum class Op : std::uint32_t {
+    hello = 1,      ///< Reply: the device's name (or Status::no_device).
+    multiply,       ///< Multiply given inputs in guarded device buffers, with the launcher or the contract launch.
+    attributes,     ///< Reply: the kernel's shared memory, registers, blocks per multiprocessor, shared accesses.
+    perf,           ///< Time the model naive kernel and the contract launch of the lab's kernel, interleaved.
+    timed,          ///< Lab 04: call matmul_timed on host inputs.
+    kernel_time,    ///< Lab 04: the kit's own event timing of the lab 03 kernel on one shape.
+    timed_failure,  ///< Lab 04: call matmul_timed on sizes no GPU can hold; free memory before and after.
+    free_memory,    ///< Reply: the device's free and total bytes.
+};
+
+/// How the runner carried out a request.
+enum class Status : std::int32_t {
+    ok = 0,
+    cuda_error = 1,   ///< A CUDA call or the kernel failed: code, name and message follow.
+    exception = 2,    ///< The student's code threw: message follows.
+    no_device = 3,    ///< No usable GPU.
+    unsupported = 4,  ///< The request does not apply to this lab.
+};
+
+/// Which launch a multiply request uses.
+enum class LaunchMode : std::uint32_t {
+    launcher = 0,  ///< The student's launcher (its own grid and block).
+    contract = 1,  ///< The kit launches the student's kernel itself, with the contract's grid and block.
+};
+
+/// Builds a frame's payload.
+class Writer {
+public:
+    template <class T>
+    Writer& put(const T& value) {
+        static_assert(std::is_trivially_copyable_v<T>, "only plain values travel");
+        const auto* p = reinterpret_cast<const unsigned char*>(&value);
+        bytes_.insert(bytes_.end(), p, p + sizeof(T));
+        return *this;
+    }
+    Writer& put_string(const std::string& text) {
+        put<std::uint64_t>(text.size());
+        bytes_.insert(bytes_.end(), text.begin(), text.end());
+        return *this;
+    }
+    Writer& put_floats(const float* values, std::size_t count) {
+        put<std::uint64_t>(count);
+        const auto* p = reinterpret_cast<const unsigned char*>(values);
+        bytes_.insert(bytes_.end(), p, p + count * sizeof(float));
+        return *this;
+    }
+    Writer& put_floats(const std::vector<float>& values) { return put_floats(values.data(), values.size()); }
+    const std::vector<unsigned char>& bytes() const noexcept { return bytes_; }
+
+private:
+    std::vector<unsigned char> bytes_;
+};
+
+/// Reads a frame's payload; after the first read past the end every value is zero and ok() is false.
+class Reader {
+public:
+    explicit Reader(const std::vector<unsigned char>& bytes) : at_(bytes.data()), end_(bytes.data() + bytes.size()) {}
+    template <class T>
+    T get() {
+        static_assert(std::is_trivially_copyable_v<T>, "only plain values travel");
+        T value{};
+        if (!take(sizeof(T))) return value;
+        std::memcpy(&value, at_ - sizeof(T), sizeof(T));
+        return value;
+    }
+    std::string get_string() {
+        const auto size = get<std::uint64_t>();
+        if (!take(size)) return {};
+        return std::string(reinterpret_cast<const char*>(at_ - size), static_cast<std::size_t>(size));
+    }
+    std::vector<float> get_floats() {
+        const auto count = get<std::uint64_t>();
+        if (count > max_frame_bytes / sizeof(float) || !take(count * sizeof(float))) return {};
+        std::vector<float> values(static_cast<std::size_t>(count));
+        std::memcpy(values.data(), at_ - count * sizeof(float), values.size() * sizeof(float));
+        return values;
+    }
+    bool ok() const noexcept { return ok_; }
+    bool at_end() const noexcept { return ok_ && at_ == end_; }
+
+private:
+    bool take(std::uint64_t size) {
+        if (!ok_ || size > static_cast<std::uint64_t>(end_ - at_)) {
+            ok_ = false;
+            return false;
+        }
+        at_ += size;
+        return true;
+    }
+    const unsigned char* at_;
+    const unsigned char* end_;
+    bool ok_ = true;
+};
+
+/// Writes all of @p size bytes to @p fd; false on any error (the other side has gone).
+inline bool write_all(int fd, const void* data, std::size_t size) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    while (size > 0) {
+        const ssize_t n = ::write(fd, p, size);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        p += n;
+        size -= static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
+/// Sends one frame.
+inline bool send_frame(int fd, const std::vector<unsigned char>& payload) {
+    const std::uint32_t magic = frame_magic;
+    const std::uint64_t size = payload.size();
+    return write_all(fd, &magic, sizeof magic) && write_all(fd, &size, sizeof size) &&
+           write_all(fd, payload.data(), payload.size());
+}
+
+/// Reads exactly @p size bytes, blocking; false at end of file or on an error.
+inline bool read_all(int fd, void* data, std::size_t size) {
+    auto* p = static_cast<unsigned char*>(data);
+    while (size > 0) {
+        const ssize_t n = ::read(fd, p, size);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        p += n;
+        size -= static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
+/// Reads one frame, blocking (the runner's side: it has nothing else to do).
+inline bool receive_frame(int fd, std::vector<unsigned char>& payload) {
+    std::uint32_t magic = 0;
+    std::uint64_t size = 0;
+    if (!read_all(fd, &magic, sizeof magic) || magic != frame_magic) return false;
+    if (!read_all(fd, &size, sizeof size) || size > max_frame_bytes) return false;
+    payload.resize(static_cast<std::size_t>(size));
+    return read_all(fd, payload.data(), payload.size());
+}
+
+}  // namespace tilelab::wire

@@ -1,0 +1,38 @@
+/// @file runner_lab.hpp
+/// @brief What a lab's runner knows of the lab it was built from: the student's functions and the kit's own
+/// launch of the student's kernel. One adapter (grader/runner/adapters/<lab>.cu) defines runner_lab().
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+namespace tilelab::runner {
+
+/// A launcher: device pointers in, P = M · N launched (asynchronously).
+using Launcher = void (*)(const float* M, const float* N, float* P, int rows, int inner, int cols);
+/// Lab 04's host function: host pointers in, P computed, the kernel's milliseconds returned.
+using TimedMultiply = float (*)(const float* M, const float* N, float* P, int rows, int inner, int cols);
+
+/// The lab linked into this runner.
+struct RunnerLab {
+    Launcher launcher;         ///< The student's launcher (lab 04: lab 03's, which it times).
+    Launcher contract_launch;  ///< The kit's launch of the student's kernel with the contract's grid and block.
+    const void* kernel;        ///< The student's kernel (its host stub), for cudaFuncGetAttributes.
+    TimedMultiply timed;       ///< Lab 04's matmul_timed; null for the other labs.
+    Launcher reference_naive;  ///< The model naive kernel the performance gate races against; null without one.
+    int tile_width;            ///< TILE_WIDTH the lab was compiled with.
+};
+
+/// The lab this runner holds.
+const RunnerLab& runner_lab();
+
+/// The contract's block: TILE_WIDTH × TILE_WIDTH threads.
+inline dim3 contract_block(int tile_width) {
+    return dim3(static_cast<unsigned>(tile_width), static_cast<unsigned>(tile_width));
+}
+/// The contract's grid: one block per TILE_WIDTH × TILE_WIDTH tile of P, partial tiles included.
+inline dim3 contract_grid(int rows, int cols, int tile_width) {
+    return dim3(static_cast<unsigned>((cols + tile_width - 1) / tile_width),
+                static_cast<unsigned>((rows + tile_width - 1) / tile_width));
+}
+
+}  // namespace tilelab::runner

@@ -1,0 +1,387 @@
+// The runner: the one process that holds a student's code. It answers the checker's requests over the two pipes
+// it is given (--in, --out) and decides nothing: it multiplies what it is sent, times what it is asked to time,
+// and sends back the raw results. The checker, a separate program with no student code in it, judges them.
+// It links no grader code (no comparator, no reference, no random inputs), so a lab has none of it to redefine.
+#include "runner_lab.hpp"
+
+#include <tilelab/cuda_check.hpp>
+#include <tilelab/wire.hpp>
+
+#include <cuda_runtime_api.h>
+#ifdef TILELAB_CPU_BACKEND
+#include <tilelab/cpu/emulator.hpp>
+#endif
+
+#include <algorithm>
+#include <csignal>
+#include <cstdio>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace tilelab::wire;
+using tilelab::runner::RunnerLab;
+using tilelab::runner::runner_lab;
+
+// A request that could not be carried out; becomes the reply's status and message.
+struct RequestFailed {
+    Status status;
+    int code;
+    std::string name;
+    std::string message;
+};
+
+// Launch errors (a bad grid or block) leave the context usable; a fault inside a kernel does not.
+bool is_sticky(cudaError_t code) {
+    return code != cudaErrorInvalidConfiguration && code != cudaErrorInvalidValue &&
+           code != cudaErrorLaunchOutOfResources && code != cudaErrorNoKernelImageForDevice &&
+           code != cudaErrorMemoryAllocation && code != cudaErrorNotReady;
+}
+
+void check(cudaError_t code, const std::string& what) {
+    if (code == cudaSuccess) return;
+    throw RequestFailed{Status::cuda_error, static_cast<int>(code), cudaGetErrorName(code),
+                        what + ": " + cudaGetErrorName(code) + " (" + cudaGetErrorString(code) + ")"};
+}
+
+void unsupported(const char* why) { throw RequestFailed{Status::unsupported, 0, "", why}; }
+
+// The reply's header: status, CUDA error code and name, message, and whether the context is lost.
+Writer reply(Status status, int code = 0, const std::string& name = "", const std::string& message = "") {
+    Writer out;
+    out.put(status).put<std::int32_t>(code).put_string(name).put_string(message);
+    out.put<std::uint8_t>(status == Status::cuda_error && is_sticky(static_cast<cudaError_t>(code)) ? 1 : 0);
+    return out;
+}
+
+// Device memory that frees itself; its allocation failing is a failed request.
+class DeviceFloats {
+public:
+    explicit DeviceFloats(std::size_t count) : count_(count) {
+        check(cudaMalloc(reinterpret_cast<void**>(&data_), count * sizeof(float)), "cudaMalloc");
+    }
+    DeviceFloats(const DeviceFloats&) = delete;
+    DeviceFloats& operator=(const DeviceFloats&) = delete;
+    ~DeviceFloats() { static_cast<void>(cudaFree(data_)); }
+    float* data() const noexcept { return data_; }
+    void upload(const std::vector<float>& values) {
+        check(cudaMemcpy(data_, values.data(), count_ * sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy");
+    }
+    std::vector<float> download() const {
+        std::vector<float> values(count_);
+        check(cudaMemcpy(values.data(), data_, count_ * sizeof(float), cudaMemcpyDeviceToHost), "cudaMemcpy");
+        return values;
+    }
+
+private:
+    float* data_ = nullptr;
+    std::size_t count_;
+};
+
+float bits_to_float(std::uint32_t bits) {
+    float value;
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
+}
+
+std::size_t product(int a, int b) { return static_cast<std::size_t>(a) * static_cast<std::size_t>(b); }
+
+void check_sizes(int rows, int inner, int cols) {
+    if (rows <= 0 || inner <= 0 || cols <= 0 || rows > (1 << 20) || inner > (1 << 20) || cols > (1 << 20))
+        unsupported("sizes out of range");
+}
+
+// What the emulator counted, so the checker can see that the kernel's threads ran and used their tiles.
+struct Counters {
+    std::uint8_t present = 0;
+    std::uint64_t threads = 0, shared_reads = 0, shared_writes = 0;
+};
+Counters counters() {
+    Counters c;
+#ifdef TILELAB_CPU_BACKEND
+    const auto s = tilelab::cpu::stats();
+    c = Counters{1, s.threads_run, s.shared_reads, s.shared_writes};
+#endif
+    return c;
+}
+void put_counters(Writer& out, const Counters& before, const Counters& after) {
+    out.put(after.present).put<std::uint64_t>(after.threads - before.threads);
+    out.put<std::uint64_t>(after.shared_reads - before.shared_reads);
+    out.put<std::uint64_t>(after.shared_writes - before.shared_writes);
+}
+
+Writer hello() {
+    int count = 0;
+    const cudaError_t status = cudaGetDeviceCount(&count);
+    if (status != cudaSuccess || count == 0)
+        return reply(Status::no_device, static_cast<int>(status), cudaGetErrorName(status),
+                     status != cudaSuccess ? cudaGetErrorString(status) : "no device found");
+    cudaDeviceProp properties{};
+    check(cudaGetDeviceProperties(&properties, 0), "cudaGetDeviceProperties");
+    Writer out = reply(Status::ok);
+    out.put_string(properties.name).put<std::int32_t>(properties.major).put<std::int32_t>(properties.minor);
+    return out;
+}
+
+// Inputs in device buffers between guard zones, P poisoned, one launch, and every element of P's buffer back.
+Writer multiply(Reader& in, const RunnerLab& lab) {
+    const auto mode = in.get<LaunchMode>();
+    const int rows = in.get<std::int32_t>(), inner = in.get<std::int32_t>(), cols = in.get<std::int32_t>();
+    const auto guard = in.get<std::uint64_t>();
+    const bool guard_after = in.get<std::uint8_t>() != 0;
+    const float guard_value = bits_to_float(in.get<std::uint32_t>());
+    const float unwritten = bits_to_float(in.get<std::uint32_t>());
+    const std::vector<float> M = in.get_floats(), N = in.get_floats();
+    check_sizes(rows, inner, cols);
+    if (!in.at_end() || M.size() != product(rows, inner) || N.size() != product(inner, cols) || guard > (1u << 24))
+        unsupported("malformed multiply request");
+
+    auto guarded = [&](const std::vector<float>& payload, std::size_t count, float fill) {
+        std::vector<float> all(guard + count + (guard_after ? guard : 0), guard_value);
+        if (payload.empty())
+            std::fill(all.begin() + static_cast<std::ptrdiff_t>(guard),
+                      all.begin() + static_cast<std::ptrdiff_t>(guard + count), fill);
+        else
+            std::copy(payload.begin(), payload.end(), all.begin() + static_cast<std::ptrdiff_t>(guard));
+        return all;
+    };
+    const std::vector<float> host_M = guarded(M, M.size(), 0), host_N = guarded(N, N.size(), 0);
+    const std::vector<float> host_P = guarded({}, product(rows, cols), unwritten);
+    DeviceFloats device_M(host_M.size()), device_N(host_N.size()), device_P(host_P.size());
+    device_M.upload(host_M);
+    device_N.upload(host_N);
+    device_P.upload(host_P);
+
+    const Counters before = counters();
+    const auto launch = mode == LaunchMode::contract ? lab.contract_launch : lab.launcher;
+    launch(device_M.data() + guard, device_N.data() + guard, device_P.data() + guard, rows, inner, cols);
+    check(cudaGetLastError(), "launch");
+    check(cudaDeviceSynchronize(), "kernel");
+    const Counters after = counters();
+
+    Writer out = reply(Status::ok);
+    out.put_floats(device_P.download());
+    put_counters(out, before, after);
+    return out;
+}
+
+// The kernel's resources; on the CPU backend, after one run (it learns a kernel's shared memory by running it),
+// with the shared-memory accesses that run made.
+Writer attributes(Reader& in, const RunnerLab& lab) {
+    const int rows = in.get<std::int32_t>(), inner = in.get<std::int32_t>(), cols = in.get<std::int32_t>();
+    check_sizes(rows, inner, cols);
+    Counters before, after;
+#ifdef TILELAB_CPU_BACKEND
+    {
+        const std::vector<float> zeros_M(product(rows, inner), 0.0f), zeros_N(product(inner, cols), 0.0f);
+        DeviceFloats M(zeros_M.size()), N(zeros_N.size()), P(product(rows, cols));
+        M.upload(zeros_M);
+        N.upload(zeros_N);
+        before = counters();
+        lab.contract_launch(M.data(), N.data(), P.data(), rows, inner, cols);
+        check(cudaGetLastError(), "launch");
+        check(cudaDeviceSynchronize(), "kernel");
+        after = counters();
+    }
+#endif
+    cudaFuncAttributes attributes{};
+    check(cudaFuncGetAttributes(&attributes, lab.kernel), "cudaFuncGetAttributes");
+    int blocks_per_sm = 0;
+    const int threads = lab.tile_width * lab.tile_width;
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, lab.kernel, threads, 0),
+          "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    Writer out = reply(Status::ok);
+    out.put<std::uint64_t>(attributes.sharedSizeBytes).put<std::int32_t>(attributes.numRegs);
+    out.put<std::int32_t>(blocks_per_sm);
+    put_counters(out, before, after);
+    return out;
+}
+
+float elapsed_ms(cudaEvent_t start, cudaEvent_t stop) {
+    check(cudaEventSynchronize(stop), "kernel");
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
+    return ms;
+}
+
+// Events that destroy themselves.
+struct EventPair {
+    cudaEvent_t start = nullptr, stop = nullptr;
+    EventPair() {
+        check(cudaEventCreate(&start), "cudaEventCreate");
+        check(cudaEventCreate(&stop), "cudaEventCreate");
+    }
+    EventPair(const EventPair&) = delete;
+    EventPair& operator=(const EventPair&) = delete;
+    ~EventPair() {
+        static_cast<void>(cudaEventDestroy(start));
+        static_cast<void>(cudaEventDestroy(stop));
+    }
+    template <class Launch>
+    float time(Launch&& launch) {
+        check(cudaEventRecord(start), "cudaEventRecord");
+        launch();
+        check(cudaEventRecord(stop), "cudaEventRecord");
+        check(cudaGetLastError(), "launch");
+        return elapsed_ms(start, stop);
+    }
+};
+
+// The performance gate's measurements: the model naive kernel and the kit's launch of the student's kernel,
+// warmed up, then interleaved so drifting clocks affect both alike. The student's result comes back to be checked.
+Writer perf(Reader& in, const RunnerLab& lab) {
+    const int n = in.get<std::int32_t>(), repeats = in.get<std::int32_t>();
+    const std::vector<float> M = in.get_floats(), N = in.get_floats();
+    check_sizes(n, n, n);
+    if (!in.at_end() || M.size() != product(n, n) || N.size() != product(n, n) || repeats <= 0 || repeats > 1000)
+        unsupported("malformed perf request");
+    if (lab.reference_naive == nullptr) unsupported("this runner has no reference naive kernel");
+    DeviceFloats device_M(M.size()), device_N(N.size()), naive_P(M.size()), tiled_P(M.size());
+    device_M.upload(M);
+    device_N.upload(N);
+    EventPair events;
+    auto naive = [&] { lab.reference_naive(device_M.data(), device_N.data(), naive_P.data(), n, n, n); };
+    auto tiled = [&] { lab.contract_launch(device_M.data(), device_N.data(), tiled_P.data(), n, n, n); };
+    for (int i = 0; i < 2; ++i) {  // warm-up: module loading and clocks stay out of the numbers
+        events.time(naive);
+        events.time(tiled);
+    }
+    std::vector<float> naive_ms, tiled_ms;
+    for (int i = 0; i < repeats; ++i) {
+        naive_ms.push_back(events.time(naive));
+        tiled_ms.push_back(events.time(tiled));
+    }
+    Writer out = reply(Status::ok);
+    out.put_floats(naive_ms).put_floats(tiled_ms).put_floats(tiled_P.download());
+    return out;
+}
+
+// Lab 04: the student's matmul_timed on host inputs, P poisoned with a guard zone after it.
+Writer timed(Reader& in, const RunnerLab& lab) {
+    const int rows = in.get<std::int32_t>(), inner = in.get<std::int32_t>(), cols = in.get<std::int32_t>();
+    const auto guard = in.get<std::uint64_t>();
+    const float unwritten = bits_to_float(in.get<std::uint32_t>());
+    const std::vector<float> M = in.get_floats(), N = in.get_floats();
+    check_sizes(rows, inner, cols);
+    if (!in.at_end() || M.size() != product(rows, inner) || N.size() != product(inner, cols) || guard > (1u << 24))
+        unsupported("malformed timed request");
+    if (lab.timed == nullptr) unsupported("this lab has no matmul_timed");
+    std::vector<float> P(product(rows, cols) + guard, unwritten);
+    const float ms = lab.timed(M.data(), N.data(), P.data(), rows, inner, cols);
+    Writer out = reply(Status::ok);
+    out.put<float>(ms).put_floats(P);
+    return out;
+}
+
+// Lab 04's clock check: the kit's own event timing of the contract launch, warmed up, seven runs.
+Writer kernel_time(Reader& in, const RunnerLab& lab) {
+    const int rows = in.get<std::int32_t>(), inner = in.get<std::int32_t>(), cols = in.get<std::int32_t>();
+    check_sizes(rows, inner, cols);
+    DeviceFloats M(product(rows, inner)), N(product(inner, cols)), P(product(rows, cols));
+    check(cudaMemset(M.data(), 0, product(rows, inner) * sizeof(float)), "cudaMemset");
+    check(cudaMemset(N.data(), 0, product(inner, cols) * sizeof(float)), "cudaMemset");
+    EventPair events;
+    auto launch = [&] { lab.contract_launch(M.data(), N.data(), P.data(), rows, inner, cols); };
+    events.time(launch);
+    std::vector<float> times;
+    for (int i = 0; i < 7; ++i) times.push_back(events.time(launch));
+    Writer out = reply(Status::ok);
+    out.put_floats(times);
+    return out;
+}
+
+std::uint64_t free_device_bytes() {
+    std::size_t free = 0, total = 0;
+    check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+    return free;
+}
+
+// Lab 04's error path: matmul_timed on sizes no GPU can hold. Whether it threw, what, and the free device
+// memory before and after.
+Writer timed_failure(Reader& in, const RunnerLab& lab) {
+    const int rows = in.get<std::int32_t>(), inner = in.get<std::int32_t>(), cols = in.get<std::int32_t>();
+    check_sizes(rows, inner, cols);
+    if (lab.timed == nullptr) unsupported("this lab has no matmul_timed");
+    // M is never read: its allocation fails first. N and P are real, in case they come first.
+    std::vector<float> small_M(16, 1.0f), N(product(inner, cols), 1.0f), P(product(rows, cols));
+    const std::uint64_t before = free_device_bytes();
+    std::uint8_t threw = 0;
+    std::int32_t code = 0;
+    std::string what;
+    try {
+        lab.timed(small_M.data(), N.data(), P.data(), rows, inner, cols);
+    } catch (const tilelab::CudaError& error) {
+        threw = 1;
+        code = static_cast<std::int32_t>(error.code());
+        what = error.what();
+    } catch (const std::exception& error) {
+        threw = 2;
+        what = error.what();
+    }
+    static_cast<void>(cudaGetLastError());  // a failed cudaMalloc leaves no sticky error; clear it anyway
+    const std::uint64_t after = free_device_bytes();
+    Writer out = reply(Status::ok);
+    out.put(threw).put(code).put_string(what).put(before).put(after);
+    return out;
+}
+
+Writer free_memory() {
+    std::size_t free = 0, total = 0;
+    check(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+    Writer out = reply(Status::ok);
+    out.put<std::uint64_t>(free).put<std::uint64_t>(total);
+    return out;
+}
+
+Writer answer(const std::vector<unsigned char>& request) {
+    Reader in(request);
+    const RunnerLab& lab = runner_lab();
+    try {
+        switch (in.get<Op>()) {
+            case Op::hello: return hello();
+            case Op::multiply: return multiply(in, lab);
+            case Op::attributes: return attributes(in, lab);
+            case Op::perf: return perf(in, lab);
+            case Op::timed: return timed(in, lab);
+            case Op::kernel_time: return kernel_time(in, lab);
+            case Op::timed_failure: return timed_failure(in, lab);
+            case Op::free_memory: return free_memory();
+        }
+        unsupported("unknown request");
+    } catch (const RequestFailed& failed) {
+        return reply(failed.status, failed.code, failed.name, failed.message);
+    } catch (const tilelab::CudaError& error) {
+        return reply(Status::cuda_error, static_cast<int>(error.code()), cudaGetErrorName(error.code()), error.what());
+    } catch (const std::exception& error) {
+        return reply(Status::exception, 0, "", error.what());
+    } catch (...) {
+        return reply(Status::exception, 0, "", "an exception that is not a std::exception");
+    }
+    return reply(Status::unsupported);
+}
+
+int descriptor(int argc, char** argv, const char* option) {
+    for (int i = 1; i + 1 < argc; ++i)
+        if (std::strcmp(argv[i], option) == 0) return std::atoi(argv[i + 1]);
+    return -1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const int in = descriptor(argc, argv, "--in"), out = descriptor(argc, argv, "--out");
+    if (in < 0 || out < 0) {
+        std::fprintf(stderr, "this is a TileLab lab runner: the checker starts it (--in FD --out FD)\n");
+        return 2;
+    }
+    std::signal(SIGPIPE, SIG_IGN);  // a checker that has gone away is an error on write, not a signal
+    std::vector<unsigned char> request;
+    while (receive_frame(in, request))
+        if (!send_frame(out, answer(request).bytes())) return 1;
+    return 0;
+}

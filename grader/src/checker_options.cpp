@@ -1,0 +1,65 @@
+#include "lab_under_test.hpp"
+
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+namespace tilelab::grader {
+namespace {
+
+CheckerOptions current;
+
+// The labs the checker knows, by the id the build gives them.
+LabUnderTest lab_from_table(const std::string& id, int tile_width) {
+    if (tile_width != 8 && tile_width != 16 && tile_width != 32)
+        throw std::invalid_argument("--tile-width must be 8, 16 or 32");
+    if (id == "lab01") return {"lab01", "matmul_naive", tile_width, false, false};
+    if (id == "lab02") return {"lab02", "matmul_tiled", tile_width, true, true};
+    if (id == "lab03") return {"lab03", "matmul_tiled_boundary", tile_width, false, true};
+    if (id == "lab04") return {"lab04", "matmul_timed", tile_width, false, true};
+    throw std::invalid_argument("--lab: no lab '" + id + "' (lab01 to lab04)");
+}
+
+}  // namespace
+
+CheckerOptions parse_checker_options(int& argc, char** argv) {
+    CheckerOptions options;
+    std::string lab;
+    int tile_width = 0;
+    double seconds = 3600;
+    std::string runner, sanitizer;
+    int kept = 1;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) throw std::invalid_argument(arg + " needs a value");
+            return argv[++i];
+        };
+        if (arg == "--lab") lab = value();
+        else if (arg == "--tile-width") tile_width = std::atoi(value().c_str());
+        else if (arg == "--runner") runner = value();
+        else if (arg == "--sanitizer") sanitizer = value();
+        else if (arg == "--sanitizer-tool") options.sanitizer_tool = value();
+        else if (arg == "--time-limit") seconds = std::strtod(value().c_str(), nullptr);
+        else if (arg == "--verdict-file") options.verdict_file = value();
+        else argv[kept++] = argv[i];
+    }
+    argc = kept;
+    if (lab.empty() || runner.empty()) throw std::invalid_argument("--lab and --runner are required");
+    options.lab = lab_from_table(lab, tile_width);
+    if (sanitizer.empty() != options.sanitizer_tool.empty())
+        throw std::invalid_argument("--sanitizer and --sanitizer-tool go together");
+    if (!sanitizer.empty())
+        options.runner = {sanitizer, "--tool", options.sanitizer_tool, "--error-exitcode",
+                          std::to_string(sanitizer_error_status), "--print-limit", "20"};
+    options.runner.push_back(runner);
+    options.deadline = std::chrono::steady_clock::now() +
+                       std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
+    return options;
+}
+
+const CheckerOptions& checker_options() { return current; }
+void set_checker_options(CheckerOptions options) { current = std::move(options); }
+const LabUnderTest& lab_under_test() { return current.lab; }
+
+}  // namespace tilelab::grader

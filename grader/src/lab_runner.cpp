@@ -1,0 +1,81 @@
+#include "lab_runner.hpp"
+
+#include "lab_under_test.hpp"
+
+#include <tilelab/cuda_check.hpp>
+
+#include <cstdio>
+#include <memory>
+
+namespace tilelab::grader {
+namespace {
+
+std::unique_ptr<RunnerProcess> runner;
+
+RunnerProcess& started_runner() {
+    if (!runner) {
+        runner = std::make_unique<RunnerProcess>(checker_options().runner, checker_options().deadline);
+        std::printf("Sandbox: %s\n", runner->confinement().c_str());
+        std::fflush(stdout);
+    }
+    return *runner;
+}
+
+}  // namespace
+
+namespace {
+std::string describe(const ReplyHeader& header, const std::string& who) {
+    switch (header.status) {
+        case wire::Status::cuda_error: {
+            std::string text = who + " " + header.message;
+            const std::string hint = hint_for(static_cast<cudaError_t>(header.code));
+            if (!hint.empty()) text += "\n  hint: " + hint;
+            return text;
+        }
+        case wire::Status::exception: return who + " threw an exception: " + header.message;
+        case wire::Status::no_device: return "the lab's program found no usable GPU: " + header.message;
+        default: return "the lab's program could not do what it was asked (" + header.message + ")";
+    }
+}
+}  // namespace
+
+LabError::LabError(const ReplyHeader& header, const std::string& who)
+    : std::runtime_error(describe(header, who)), context_lost_(header.context_lost) {}
+
+void require_ok(const Reply& reply, const std::string& who) {
+    if (reply.header.status != wire::Status::ok) throw LabError(reply.header, who);
+}
+
+void require_complete(const wire::Reader& in, const std::string& doing) {
+    if (!in.at_end())
+        throw RunnerGone("the lab's program sent a reply of the wrong shape while " + doing +
+                         "\n  hint: the channel between the checker and the lab's program is not the lab's to write to");
+}
+
+ReplyHeader read_header(wire::Reader& in) {
+    ReplyHeader header;
+    header.status = in.get<wire::Status>();
+    header.code = in.get<std::int32_t>();
+    header.name = in.get_string();
+    header.message = in.get_string();
+    header.context_lost = in.get<std::uint8_t>() != 0;
+    return header;
+}
+
+wire::Reader body(const Reply& reply) {
+    wire::Reader in(reply.bytes);
+    read_header(in);
+    return in;
+}
+
+Reply ask_runner(const wire::Writer& request, const std::string& doing) {
+    Reply reply;
+    reply.bytes = started_runner().call(request, doing, reply.header);
+    return reply;
+}
+
+int finish_runner() { return runner ? runner->finish() : 0; }
+
+std::string runner_confinement() { return runner ? runner->confinement() : std::string(); }
+
+}  // namespace tilelab::grader

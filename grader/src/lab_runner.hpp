@@ -1,0 +1,56 @@
+/// @file lab_runner.hpp
+/// @brief The lab's program as the checks use it: one runner per checker process, started on first use.
+#pragma once
+
+#include "runner_process.hpp"
+
+#include <tilelab/wire.hpp>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tilelab::grader {
+
+/// A reply from the lab's program: its header, and its body to read with body().
+struct Reply {
+    ReplyHeader header;
+    std::vector<unsigned char> bytes;
+};
+
+/// The lab's program could not do what it was asked: a CUDA error, an exception from the student's code, or a
+/// request it does not take. what() is the message, with a hint where there is one.
+class LabError : public std::runtime_error {
+public:
+    LabError(const ReplyHeader& header, const std::string& who);
+    /// The CUDA context is lost: nothing more can run in this program.
+    bool context_lost() const noexcept { return context_lost_; }
+
+private:
+    bool context_lost_;
+};
+
+/// Throws LabError unless @p reply says the request was carried out; @p who names what ran ("matmul_naive(...)").
+void require_ok(const Reply& reply, const std::string& who);
+
+/// Throws RunnerGone when @p in was not read exactly to its end (a reply of the wrong shape).
+void require_complete(const wire::Reader& in, const std::string& doing);
+
+/// A reader over @p reply's body, past the header.
+wire::Reader body(const Reply& reply);
+
+/// Reads a reply's header from @p in.
+ReplyHeader read_header(wire::Reader& in);
+
+/// Sends @p request to the lab's program (starting it on first use, with the command from checker_options())
+/// and returns its reply; @p doing says what was asked, for messages. Throws RunnerGone.
+Reply ask_runner(const wire::Writer& request, const std::string& doing);
+
+/// Ends the lab's program, if it was started: closes the channel and returns its exit status (see
+/// RunnerProcess::finish); 0 when it never ran.
+int finish_runner();
+
+/// How the lab's program is confined, once it has started; empty before.
+std::string runner_confinement();
+
+}  // namespace tilelab::grader

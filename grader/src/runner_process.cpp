@@ -1,0 +1,183 @@
+#include "runner_process.hpp"
+
+#include "lab_runner.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+namespace tilelab::grader {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The hint the report shows for a check that ran out of time (grader/report.cmake reads "hint:" lines).
+constexpr const char* too_slow_hint =
+    "hint: the check did not finish in time: a kernel that never ends (check the loop bounds), or one far too slow";
+
+}  // namespace
+
+RunnerProcess::RunnerProcess(std::vector<std::string> command, Clock::time_point deadline)
+    : sandbox_(prepare_sandbox()), output_path_(sandbox_.folder + "/output.txt"), deadline_(deadline) {
+    int request[2], reply[2];
+    if (pipe2(request, O_CLOEXEC) != 0 || pipe2(reply, O_CLOEXEC) != 0)
+        throw RunnerGone(std::string("cannot make the channel to the lab's program: ") + std::strerror(errno));
+    const int output = open(output_path_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (output < 0) throw RunnerGone("cannot make " + output_path_);
+    std::fflush(nullptr);
+    pid_ = fork();
+    if (pid_ == 0) {
+        command.insert(command.end(), {"--in", "3", "--out", "4"});
+        exec_in_sandbox(sandbox_, command, request[0], reply[1], output);
+    }
+    close(request[0]);
+    close(reply[1]);
+    close(output);
+    request_fd_ = request[1];
+    reply_fd_ = reply[0];
+    if (pid_ < 0) throw RunnerGone(std::string("cannot start the lab's program: ") + std::strerror(errno));
+    setpgid(pid_, pid_);  // also here, so the group exists whichever of the two runs first
+    signal(SIGPIPE, SIG_IGN);
+}
+
+RunnerProcess::~RunnerProcess() {
+    if (request_fd_ >= 0) close(request_fd_);
+    if (reply_fd_ >= 0) close(reply_fd_);
+    end_sandboxed_processes(sandbox_, pid_);
+    if (pid_ > 0 && exit_status_ < 0) waitpid(pid_, nullptr, 0);
+    remove_sandbox(sandbox_);
+}
+
+std::string RunnerProcess::ended_how(int status) const {
+    if (WIFEXITED(status)) return "exited with status " + std::to_string(WEXITSTATUS(status));
+    if (WIFSIGNALED(status)) {
+        const int number = WTERMSIG(status);
+        const char* name = sigabbrev_np(number);
+        return "was killed by signal " + std::to_string(number) + (name ? std::string(" (SIG") + name + ")" : "");
+    }
+    return "ended";
+}
+
+void RunnerProcess::gone(const std::string& what, const std::string& hint) {
+    end_sandboxed_processes(sandbox_, pid_);
+    std::string message = what;
+    const std::string text = printed();
+    if (!text.empty()) message += "\n  what the lab's program printed:\n" + text;
+    message += "\n  " + hint;
+    throw RunnerGone(message);
+}
+
+bool RunnerProcess::wait_readable(Clock::time_point until) {
+    for (;;) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now()).count();
+        if (left <= 0) return false;
+        pollfd p{reply_fd_, POLLIN, 0};
+        const int ready = poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000)));
+        if (ready > 0) return true;
+        if (ready < 0 && errno != EINTR) return true;  // let the read report it
+    }
+}
+
+bool RunnerProcess::read_bytes(void* data, std::size_t size) {
+    auto* p = static_cast<unsigned char*>(data);
+    while (size > 0) {
+        if (!wait_readable(deadline_)) {
+            gone("the lab's program did not answer in time (the check's limit ran out)", too_slow_hint);
+        }
+        const ssize_t n = read(reply_fd_, p, size);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        p += n;
+        size -= static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
+std::vector<unsigned char> RunnerProcess::call(const wire::Writer& request, const std::string& doing,
+                                               ReplyHeader& header) {
+    if (exit_status_ >= 0) throw RunnerGone("the lab's program has already ended");
+    if (!wire::send_frame(request_fd_, request.bytes())) {
+        // It is gone: say how.
+        int status = 0;
+        waitpid(pid_, &status, 0);
+        exit_status_ = status;
+        gone("the lab's program " + ended_how(status) + " before " + doing,
+             "hint: a lab's program must not end by itself: look for exit(), abort() or a crash, also in code that "
+             "runs before main (global initializers)");
+    }
+    std::uint32_t magic = 0;
+    std::uint64_t size = 0;
+    const bool framed = read_bytes(&magic, sizeof magic) && read_bytes(&size, sizeof size);
+    if (!framed) {
+        int status = 0;
+        // The reply pipe closed: the runner has ended, or is ending.
+        const auto until = Clock::now() + std::chrono::seconds(5);
+        while (waitpid(pid_, &status, WNOHANG) == 0 && Clock::now() < until) usleep(10000);
+        exit_status_ = status;
+        gone("the lab's program " + ended_how(status) + " while " + doing,
+             "hint: a lab's program must not end by itself: a crash in the kernel or the launcher, or a call of "
+             "exit() or abort(), also in code that runs before main (global initializers)");
+    }
+    if (magic != wire::frame_magic || size > wire::max_frame_bytes)
+        gone("the lab's program sent something that is not a reply while " + doing,
+             "hint: the channel between the checker and the lab's program is not the lab's to write to");
+    std::vector<unsigned char> payload(static_cast<std::size_t>(size));
+    if (!read_bytes(payload.data(), payload.size()))
+        gone("the lab's program stopped in the middle of a reply while " + doing,
+             "hint: a lab's program must not end by itself");
+    wire::Reader in(payload);
+    header = read_header(in);
+    if (!in.ok())
+        gone("the lab's program sent a malformed reply while " + doing,
+             "hint: the channel between the checker and the lab's program is not the lab's to write to");
+    return payload;
+}
+
+int RunnerProcess::finish() {
+    if (request_fd_ >= 0) {
+        close(request_fd_);
+        request_fd_ = -1;
+    }
+    if (exit_status_ >= 0) return WIFSIGNALED(exit_status_) ? 128 + WTERMSIG(exit_status_) : WEXITSTATUS(exit_status_);
+    int status = 0;
+    for (;;) {
+        const pid_t done = waitpid(pid_, &status, WNOHANG);
+        if (done == pid_) break;
+        if (Clock::now() >= deadline_) {
+            end_sandboxed_processes(sandbox_, pid_);
+            waitpid(pid_, &status, 0);
+            exit_status_ = status;
+            return -1;
+        }
+        usleep(20000);
+    }
+    exit_status_ = status;
+    return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+}
+
+std::string RunnerProcess::printed(std::size_t max_bytes) const {
+    std::ifstream file(output_path_, std::ios::binary);
+    std::string text(max_bytes, '\0');
+    file.read(&text[0], static_cast<std::streamsize>(max_bytes));
+    text.resize(static_cast<std::size_t>(file.gcount()));
+    const bool cut = file.peek() != std::char_traits<char>::eof();
+    std::string quoted;
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        for (char& c : line)
+            if (static_cast<unsigned char>(c) < 32 && c != '\t') c = '?';
+        if (!line.empty()) quoted += "  | " + line + "\n";
+    }
+    if (cut) quoted += "  | (more, not shown)\n";
+    if (!quoted.empty()) quoted.pop_back();
+    return quoted;
+}
+
+}  // namespace tilelab::grader

@@ -1,0 +1,74 @@
+/// @file runner_process.hpp
+/// @brief The lab's runner as the checker sees it: a sandboxed process behind two pipes, asked one thing at a
+/// time, never trusted: an exit, a hang, a crash or garbage on the channel is a failed check with a message.
+#pragma once
+
+#include "sandbox.hpp"
+
+#include <tilelab/wire.hpp>
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tilelab::grader {
+
+/// The runner did not answer: it ended, hung or sent something that is not a reply. what() says which, with a
+/// hint, and quotes what it printed.
+class RunnerGone : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+/// A reply's header, read by RunnerProcess::call(); the rest of the reply stays in the reader.
+struct ReplyHeader {
+    wire::Status status = wire::Status::ok;
+    int code = 0;              ///< CUDA error code when status is cuda_error.
+    std::string name;          ///< The CUDA error's name.
+    std::string message;       ///< What failed, in the runner's words.
+    bool context_lost = false; ///< The error ended the CUDA context: nothing more can run in this runner.
+};
+
+/// One running runner.
+class RunnerProcess {
+public:
+    /// Starts @p command (the runner, after any wrapper such as compute-sanitizer) in a new sandbox. Every
+    /// request must be answered before @p deadline.
+    RunnerProcess(std::vector<std::string> command, std::chrono::steady_clock::time_point deadline);
+    ~RunnerProcess();
+    RunnerProcess(const RunnerProcess&) = delete;
+    RunnerProcess& operator=(const RunnerProcess&) = delete;
+
+    /// Sends @p request and waits for the reply; @p doing says what was asked, for messages ("multiplying
+    /// 17x15x33"). Throws RunnerGone. The returned reader is positioned after the header, read into @p header.
+    std::vector<unsigned char> call(const wire::Writer& request, const std::string& doing, ReplyHeader& header);
+
+    /// Closes the channel, lets the runner end on its own (a wrapper such as compute-sanitizer reports then)
+    /// and returns its exit status (128 + signal when a signal ended it; -1 when it did not end in time).
+    int finish();
+
+    /// What the runner printed so far, each line quoted as "  | ..." (at most @p max_bytes of it).
+    std::string printed(std::size_t max_bytes = 6000) const;
+
+    /// How the runner is confined, in one line.
+    const std::string& confinement() const noexcept { return sandbox_.description; }
+
+private:
+    std::string ended_how(int status) const;
+    [[noreturn]] void gone(const std::string& what, const std::string& hint);
+    bool wait_readable(std::chrono::steady_clock::time_point until);
+    bool read_bytes(void* data, std::size_t size);
+
+    Sandbox sandbox_;
+    std::string output_path_;
+    pid_t pid_ = -1;
+    int request_fd_ = -1;
+    int reply_fd_ = -1;
+    int exit_status_ = -1;
+    std::chrono::steady_clock::time_point deadline_;
+};
+
+}  // namespace tilelab::grader

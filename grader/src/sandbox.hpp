@@ -1,0 +1,41 @@
+/// @file sandbox.hpp
+/// @brief Where and as whom a lab's runner runs: its own scratch folder and, when the checker is root, a user id
+/// of its own, so that it can write nothing of the kit's and everything it starts can be ended.
+#pragma once
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+namespace tilelab::grader {
+
+/// The confinement of one runner.
+struct Sandbox {
+    bool confined = false;    ///< The runner runs under its own user id (the checker is root).
+    bool own_uid = false;     ///< That user id is the runner's alone, so every process of it can be ended.
+    uid_t uid = 0;            ///< The runner's user id.
+    gid_t gid = 0;            ///< The runner's group id.
+    std::string folder;       ///< The checker's folder for this runner (the runner's output lands here).
+    std::string scratch;      ///< The one folder the runner may write (its HOME and TMPDIR).
+    std::string description;  ///< One line for the log: how the runner is confined, or why it is not.
+};
+
+/// Makes the folders and chooses the user id: TILELAB_RUNNER_UID where set, else one derived from the
+/// checker's process id, else "nobody"; none when the checker is not root (the description says so).
+Sandbox prepare_sandbox();
+
+/// In a freshly forked child: becomes the sandbox's user with no way back or up, limits, enters the scratch
+/// folder, puts @p request_fd, @p reply_fd and @p output_fd at 3, 4 and 1 (and 2), and runs @p argv.
+/// Never returns; if anything fails it says why on the output and exits with 127.
+[[noreturn]] void exec_in_sandbox(const Sandbox& sandbox, const std::vector<std::string>& argv, int request_fd,
+                                  int reply_fd, int output_fd);
+
+/// Ends the runner's process group and, with a user id of its own, every process of that user (a child that
+/// left the group included).
+void end_sandboxed_processes(const Sandbox& sandbox, pid_t group);
+
+/// Removes the sandbox's folders.
+void remove_sandbox(const Sandbox& sandbox);
+
+}  // namespace tilelab::grader
