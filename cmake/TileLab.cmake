@@ -186,6 +186,11 @@ function(tilelab_add_lab)
     add_library(${target}_lab OBJECT EXCLUDE_FROM_ALL ${sources})
     target_compile_definitions(${target}_lab PRIVATE TILE_WIDTH=${arg_TILE_WIDTH})
     target_link_libraries(${target}_lab PRIVATE tilelab_lab_support_${backend})
+    # Compiled as an unprivileged user of its own when the build runs as root: hostile source never runs a
+    # compiler that can write the kit (tilelab-sandbox-compile).
+    set_target_properties(${target}_lab PROPERTIES CXX_COMPILER_LAUNCHER "$<TARGET_FILE:tilelab-sandbox-compile>"
+                                                   CUDA_COMPILER_LAUNCHER "$<TARGET_FILE:tilelab-sandbox-compile>")
+    add_dependencies(${target}_lab tilelab-sandbox-compile)
     add_executable(${target} EXCLUDE_FROM_ALL ${adapter})
     target_compile_definitions(${target} PRIVATE TILE_WIDTH=${arg_TILE_WIDTH})
     target_link_libraries(${target} PRIVATE ${target}_lab tilelab_runner_main_${backend} tilelab_lab_support_${backend})

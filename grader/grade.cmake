@@ -9,6 +9,10 @@
 # It configures with the "grade" preset into the build folder, builds, and runs the checks. CTest's log and
 # JUnit report, results.json (Gradescope's format, points from grader/rubric.json) and points.txt (one line per
 # lab: "lab earned possible") stay there. Exits non-zero when any check failed (a skipped check is not a failure).
+#
+# Points come only from what the kit's checker wrote: a check passes when CTest saw it pass and the checker left
+# its verdict "passed" in the build folder's verdicts/. The kit's files (sources, rubric, checker programs, test
+# registrations) are hashed before and after grading; if any changed, no grade is reported.
 cmake_minimum_required(VERSION 3.25)
 get_filename_component(root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 include("${CMAKE_CURRENT_LIST_DIR}/report.cmake")
@@ -26,9 +30,42 @@ if(NOT DEFINED RESULTS)
 endif()
 string(TIMESTAMP started "%s")
 
+# "path=sha256" for every file of the kit a lab's program must not change: its sources and rubric and, once
+# built, the checker programs and CTest's test registrations.
+function(tilelab_kit_hashes out_var with_build)
+  file(GLOB_RECURSE files LIST_DIRECTORIES false "${root}/cmake/*" "${root}/common/*" "${root}/grader/*"
+       "${root}/docs/*")
+  list(APPEND files "${root}/CMakeLists.txt" "${root}/CMakePresets.json")
+  if(with_build)
+    file(GLOB_RECURSE built LIST_DIRECTORIES false "${build}/grader/tilelab-checker-*" "${build}/*CTestTestfile.cmake")
+    list(APPEND files ${built})
+  endif()
+  list(SORT files)
+  set(hashes "")
+  foreach(file IN LISTS files)
+    file(SHA256 "${file}" hash)
+    list(APPEND hashes "${file}=${hash}")
+  endforeach()
+  set(${out_var} "${hashes}" PARENT_SCOPE)
+endfunction()
+tilelab_kit_hashes(sources_before OFF)
+execute_process(COMMAND id -u OUTPUT_VARIABLE uid OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+set(TILELAB_REPORT_NOTE "")
+if(NOT uid STREQUAL "0")
+  set(TILELAB_REPORT_NOTE "not graded as root: the labs' programs ran with this user's rights over the kit's files, so a submission could have tampered with the grading (grade as root, as Gradescope and CI do, to confine them)")
+endif()
+
 get_filename_component(submission_path "${SUBMISSION}" ABSOLUTE)
 if(SUBMISSION STREQUAL "labs" OR SUBMISSION STREQUAL "solutions")
   set(submission_path "${SUBMISSION}")
+elseif(IS_DIRECTORY "${submission_path}")
+  # Graded from a copy that the labs' compiler, an unprivileged user when grading as root, can read, and that
+  # nothing in the grading can change.
+  file(REMOVE_RECURSE "${build}/submission")
+  file(COPY "${submission_path}/" DESTINATION "${build}/submission"
+       FILE_PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ
+       DIRECTORY_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+  set(submission_path "${build}/submission")
 endif()
 execute_process(COMMAND "${CMAKE_COMMAND}" --preset grade -B "${build}" "-DTILELAB_SOURCE=${submission_path}"
                         ${configure_args}
@@ -41,6 +78,9 @@ if(NOT result EQUAL 0)
   message(FATAL_ERROR "building the kit failed (see above); the labs themselves are built by the tests")
 endif()
 file(REMOVE "${build}/grade.xml")
+file(REMOVE_RECURSE "${build}/verdicts")
+file(MAKE_DIRECTORY "${build}/verdicts")
+tilelab_kit_hashes(kit_before ON)
 # The grade test preset's settings, on this build folder.
 execute_process(COMMAND "${CMAKE_CTEST_COMMAND}" --test-dir "${build}" --output-on-failure --no-tests=error -j 4
                         --output-log "${build}/grade.log" --output-junit "${build}/grade.xml"
@@ -48,7 +88,38 @@ execute_process(COMMAND "${CMAKE_CTEST_COMMAND}" --test-dir "${build}" --output-
 if(NOT EXISTS "${build}/grade.xml")
   message(FATAL_ERROR "CTest wrote no report (${build}/grade.xml); see its output above")
 endif()
+tilelab_kit_hashes(kit_after ON)
+tilelab_kit_hashes(sources_after OFF)
+set(changed "")
+foreach(hash IN LISTS sources_after kit_after)
+  if(NOT hash IN_LIST sources_before AND NOT hash IN_LIST kit_before)
+    string(REGEX REPLACE "=[0-9a-f]*$" "" file "${hash}")
+    list(APPEND changed "${file}")
+  endif()
+endforeach()
+list(LENGTH kit_before count_before)
+list(LENGTH kit_after count_after)
+if(NOT count_before EQUAL count_after OR NOT sources_before STREQUAL sources_after OR changed)
+  message(FATAL_ERROR "refusing to report a grade: the kit's own files changed while grading (${changed}). "
+                      "Something run by the grading, a submission's program most likely, wrote to them; restore the "
+                      "kit (git checkout, or a fresh copy) and grade again, as root so that the labs' programs are confined.")
+endif()
 tilelab_read_junit("${build}/grade.xml" run)
+# Only the checker's verdict turns a passed test into points: a graded check CTest saw pass must have left
+# "passed" in verdicts/ (build checks and checks skipped for want of a GPU are not the checker's).
+foreach(test IN LISTS run_TESTS)
+  if(NOT test MATCHES "^graded[.]" OR test MATCHES "[.]build$" OR NOT run_STATUS_${test} STREQUAL "passed")
+    continue()
+  endif()
+  set(verdict "")
+  if(EXISTS "${build}/verdicts/${test}")
+    file(STRINGS "${build}/verdicts/${test}" verdict LIMIT_COUNT 1)
+  endif()
+  if(NOT verdict STREQUAL "passed")
+    set(run_STATUS_${test} failed)
+    set(run_REASON_${test} "the checker left no verdict that it passed (verdicts/${test}), though CTest says it did")
+  endif()
+endforeach()
 
 function(pad text width out_var)
   string(LENGTH "${text}" length)
@@ -129,6 +200,9 @@ foreach(row IN LISTS run_ROWS)
   message("${line}")
 endforeach()
 message("\nTotal: ${run_SCORE} of ${run_POSSIBLE} points (${run_RULE}). Report: ${RESULTS}")
+if(TILELAB_REPORT_NOTE)
+  message("Note: ${TILELAB_REPORT_NOTE}")
+endif()
 foreach(row IN LISTS run_ROWS)
   string(REPLACE "|" ";" fields "${row}")
   list(GET fields 0 lab)

@@ -19,7 +19,7 @@ verdict() {
   if grep -q "shared-memory race" <<<"$output"; then reason="race: $(grep -o 'A barrier is missing between [a-z ]*' <<<"$output" | head -1 | sed 's/A barrier is missing between/barrier missing between/')"
   elif grep -q "barrier divergence" <<<"$output"; then reason="barrier divergence"
   elif grep -q "cudaErrorInvalidConfiguration" <<<"$output"; then reason="launch refused (invalid configuration)"
-  elif grep -q "launch failed at .*cudaErrorInvalidValue" <<<"$output"; then reason="launch refused (invalid value: too many threads?)"
+  elif grep -q "launch failed.*cudaErrorInvalidValue" <<<"$output"; then reason="launch refused (invalid value: too many threads?)"
   elif grep -q "in no device buffer" <<<"$output"; then reason="fault: outside every buffer"
   elif grep -q "illegal memory access in" <<<"$output"; then reason="fault: $(grep -o 'out-of-bounds [a-z]*' <<<"$output" | head -1)"
   elif grep -q "cudaErrorIllegalAddress" <<<"$output"; then reason="fault: illegal address"
@@ -36,15 +36,18 @@ one() {
   name=$(basename "$gpu_program")
   name=${name#tilelab_}
   case $name in *_lab04_*|*never-ends*) return 0 ;; esac  # lab 04 has no correctness suites; a hang proves nothing here
-  cpu_output=$(timeout 60 "$cpu_program" --test-suite=$suites 2>&1); cpu_status=$?
-  gpu_output=$(timeout 60 "$gpu_program" --test-suite=$suites 2>&1); gpu_status=$?
+  [[ $name =~ _(lab[0-9]+)_tw([0-9]+)$ ]] || return 0
+  local lab=(--lab "${BASH_REMATCH[1]}" --tile-width "${BASH_REMATCH[2]}")
+  # Each lab's runner, graded by its backend's checker.
+  cpu_output=$(timeout 60 "$build/grader/tilelab-checker-cpu" "${lab[@]}" --runner "$cpu_program" --test-suite=$suites 2>&1); cpu_status=$?
+  gpu_output=$(timeout 60 "$build/grader/tilelab-checker-gpu" "${lab[@]}" --runner "$gpu_program" --test-suite=$suites 2>&1); gpu_status=$?
   { echo "=== $name (CPU, status $cpu_status)"; echo "$cpu_output"; echo "=== $name (GPU, status $gpu_status)"; echo "$gpu_output"; } >"$work/$name.log"
   IFS='|' read -r cpu_verdict cpu_reason <<<"$(verdict "$cpu_status" "$cpu_output")"
   IFS='|' read -r gpu_verdict gpu_reason <<<"$(verdict "$gpu_status" "$gpu_output")"
   printf '%-58s %-5s %-5s %s | %s\n' "$name" "$cpu_verdict" "$gpu_verdict" "$cpu_reason" "$gpu_reason"
 }
 export -f one verdict
-export suites
+export suites build
 work=$(mktemp -d)
 export work
 

@@ -160,8 +160,8 @@ Writer multiply(Reader& in, const RunnerLab& lab) {
     const Counters before = counters();
     const auto launch = mode == LaunchMode::contract ? lab.contract_launch : lab.launcher;
     launch(device_M.data() + guard, device_N.data() + guard, device_P.data() + guard, rows, inner, cols);
-    check(cudaGetLastError(), "launch");
-    check(cudaDeviceSynchronize(), "kernel");
+    check(cudaGetLastError(), "launch failed");
+    check(cudaDeviceSynchronize(), "kernel failed");
     const Counters after = counters();
 
     Writer out = reply(Status::ok);
@@ -184,8 +184,8 @@ Writer attributes(Reader& in, const RunnerLab& lab) {
         N.upload(zeros_N);
         before = counters();
         lab.contract_launch(M.data(), N.data(), P.data(), rows, inner, cols);
-        check(cudaGetLastError(), "launch");
-        check(cudaDeviceSynchronize(), "kernel");
+        check(cudaGetLastError(), "launch failed");
+        check(cudaDeviceSynchronize(), "kernel failed");
         after = counters();
     }
 #endif
@@ -203,7 +203,7 @@ Writer attributes(Reader& in, const RunnerLab& lab) {
 }
 
 float elapsed_ms(cudaEvent_t start, cudaEvent_t stop) {
-    check(cudaEventSynchronize(stop), "kernel");
+    check(cudaEventSynchronize(stop), "kernel failed");
     float ms = 0;
     check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
     return ms;
@@ -227,7 +227,7 @@ struct EventPair {
         check(cudaEventRecord(start), "cudaEventRecord");
         launch();
         check(cudaEventRecord(stop), "cudaEventRecord");
-        check(cudaGetLastError(), "launch");
+        check(cudaGetLastError(), "launch failed");
         return elapsed_ms(start, stop);
     }
 };

@@ -77,20 +77,24 @@ void RunnerProcess::gone(const std::string& what, const std::string& hint) {
 bool RunnerProcess::wait_readable(Clock::time_point until) {
     for (;;) {
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now()).count();
-        if (left <= 0) return false;
+        if (left <= 0) gone("the lab's program did not answer in time (the check's limit ran out)", too_slow_hint);
         pollfd p{reply_fd_, POLLIN, 0};
-        const int ready = poll(&p, 1, static_cast<int>(std::min<long long>(left, 1000)));
+        const int ready = poll(&p, 1, static_cast<int>(std::min<long long>(left, 200)));
         if (ready > 0) return true;
         if (ready < 0 && errno != EINTR) return true;  // let the read report it
+        // Ended, though a child it left behind may still hold the channel open: no reply is coming.
+        int status = 0;
+        if (exit_status_ < 0 && waitpid(pid_, &status, WNOHANG) == pid_) {
+            exit_status_ = status;
+            return false;
+        }
     }
 }
 
 bool RunnerProcess::read_bytes(void* data, std::size_t size) {
     auto* p = static_cast<unsigned char*>(data);
     while (size > 0) {
-        if (!wait_readable(deadline_)) {
-            gone("the lab's program did not answer in time (the check's limit ran out)", too_slow_hint);
-        }
+        if (!wait_readable(deadline_)) return false;
         const ssize_t n = read(reply_fd_, p, size);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) return false;
@@ -106,7 +110,10 @@ std::vector<unsigned char> RunnerProcess::call(const wire::Writer& request, cons
     if (!wire::send_frame(request_fd_, request.bytes())) {
         // It is gone: say how.
         int status = 0;
-        waitpid(pid_, &status, 0);
+        if (waitpid(pid_, &status, WNOHANG) != pid_) {
+            end_sandboxed_processes(sandbox_, pid_);
+            waitpid(pid_, &status, 0);
+        }
         exit_status_ = status;
         gone("the lab's program " + ended_how(status) + " before " + doing,
              "hint: a lab's program must not end by itself: look for exit(), abort() or a crash, also in code that "
@@ -116,11 +123,12 @@ std::vector<unsigned char> RunnerProcess::call(const wire::Writer& request, cons
     std::uint64_t size = 0;
     const bool framed = read_bytes(&magic, sizeof magic) && read_bytes(&size, sizeof size);
     if (!framed) {
-        int status = 0;
-        // The reply pipe closed: the runner has ended, or is ending.
-        const auto until = Clock::now() + std::chrono::seconds(5);
-        while (waitpid(pid_, &status, WNOHANG) == 0 && Clock::now() < until) usleep(10000);
-        exit_status_ = status;
+        int status = exit_status_;
+        if (status < 0) {  // the reply pipe closed: the runner has ended, or is ending
+            const auto until = Clock::now() + std::chrono::seconds(5);
+            while (waitpid(pid_, &status, WNOHANG) == 0 && Clock::now() < until) usleep(10000);
+            exit_status_ = status;
+        }
         gone("the lab's program " + ended_how(status) + " while " + doing,
              "hint: a lab's program must not end by itself: a crash in the kernel or the launcher, or a call of "
              "exit() or abort(), also in code that runs before main (global initializers)");

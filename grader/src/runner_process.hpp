@@ -59,6 +59,7 @@ public:
 private:
     std::string ended_how(int status) const;
     [[noreturn]] void gone(const std::string& what, const std::string& hint);
+    /// True once the reply can be read; false when the runner has ended; a timeout is gone().
     bool wait_readable(std::chrono::steady_clock::time_point until);
     bool read_bytes(void* data, std::size_t size);
 

@@ -88,6 +88,20 @@ Sandbox prepare_sandbox() {
     return sandbox;
 }
 
+bool become_sandbox_user(const Sandbox& sandbox) {
+    if (sandbox.confined) {
+        if (setgroups(0, nullptr) != 0 || setresgid(sandbox.gid, sandbox.gid, sandbox.gid) != 0 ||
+            setresuid(sandbox.uid, sandbox.uid, sandbox.uid) != 0)
+            return false;
+        limit(RLIMIT_NPROC, 4096);  // counts this user's threads: the emulator's workers fit, a fork bomb does not
+    }
+    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);  // after the change of user, which clears it
+    limit(RLIMIT_CORE, 0);
+    limit(RLIMIT_FSIZE, rlim_t{256} << 20);  // what it prints and writes, at most 256 MiB a file
+    return true;
+}
+
 void exec_in_sandbox(const Sandbox& sandbox, const std::vector<std::string>& argv, int request_fd, int reply_fd,
                      int output_fd) {
     setpgid(0, 0);
@@ -102,18 +116,10 @@ void exec_in_sandbox(const Sandbox& sandbox, const std::vector<std::string>& arg
     dup2(moved_reply, 4);
     for (int fd = 5; fd < 1024; ++fd) close(fd);
 
-    if (sandbox.confined) {
-        if (setgroups(0, nullptr) != 0 || setresgid(sandbox.gid, sandbox.gid, sandbox.gid) != 0 ||
-            setresuid(sandbox.uid, sandbox.uid, sandbox.uid) != 0) {
-            say(1, "TileLab: the lab's program could not be given its own user id\n");
-            _exit(127);
-        }
-        limit(RLIMIT_NPROC, 4096);  // counts this user's threads: the emulator's workers fit, a fork bomb does not
+    if (!become_sandbox_user(sandbox)) {
+        say(1, "TileLab: the lab's program could not be given its own user id\n");
+        _exit(127);
     }
-    prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
-    prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);  // after the change of user, which clears it
-    limit(RLIMIT_CORE, 0);
-    limit(RLIMIT_FSIZE, rlim_t{256} << 20);  // what it prints and writes, at most 256 MiB a file
     if (chdir(sandbox.scratch.c_str()) != 0) _exit(127);
     setenv("HOME", sandbox.scratch.c_str(), 1);
     setenv("TMPDIR", sandbox.scratch.c_str(), 1);

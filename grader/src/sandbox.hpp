@@ -25,6 +25,10 @@ struct Sandbox {
 /// checker's process id, else "nobody"; none when the checker is not root (the description says so).
 Sandbox prepare_sandbox();
 
+/// In a freshly forked child: becomes the sandbox's user (when it is confined) with no way back or up, and
+/// limits what it may use (processes, core files, file size). False when the user could not be taken.
+bool become_sandbox_user(const Sandbox& sandbox);
+
 /// In a freshly forked child: becomes the sandbox's user with no way back or up, limits, enters the scratch
 /// folder, puts @p request_fd, @p reply_fd and @p output_fd at 3, 4 and 1 (and 2), and runs @p argv.
 /// Never returns; if anything fails it says why on the output and exits with 127.

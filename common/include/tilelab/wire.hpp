@@ -53,6 +53,7 @@ enum class LaunchMode : std::uint32_t {
 /// Builds a frame's payload.
 class Writer {
 public:
+    /// Appends @p value's bytes (a plain value: a number, an enum).
     template <class T>
     Writer& put(const T& value) {
         static_assert(std::is_trivially_copyable_v<T>, "only plain values travel");
@@ -60,18 +61,22 @@ public:
         bytes_.insert(bytes_.end(), p, p + sizeof(T));
         return *this;
     }
+    /// Appends @p text, preceded by its length.
     Writer& put_string(const std::string& text) {
         put<std::uint64_t>(text.size());
         bytes_.insert(bytes_.end(), text.begin(), text.end());
         return *this;
     }
+    /// Appends @p count floats, preceded by the count.
     Writer& put_floats(const float* values, std::size_t count) {
         put<std::uint64_t>(count);
         const auto* p = reinterpret_cast<const unsigned char*>(values);
         bytes_.insert(bytes_.end(), p, p + count * sizeof(float));
         return *this;
     }
+    /// Appends a vector of floats, preceded by its size.
     Writer& put_floats(const std::vector<float>& values) { return put_floats(values.data(), values.size()); }
+    /// The payload built so far.
     const std::vector<unsigned char>& bytes() const noexcept { return bytes_; }
 
 private:
@@ -81,7 +86,9 @@ private:
 /// Reads a frame's payload; after the first read past the end every value is zero and ok() is false.
 class Reader {
 public:
+    /// Reads @p bytes, which must outlive the reader.
     explicit Reader(const std::vector<unsigned char>& bytes) : at_(bytes.data()), end_(bytes.data() + bytes.size()) {}
+    /// The next plain value.
     template <class T>
     T get() {
         static_assert(std::is_trivially_copyable_v<T>, "only plain values travel");
@@ -90,11 +97,13 @@ public:
         std::memcpy(&value, at_ - sizeof(T), sizeof(T));
         return value;
     }
+    /// The next string (length first).
     std::string get_string() {
         const auto size = get<std::uint64_t>();
         if (!take(size)) return {};
         return std::string(reinterpret_cast<const char*>(at_ - size), static_cast<std::size_t>(size));
     }
+    /// The next vector of floats (count first).
     std::vector<float> get_floats() {
         const auto count = get<std::uint64_t>();
         if (count > max_frame_bytes / sizeof(float) || !take(count * sizeof(float))) return {};
@@ -102,7 +111,9 @@ public:
         std::memcpy(values.data(), at_ - count * sizeof(float), values.size() * sizeof(float));
         return values;
     }
+    /// False once a read went past the end.
     bool ok() const noexcept { return ok_; }
+    /// True when every byte was read and none was missing.
     bool at_end() const noexcept { return ok_ && at_ == end_; }
 
 private:
