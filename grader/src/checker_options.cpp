@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 
 namespace tilelab::grader {
@@ -52,7 +53,8 @@ CheckerOptions parse_checker_options(int& argc, char** argv) {
     if (!sanitizer.empty())
         options.runner = {sanitizer, "--tool", options.sanitizer_tool, "--error-exitcode",
                           std::to_string(sanitizer_error_status), "--print-limit", "20"};
-    options.runner.push_back(runner);
+    // Absolute: the runner starts in its scratch folder.
+    options.runner.push_back(std::filesystem::absolute(runner).string());
     options.deadline = std::chrono::steady_clock::now() +
                        std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
     return options;
