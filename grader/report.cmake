@@ -19,7 +19,7 @@ function(_tilelab_reason output verdict out_var)
   # A hint is the checker's or CMake's own line; what a lab's program printed is quoted as "  | ..." and never
   # taken for one.
   string(REGEX MATCH "(^|\n) *hint: [^\n]*(\n  [^ |\n][^\n]*)*" hint "${output}")
-  string(REGEX REPLACE "^\n? *" "" hint "${hint}")
+  string(STRIP "${hint}" hint)
   string(REGEX REPLACE "\n  " " " hint "${hint}")
   string(REGEX MATCH "(missing file: [^\n]*(\n  [^ \n][^\n]*)*|[^\n]*error: [^\n]*|[^\n]*ERROR: [^\n]*|SKIPPED: [^\n]*)" error "${output}")
   string(REGEX REPLACE "\n  " " " error "${error}")
