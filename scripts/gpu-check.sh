@@ -44,6 +44,9 @@ for _ in $(seq "$repeats"); do
   done
 done
 
+# The dishonest submissions, graded on both backends (the kit's suite ran them on the CPU backend alone).
+bash grader/selftest/cheats_test.sh "$root" build/kit/cheats-both "cpu;gpu" >"$out/cheats.txt" 2>&1
+
 # Every lab program on both backends, verdict by verdict.
 bash scripts/verdicts.sh build/kit "$out/verdicts.log" >"$out/verdicts.txt" 2>&1
 cp build/kit/grader/selftest/batch/out/grades.csv "$out/batch-grades.csv" 2>/dev/null
@@ -87,6 +90,7 @@ printf '%-44s %s\n' "kit tests exit status" "$kit_status"
 printf '%-44s %s s\n' "configure + build + kit tests wall time" "$((kit_end - start))"
 printf '%-44s %s\n' "CPU and GPU verdicts" "$(tail -1 "$out/verdicts.txt")"
 printf '%-44s %s\n' "batch self-test (selftest.batch)" "$(grep -E 'selftest[.]batch .*sec' "$out/kit.log" | sed 's/.*[.] *//')"
+printf '%-44s %s\n' "cheats on both backends (cheats.txt)" "$(tail -1 "$out/cheats.txt")"
 printf '%-44s %s\n' "missing-first-barrier mutant caught" "$race_caught of $repeats runs"
 for t in "${gate_tests[@]}"; do printf '%-44s %s\n' "$t" "passed ${gate_passed[$t]} of $repeats"; done
 printf '%-44s %s s\n' "whole script wall time" "$((end - start))"
