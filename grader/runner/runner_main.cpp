@@ -192,7 +192,7 @@ Writer attributes(Reader& in, const RunnerLab& lab) {
     cudaFuncAttributes attributes{};
     check(cudaFuncGetAttributes(&attributes, lab.kernel), "cudaFuncGetAttributes");
     int blocks_per_sm = 0;
-    const int threads = lab.tile_width * lab.tile_width;
+    const int threads = tilelab::runner::contract_tile_width() * tilelab::runner::contract_tile_width();
     check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, lab.kernel, threads, 0),
           "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
     Writer out = reply(Status::ok);
@@ -369,6 +369,8 @@ Writer answer(const std::vector<unsigned char>& request) {
     return reply(Status::unsupported);
 }
 
+int tile_width = 16;
+
 int descriptor(int argc, char** argv, const char* option) {
     for (int i = 1; i + 1 < argc; ++i)
         if (std::strcmp(argv[i], option) == 0) return std::atoi(argv[i + 1]);
@@ -377,10 +379,13 @@ int descriptor(int argc, char** argv, const char* option) {
 
 }  // namespace
 
+int tilelab::runner::contract_tile_width() { return tile_width; }
+
 int main(int argc, char** argv) {
     const int in = descriptor(argc, argv, "--in"), out = descriptor(argc, argv, "--out");
+    if (const int t = descriptor(argc, argv, "--tile-width"); t > 0) tile_width = t;
     if (in < 0 || out < 0) {
-        std::fprintf(stderr, "this is a TileLab lab runner: the checker starts it (--in FD --out FD)\n");
+        std::fprintf(stderr, "this is a TileLab lab runner: the checker starts it (--tile-width N --in FD --out FD)\n");
         return 2;
     }
     std::signal(SIGPIPE, SIG_IGN);  // a checker that has gone away is an error on write, not a signal

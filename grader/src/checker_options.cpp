@@ -55,6 +55,7 @@ CheckerOptions parse_checker_options(int& argc, char** argv) {
                           std::to_string(sanitizer_error_status), "--print-limit", "20"};
     // Absolute: the runner starts in its scratch folder.
     options.runner.push_back(std::filesystem::absolute(runner).string());
+    options.runner.insert(options.runner.end(), {"--tile-width", std::to_string(tile_width)});
     options.deadline = std::chrono::steady_clock::now() +
                        std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
     return options;

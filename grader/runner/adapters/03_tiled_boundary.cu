@@ -1,5 +1,5 @@
 // Lab 03 in its runner: the student's launcher, and the kit's own launch of the student's kernel.
-// Compiled as the lab's files are (CUDA on the GPU backend, rewritten C++ on the CPU backend).
+// Compiled once per backend, as the lab's files are (CUDA on the GPU, rewritten C++ on the CPU backend).
 #include "reference_naive.hpp"
 #include "runner_lab.hpp"
 
@@ -8,12 +8,14 @@
 namespace {
 void contract_launch(const float* M, const float* N, float* P, int rows, int inner, int cols) {
     using namespace tilelab::runner;
-    matmul_tiled_boundary_kernel<<<contract_grid(rows, cols, TILE_WIDTH), contract_block(TILE_WIDTH)>>>(M, N, P, rows, inner, cols);
+    const dim3 grid = contract_grid(rows, cols, contract_tile_width()), block = contract_block(contract_tile_width());
+    matmul_tiled_boundary_kernel<<<grid, block>>>(M, N, P, rows, inner, cols);
 }
 }  // namespace
 
 const tilelab::runner::RunnerLab& tilelab::runner::runner_lab() {
-    static const RunnerLab lab{&::matmul_tiled_boundary, &contract_launch, reinterpret_cast<const void*>(&::matmul_tiled_boundary_kernel), nullptr,
-                               TILELAB_REFERENCE_NAIVE, TILE_WIDTH};
+    static const RunnerLab lab{&::matmul_tiled_boundary, &contract_launch,
+                               reinterpret_cast<const void*>(&::matmul_tiled_boundary_kernel), nullptr,
+                               TILELAB_REFERENCE_NAIVE};
     return lab;
 }

@@ -1,5 +1,5 @@
 // Lab 04 in its runner: matmul_timed, and lab 03's kernel, which matmul_timed times and the kit times too.
-// Compiled as the lab's files are (CUDA on the GPU backend, rewritten C++ on the CPU backend).
+// Compiled once per backend, as the lab's files are (CUDA on the GPU, rewritten C++ on the CPU backend).
 #include "runner_lab.hpp"
 
 #include <tilelab/labs.hpp>
@@ -7,14 +7,14 @@
 namespace {
 void contract_launch(const float* M, const float* N, float* P, int rows, int inner, int cols) {
     using namespace tilelab::runner;
-    matmul_tiled_boundary_kernel<<<contract_grid(rows, cols, TILE_WIDTH), contract_block(TILE_WIDTH)>>>(
-        M, N, P, rows, inner, cols);
+    const dim3 grid = contract_grid(rows, cols, contract_tile_width()), block = contract_block(contract_tile_width());
+    matmul_tiled_boundary_kernel<<<grid, block>>>(M, N, P, rows, inner, cols);
 }
 }  // namespace
 
 const tilelab::runner::RunnerLab& tilelab::runner::runner_lab() {
     static const RunnerLab lab{&::matmul_tiled_boundary, &contract_launch,
                                reinterpret_cast<const void*>(&::matmul_tiled_boundary_kernel), &::matmul_timed,
-                               nullptr, TILE_WIDTH};
+                               nullptr};
     return lab;
 }
