@@ -30,7 +30,7 @@ set(TILELAB_gpu_CHECK_KINDS correctness shared-memory perf timing)
 set(TILELAB_cpu_CHECK_KINDS correctness shared-memory timing)
 set(TILELAB_cpu_GPU_ONLY_SUITES perf timing-clock)
 set(TILELAB_GPU_ONLY_REASON_perf "the performance gate compares GPU timings")
-set(TILELAB_GPU_ONLY_REASON_timing-clock "on the CPU backend a kernel ends inside its launch and copies are free, so the clock check cannot tell")
+set(TILELAB_GPU_ONLY_REASON_timing-clock "on the CPU backend copies are free and a kernel runs at the processor's pace, so the clock check cannot tell")
 set(TILELAB_GPU_ONLY_REASON_sanitizer "compute-sanitizer checks kernels on a GPU (the CPU backend checks races and barriers itself)")
 
 set(_tilelab_cmake_dir "${CMAKE_CURRENT_LIST_DIR}")
@@ -306,13 +306,18 @@ function(tilelab_add_lab)
     set(kind_labels gpu sanitizer)
   else()
     set(command "${program}${limits}")
-    if(arg_SUITES)
-      string(REPLACE ";" "," suites "${arg_SUITES}")
-      string(APPEND command "|--test-suite=${suites}")
-    elseif(gpu_only_suites)
-      string(REPLACE ";" "," suites "${gpu_only_suites}")
-      string(APPEND command "|--test-suite-exclude=${suites}")
+    # The checker holds every lab's suites: run this lab's (or those asked for), none that needs a GPU here.
+    set(suites ${arg_SUITES})
+    if(NOT suites)
+      foreach(kind IN LISTS checks_built)
+        list(APPEND suites ${TILELAB_${kind}_SUITES})
+      endforeach()
+      if(gpu_only_suites)
+        list(REMOVE_ITEM suites ${gpu_only_suites})
+      endif()
     endif()
+    string(REPLACE ";" "," suites "${suites}")
+    string(APPEND command "|--test-suite=${suites}")
     set(kind_labels ${backend})
   endif()
   _tilelab_expect_failure_command(command "${command}" "${arg_MATCH}")
@@ -355,10 +360,12 @@ function(tilelab_add_submission)
   endforeach()
 endfunction()
 
-# tilelab_add_mutant(NAME <name> LAB <folder> [FILE <file>] FIND <text> REPLACE <text> [FIND2 <text> REPLACE2 <text>]
+# tilelab_add_mutant(NAME <name> LAB <folder> [FROM <folder>] [FILE <file>] FIND <text> REPLACE <text>
+#                    [FIND2 <text> REPLACE2 <text>]
 #                    MATCH <regex> [EXPECT <mode>] [TIMEOUT <seconds>] [SUITES <suite>...] [TILE_WIDTH <n>]
 #                    [CPU_EXPECT <mode>|none] [CPU_MATCH <regex>])
-# The lab's model answer with one bug put in (every FIND in FILE, default kernel.cu, replaced by REPLACE; then
+# The lab's model answer (or the submission in FROM) with one bug put in (every FIND in FILE, default kernel.cu,
+# replaced by REPLACE; then
 # FIND2 by REPLACE2, for a bug that takes two edits). The
 # grader must fail it with output matching MATCH: the message of the check that targets that bug. Configuring
 # fails if FIND is not in the solution any more, so the mutants cannot drift away from the code they mutate.
@@ -366,7 +373,7 @@ endfunction()
 # GPU); "none" leaves it out there (a bug only a GPU can show), as does a compute-sanitizer EXPECT. EXPECT none
 # leaves it out on the GPU (a bug only the CPU backend can show).
 function(tilelab_add_mutant)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;LAB;FILE;FIND;REPLACE;FIND2;REPLACE2;MATCH;EXPECT;TILE_WIDTH;TIMEOUT;CPU_EXPECT;CPU_MATCH"
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;LAB;FROM;FILE;FIND;REPLACE;FIND2;REPLACE2;MATCH;EXPECT;TILE_WIDTH;TIMEOUT;CPU_EXPECT;CPU_MATCH"
                         "SUITES")
   if(NOT arg_EXPECT)
     set(arg_EXPECT fail)
@@ -386,9 +393,12 @@ function(tilelab_add_mutant)
   if(NOT DEFINED arg_CPU_MATCH)
     set(arg_CPU_MATCH "${arg_MATCH}")
   endif()
+  if(NOT arg_FROM)
+    set(arg_FROM "${PROJECT_SOURCE_DIR}/solutions")
+  endif()
   set(root "${CMAKE_BINARY_DIR}/mutants/${arg_NAME}")
   foreach(file IN LISTS TILELAB_${arg_LAB}_FILES)
-    set(solution "${PROJECT_SOURCE_DIR}/solutions/${file}")
+    set(solution "${arg_FROM}/${file}")
     set_property(DIRECTORY "${PROJECT_SOURCE_DIR}" APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${solution}")
     file(READ "${solution}" text)
     if(file STREQUAL "${arg_LAB}/${arg_FILE}")

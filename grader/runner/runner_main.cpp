@@ -305,20 +305,30 @@ std::uint64_t free_device_bytes() {
     return free;
 }
 
-// Lab 04's error path: matmul_timed on sizes no GPU can hold. Whether it threw, what, and the free device
-// memory before and after.
+// Lab 04's error path: matmul_timed where one allocation fails, either because one operand is larger than any
+// GPU (its host copy is then a stand-in that is never read) or, on the CPU backend, because the emulator is told
+// to fail the fail_at-th cudaMalloc. Whether it threw, what, and the free device memory before and after.
 Writer timed_failure(Reader& in, const RunnerLab& lab) {
     const int rows = in.get<std::int32_t>(), inner = in.get<std::int32_t>(), cols = in.get<std::int32_t>();
+    const int fail_at = in.get<std::int32_t>();
     check_sizes(rows, inner, cols);
+    if (!in.at_end() || fail_at < 0) unsupported("malformed timed_failure request");
     if (lab.timed == nullptr) unsupported("this lab has no matmul_timed");
-    // M is never read: its allocation fails first. N and P are real, in case they come first.
-    std::vector<float> small_M(16, 1.0f), N(product(inner, cols), 1.0f), P(product(rows, cols));
+    auto host = [](std::size_t count) {
+        return std::vector<float>(count > (std::size_t{1} << 28) ? 16 : count, 1.0f);
+    };
+    std::vector<float> M = host(product(rows, inner)), N = host(product(inner, cols)), P = host(product(rows, cols));
     const std::uint64_t before = free_device_bytes();
+#ifdef TILELAB_CPU_BACKEND
+    tilelab::cpu::fail_nth_allocation(fail_at);
+#else
+    if (fail_at > 0) unsupported("only the CPU backend can fail a given allocation");
+#endif
     std::uint8_t threw = 0;
     std::int32_t code = 0;
     std::string what;
     try {
-        lab.timed(small_M.data(), N.data(), P.data(), rows, inner, cols);
+        lab.timed(M.data(), N.data(), P.data(), rows, inner, cols);
     } catch (const tilelab::CudaError& error) {
         threw = 1;
         code = static_cast<std::int32_t>(error.code());
@@ -327,6 +337,9 @@ Writer timed_failure(Reader& in, const RunnerLab& lab) {
         threw = 2;
         what = error.what();
     }
+#ifdef TILELAB_CPU_BACKEND
+    tilelab::cpu::fail_nth_allocation(0);
+#endif
     static_cast<void>(cudaGetLastError());  // a failed cudaMalloc leaves no sticky error; clear it anyway
     const std::uint64_t after = free_device_bytes();
     Writer out = reply(Status::ok);

@@ -153,3 +153,22 @@ tilelab_add_mutant(NAME boundary-reads-past-end LAB 03_tiled_boundary
   SUITES tiny
   EXPECT none
   CPU_EXPECT fail CPU_MATCH "illegal memory access in the kernel matmul_tiled_boundary_kernel.*a read.* 1 past its last element")
+
+# --- lab 04 (from the raw-API submission in accept/, which frees on every path) ---
+set(raw_lab04 "${CMAKE_CURRENT_SOURCE_DIR}/accept")
+
+# When N's allocation fails, M's is left allocated.
+tilelab_add_mutant(NAME timed-leaks-on-error-path LAB 04_timing FROM "${raw_lab04}" FILE timing.cu
+  FIND "check(cudaMalloc(&device_N, n_bytes), \"cudaMalloc(N)\");"
+  REPLACE "if (cudaMalloc(&device_N, n_bytes) != cudaSuccess) throw tilelab::CudaError(cudaErrorMemoryAllocation, \"cudaMalloc(N)\", __FILE__, __LINE__);"
+  SUITES timing-errors
+  MATCH "when the allocation of N [^\n]* failed, matmul_timed left [0-9]+ bytes of device memory allocated")
+
+# The elapsed time read without waiting for the stop event, and not checked: cudaErrorNotReady leaves 0 ms.
+tilelab_add_mutant(NAME timed-no-wait-for-stop LAB 04_timing FROM "${raw_lab04}" FILE timing.cu
+  FIND "    check(cudaEventSynchronize(stop), \"cudaEventSynchronize\");  // the kernel has finished: its time is known\n"
+  REPLACE ""
+  FIND2 "check(cudaEventElapsedTime(&ms, start, stop), \"cudaEventElapsedTime\");"
+  REPLACE2 "cudaEventElapsedTime(&ms, start, stop);"
+  SUITES timing-results
+  MATCH "matmul_timed returned 0[.]0+ ms[^\n]*\n[^\n]*cudaEventSynchronize")

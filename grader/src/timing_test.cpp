@@ -99,7 +99,10 @@ TEST_SUITE("timing-results") {
             const TimedRun run = run_timed(shape);
             CHECK_MESSAGE(run.correct, run.report);
             CHECK_MESSAGE(run.ms > 0.0f, ("matmul_timed returned " + std::to_string(run.ms) + " ms for shape " +
-                                          to_string(shape) + ": return the events' elapsed time"));
+                                          to_string(shape) + "\n  hint: return the events' elapsed time, read "
+                                          "after waiting for the stop event (cudaEventSynchronize) and checked: "
+                                          "before the kernel has finished, cudaEventElapsedTime fails with "
+                                          "cudaErrorNotReady"));
         }
     }
 }
@@ -143,26 +146,53 @@ TEST_SUITE("timing-memory") {
 TEST_SUITE("timing-errors") {
     TEST_CASE("reports a failed allocation and frees what it had") {
         REQUIRE_MESSAGE(run_timed({64, 64, 64}).correct, "the results must be right before errors are checked");
-        // M alone would need 1.4 TB: no GPU has that. N and P are small, and real, in case they come first.
-        wire::Writer request;
-        request.put(wire::Op::timed_failure).put<std::int32_t>(600000).put<std::int32_t>(600000).put<std::int32_t>(1);
-        const std::string doing = "calling matmul_timed on 600000x600000x1";
-        const Reply reply = ask_runner(request, doing);
-        require_ok(reply, "the lab's program");
-        wire::Reader in = body(reply);
-        const auto threw = in.get<std::uint8_t>();
-        const auto code = in.get<std::int32_t>();
-        const std::string what = in.get_string();
-        const auto before = in.get<std::uint64_t>(), after = in.get<std::uint64_t>();
-        require_complete(in, doing);
-        if (threw == 1)
-            CHECK_MESSAGE(code == static_cast<std::int32_t>(cudaErrorMemoryAllocation),
-                          ("expected cudaErrorMemoryAllocation, got: " + what));
-        if (threw == 2) FAIL_CHECK(("matmul_timed threw something other than tilelab::CudaError: " + what));
-        CHECK_MESSAGE(threw != 0, "a 600000x600000 M cannot be allocated, but matmul_timed reported no error: check "
-                                  "every CUDA call with TILELAB_CUDA_CHECK, and compute sizes in std::size_t");
-        CHECK_MESSAGE(before <= after + leak_slack_bytes,
-                      "device memory allocated before the failure was not freed: free it on the error path too");
+        // Each allocation fails in turn: whichever order matmul_timed allocates in, one of these makes its first,
+        // one its second and one its third allocation fail, and what it allocated before must come back.
+        struct FailedAllocation {
+            std::string what;
+            int rows, inner, cols, fail_at;
+        };
+        std::vector<FailedAllocation> cases{
+            {"the allocation of M (600000 x 600000 floats: no GPU has 1.4 TB)", 600000, 600000, 1, 0},
+            {"the allocation of N (600000 x 600000 floats: no GPU has 1.4 TB)", 1, 600000, 600000, 0},
+            {"the allocation of P (600000 x 600000 floats: no GPU has 1.4 TB)", 600000, 1, 600000, 0}};
+#ifdef TILELAB_CPU_BACKEND
+        for (int nth = 1; nth <= 3; ++nth)  // every buffer 256 KiB, well above the slack
+            cases.push_back({"the " + std::string(nth == 1 ? "first" : nth == 2 ? "second" : "third") +
+                                 " cudaMalloc (made to fail by the CPU backend) of a 256x256x256 product",
+                             256, 256, 256, nth});
+#endif
+        for (const FailedAllocation& failure : cases) {
+            wire::Writer request;
+            request.put(wire::Op::timed_failure).put<std::int32_t>(failure.rows).put<std::int32_t>(failure.inner);
+            request.put<std::int32_t>(failure.cols).put<std::int32_t>(failure.fail_at);
+            const std::string doing = "calling matmul_timed where " + failure.what + " fails";
+            const Reply reply = ask_runner(request, doing);
+            require_ok(reply, "the lab's program");
+            wire::Reader in = body(reply);
+            const auto threw = in.get<std::uint8_t>();
+            const auto code = in.get<std::int32_t>();
+            const std::string what = in.get_string();
+            const auto before = in.get<std::uint64_t>(), after = in.get<std::uint64_t>();
+            require_complete(in, doing);
+            const std::size_t lost = before > after ? static_cast<std::size_t>(before - after) : 0;
+            MESSAGE(("when " + failure.what + " failed, matmul_timed " +
+                     (threw != 0 ? "reported it" : std::string("reported nothing")) + " and left " +
+                     std::to_string(lost) + " bytes of device memory allocated"));
+            if (threw == 1 && code != static_cast<std::int32_t>(cudaErrorMemoryAllocation))
+                FAIL_CHECK(("when " + failure.what + " failed, matmul_timed reported another error: " + what +
+                            "\n  hint: check each cudaMalloc itself with TILELAB_CUDA_CHECK"));
+            if (threw == 2)
+                FAIL_CHECK(("matmul_timed threw something other than tilelab::CudaError: " + what));
+            // A program with fewer allocations than the one made to fail never meets it: nothing to report then.
+            if (threw == 0 && failure.fail_at == 0)
+                FAIL_CHECK(("when " + failure.what + " failed, matmul_timed reported no error"
+                            "\n  hint: check every CUDA call with TILELAB_CUDA_CHECK, and compute sizes in std::size_t"));
+            if (lost > leak_slack_bytes)
+                FAIL_CHECK(("when " + failure.what + " failed, matmul_timed left " + std::to_string(lost) +
+                            " bytes of device memory allocated\n  hint: free what was allocated before the failure "
+                            "too: on the error path as on the normal one (DeviceBuffer does it for you)"));
+        }
     }
 }
 

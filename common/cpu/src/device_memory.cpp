@@ -22,6 +22,7 @@ struct Allocation {
 };
 
 std::mutex registry_mutex;
+int allocations_until_failure = 0;  // fail_nth_allocation(): 0, none; 1, the next cudaMalloc; ... (lock held)
 std::map<const unsigned char*, Allocation> registry;  // by payload start
 std::size_t allocated_bytes = 0;
 
@@ -86,6 +87,15 @@ bool is_device_range(const void* pointer, std::size_t bytes) {
 
 }  // namespace tilelab::cpu::detail
 
+namespace tilelab::cpu {
+
+void fail_nth_allocation(int nth) noexcept {
+    std::lock_guard<std::mutex> lock(detail::registry_mutex);
+    detail::allocations_until_failure = nth > 0 ? nth : 0;
+}
+
+}  // namespace tilelab::cpu
+
 using namespace tilelab::cpu::detail;
 
 cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
@@ -94,6 +104,9 @@ cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
     if (bytes == 0) return cudaSuccess;
     install_fault_handler();
     std::lock_guard<std::mutex> lock(registry_mutex);
+    if (allocations_until_failure > 0 && --allocations_until_failure == 0) {
+        return record_error(cudaErrorMemoryAllocation);
+    }
     if (bytes > total_device_bytes() - allocated_bytes) {
         return record_error(cudaErrorMemoryAllocation);
     }
@@ -118,6 +131,7 @@ cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
 }
 
 cudaError_t cudaFree(void* pointer) {
+    drain_queue();  // cudaFree waits for the device, so a kernel still queued never runs on freed memory
     if (pointer == nullptr) return cudaSuccess;
     std::lock_guard<std::mutex> lock(registry_mutex);
     const auto found = registry.find(static_cast<unsigned char*>(pointer));
@@ -139,7 +153,8 @@ cudaError_t cudaMemGetInfo(std::size_t* free, std::size_t* total) {
 }
 
 cudaError_t cudaMemcpy(void* destination, const void* source, std::size_t bytes, cudaMemcpyKind kind) {
-    const cudaError_t pending = take_kernel_error();  // a copy waits for the kernels before it, as on a GPU
+    drain_queue();  // a copy waits for the kernels before it, as on a GPU
+    const cudaError_t pending = take_kernel_error();
     if (pending != cudaSuccess) return pending;
     if (bytes == 0) return cudaSuccess;
     const bool destination_on_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
@@ -155,6 +170,7 @@ cudaError_t cudaMemcpy(void* destination, const void* source, std::size_t bytes,
 }
 
 cudaError_t cudaMemset(void* pointer, int value, std::size_t bytes) {
+    drain_queue();  // in stream order, after the kernels before it
     if (bytes == 0) return cudaSuccess;
     if (!is_device_range(pointer, bytes)) {
         return record_error(cudaErrorInvalidValue);

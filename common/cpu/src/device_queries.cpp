@@ -11,10 +11,6 @@
 #include <map>
 #include <mutex>
 
-struct CUevent_st {
-    std::chrono::steady_clock::time_point time;
-    bool recorded = false;
-};
 
 namespace tilelab::cpu::detail {
 namespace {
@@ -82,52 +78,21 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* properties, int device) {
     return cudaSuccess;
 }
 
-cudaError_t cudaDeviceSynchronize() { return take_kernel_error(); }
-cudaError_t cudaStreamSynchronize(cudaStream_t) { return take_kernel_error(); }
+cudaError_t cudaDeviceSynchronize() {
+    drain_queue();
+    return take_kernel_error();
+}
+cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaDeviceSynchronize(); }
 cudaError_t cudaDeviceReset() {
+    discard_queue();
     take_kernel_error();
     cudaGetLastError();
     return cudaSuccess;
 }
 
-cudaError_t cudaEventCreate(cudaEvent_t* event) {
-    if (event == nullptr) return cudaErrorInvalidValue;
-    *event = new CUevent_st;
-    return cudaSuccess;
-}
-
-cudaError_t cudaEventDestroy(cudaEvent_t event) {
-    if (event == nullptr) return cudaErrorInvalidResourceHandle;
-    delete event;
-    return cudaSuccess;
-}
-
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
-    if (event == nullptr) return cudaErrorInvalidResourceHandle;
-    event->time = std::chrono::steady_clock::now();
-    event->recorded = true;
-    return cudaSuccess;
-}
-
-cudaError_t cudaEventSynchronize(cudaEvent_t event) {
-    if (event == nullptr) return cudaErrorInvalidResourceHandle;
-    return take_kernel_error();
-}
-
-cudaError_t cudaEventQuery(cudaEvent_t event) {
-    if (event == nullptr) return cudaErrorInvalidResourceHandle;
-    return cudaSuccess;
-}
-
-cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
-    if (ms == nullptr) return cudaErrorInvalidValue;
-    if (start == nullptr || end == nullptr || !start->recorded || !end->recorded) return cudaErrorInvalidResourceHandle;
-    *ms = std::chrono::duration<float, std::milli>(end->time - start->time).count();
-    return cudaSuccess;
-}
-
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* kernel) {
     if (attributes == nullptr || kernel == nullptr) return cudaErrorInvalidValue;
+    drain_queue();  // the emulator learns a kernel's shared memory by running it
     *attributes = cudaFuncAttributes{};
     // Known once the kernel has run: the emulator counts the bytes of its __shared__ declarations as they run.
     if (!shared_bytes_of(kernel, &attributes->sharedSizeBytes)) return cudaErrorInvalidDeviceFunction;

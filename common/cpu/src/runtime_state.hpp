@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cuda_runtime_api.h>
+#include <tilelab/cpu/emulator.hpp>
 
 #include <cstddef>
+#include <functional>
 #include <string>
 
 namespace tilelab::cpu::detail {
@@ -18,6 +20,24 @@ void set_kernel_error(cudaError_t code, const std::string& message);
 cudaError_t take_kernel_error();
 /// The message of the last emulator-specific error with this code (races, barriers, exceptions).
 const char* kernel_error_message(cudaError_t code);
+
+/// A launch the runtime accepted, waiting in the stream for the host to synchronise.
+struct QueuedKernel {
+    LaunchSite site;                  ///< What is launched, and where.
+    dim3 grid;                        ///< Blocks.
+    dim3 block;                       ///< Threads per block.
+    std::size_t dynamic_shared_bytes; ///< extern __shared__ bytes.
+    std::function<void()> body;       ///< One CUDA thread's work, with the launch's arguments.
+};
+
+/// Puts a launch at the end of the stream (device_queue.cpp).
+void enqueue_kernel(QueuedKernel kernel);
+/// Runs everything queued: what a synchronising call does first.
+void drain_queue();
+/// Forgets what is queued (cudaDeviceReset).
+void discard_queue();
+/// Runs one launch, block by block (scheduler.cpp).
+void execute_kernel(const QueuedKernel& kernel);
 
 /// The machine's page size: device buffers and fiber stacks are bounded by inaccessible pages.
 std::size_t page_bytes();

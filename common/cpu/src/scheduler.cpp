@@ -416,7 +416,7 @@ unsigned worker_count() {
 }
 
 void run_kernel(const LaunchSite& site, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
-                const std::function<void()>& thread_body) {
+                std::function<void()> thread_body) {
     if (const cudaError_t refused = check_configuration(grid, block); refused != cudaSuccess) {
         detail::record_error(refused);
         return;
@@ -426,14 +426,20 @@ void run_kernel(const LaunchSite& site, dim3 grid, dim3 block, std::size_t dynam
         return;
     }
     if (running_worker != nullptr) throw std::logic_error("a kernel launched another kernel: not supported");
-    detail::install_fault_handler();
+    detail::enqueue_kernel(detail::QueuedKernel{site, grid, block, dynamic_shared_bytes, std::move(thread_body)});
+}
+
+namespace detail {
+
+void execute_kernel(const QueuedKernel& kernel) {
+    install_fault_handler();
     LaunchState launch;
-    launch.site = &site;
-    launch.grid = grid;
-    launch.block = block;
-    launch.dynamic_shared_bytes = dynamic_shared_bytes;
-    launch.body = &thread_body;
-    launch.block_count = 1ull * grid.x * grid.y * grid.z;
+    launch.site = &kernel.site;
+    launch.grid = kernel.grid;
+    launch.block = kernel.block;
+    launch.dynamic_shared_bytes = kernel.dynamic_shared_bytes;
+    launch.body = &kernel.body;
+    launch.block_count = 1ull * kernel.grid.x * kernel.grid.y * kernel.grid.z;
 
     auto& pool = workers();
     const unsigned helpers =
@@ -443,6 +449,8 @@ void run_kernel(const LaunchSite& site, dim3 grid, dim3 block, std::size_t dynam
     work(*pool[0], launch);
     for (std::thread& t : threads) t.join();
 }
+
+}  // namespace detail
 
 const uint3& thread_index() noexcept { return running_worker->current->index; }
 const uint3& block_index() noexcept { return running_worker->block_index; }

@@ -107,3 +107,19 @@ cudaError_t run_barriers(int blocks, int threads, int barriers) {
     barriers_kernel<<<blocks, threads>>>(barriers);
     return finish();
 }
+
+cudaError_t time_fill(int* out, cudaError_t* unwaited_code, float* ms, int* first_value) {
+    cudaEvent_t start, stop;
+    cudaEventCreate(&start);
+    cudaEventCreate(&stop);
+    cudaEventRecord(start);
+    fill_kernel<4><<<dim3(2, 2), 4>>>(out);
+    cudaEventRecord(stop);
+    *unwaited_code = cudaEventElapsedTime(ms, start, stop);  // nothing has run yet: the host has not waited
+    cudaMemcpy(first_value, out, sizeof(int), cudaMemcpyDeviceToHost);  // a blocking copy runs what is queued
+    const cudaError_t waited = cudaEventSynchronize(stop) == cudaSuccess ? cudaEventElapsedTime(ms, start, stop)
+                                                                          : cudaErrorNotReady;
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    return waited;
+}

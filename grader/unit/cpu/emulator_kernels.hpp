@@ -11,3 +11,6 @@ cudaError_t dynamic_sum(const int* values, int* total, int threads);
 cudaError_t fill_grid(int* out, dim3 grid);
 cudaError_t launch_block(dim3 block);
 cudaError_t run_barriers(int blocks, int threads, int barriers);
+/// Times fill_grid's kernel with events; reads the time at once (@p unwaited_code) and after waiting for the stop
+/// event (returned); @p first_value is out[0] read by a copy right after the launch.
+cudaError_t time_fill(int* out, cudaError_t* unwaited_code, float* ms, int* first_value);

@@ -57,6 +57,32 @@ TEST_SUITE("cpu-emulator") {
         CHECK(got == 5050);
     }
 
+    TEST_CASE("runs a launch only when the host waits, and has no time for an event not waited for") {
+        tilelab::DeviceBuffer<int> out(2 * 2 * 4);
+        cudaError_t unwaited = cudaSuccess;
+        float ms = -1.0f;
+        int first = -1;
+        CHECK(time_fill(out.data(), &unwaited, &ms, &first) == cudaSuccess);
+        CHECK(unwaited == cudaErrorNotReady);
+        CHECK(ms >= 0.0f);
+        CHECK(first == 0);  // fill_kernel wrote block (0, 0)'s index, once the copy had made the host wait
+        CHECK(cudaGetLastError() == cudaSuccess);  // "not ready" is no error CUDA keeps
+    }
+
+    TEST_CASE("fails the n-th allocation on request") {
+        tilelab::cpu::fail_nth_allocation(2);
+        void* first = nullptr;
+        void* second = nullptr;
+        void* third = nullptr;
+        CHECK(cudaMalloc(&first, 64) == cudaSuccess);
+        CHECK(cudaMalloc(&second, 64) == cudaErrorMemoryAllocation);
+        CHECK(second == nullptr);
+        CHECK(cudaMalloc(&third, 64) == cudaSuccess);
+        CHECK(cudaGetLastError() == cudaErrorMemoryAllocation);
+        cudaFree(first);
+        cudaFree(third);
+    }
+
     TEST_CASE("refuses the launches CUDA refuses") {
         CHECK(launch_block(dim3(1025)) == cudaErrorInvalidValue);
         CHECK(launch_block(dim3(48, 48)) == cudaErrorInvalidValue);  // what CUDA 13 said on an H100

@@ -24,10 +24,12 @@ struct LaunchSite {
     int line;                 ///< Line of the launch.
 };
 
-/// Runs @p thread_body once per thread of @p grid × @p block, as described above. Launch errors (a bad
-/// configuration) go to cudaGetLastError; what goes wrong while the kernel runs, to the next synchronising call.
+/// Launches: checks the configuration (a refused launch goes to cudaGetLastError) and queues the kernel, which
+/// runs @p thread_body once per thread of @p grid × @p block, as described above, when the host next waits for
+/// the device (a synchronise, a blocking copy); what goes wrong while it runs goes to that call. @p thread_body
+/// owns the launch's arguments.
 void run_kernel(const LaunchSite& site, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
-                const std::function<void()>& thread_body);
+                std::function<void()> thread_body);
 
 /// The coordinates of the calling CUDA thread (valid inside a kernel only).
 const uint3& thread_index() noexcept;
@@ -57,6 +59,10 @@ void* dynamic_shared_storage(std::size_t element_bytes);
 /// Records a read (@p write false) or write of @p bytes of shared memory at @p address by the running thread,
 /// and reports a race when another thread wrote it, or read it before this write, since the last barrier.
 void note_shared_access(const void* address, std::size_t bytes, bool write) noexcept;
+
+/// Makes the @p nth cudaMalloc from now on fail with cudaErrorMemoryAllocation, as a full GPU would (0: none),
+/// so that lab 04's error path can be tried at each of its allocations.
+void fail_nth_allocation(int nth) noexcept;
 
 /// Statistics of the emulator since the process started, for the benchmark.
 struct EmulatorStats {

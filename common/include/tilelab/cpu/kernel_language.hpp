@@ -117,7 +117,9 @@ public:
     void operator()(A&&... arguments) const {
         static_assert(sizeof...(A) == sizeof...(P), "the launch passes a different number of arguments than the kernel takes");
         const std::tuple<std::decay_t<P>...> parameters(std::forward<A>(arguments)...);
-        run_kernel(site_, grid_, block_, dynamic_shared_bytes_, [&] { std::apply(kernel_, parameters); });
+        // The kernel runs later, when the host waits for it: the body keeps its own copy of the arguments.
+        run_kernel(site_, grid_, block_, dynamic_shared_bytes_,
+                   [kernel = kernel_, parameters] { std::apply(kernel, parameters); });
     }
 
 private:

@@ -1,0 +1,116 @@
+// The CPU backend's stream: launches and event records are queued and run only when the host waits for them
+// (cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize, a blocking copy, cudaMemset, cudaFree), as
+// they complete on a GPU only some time after the call that queued them. A program that reads an event's time
+// without waiting for it gets cudaErrorNotReady here, as it would on a GPU.
+#include "runtime_state.hpp"
+
+#include <chrono>
+#include <deque>
+#include <mutex>
+#include <utility>
+#include <variant>
+
+struct CUevent_st {
+    std::chrono::steady_clock::time_point time;
+    bool recorded = false;  // cudaEventRecord was called
+    bool complete = false;  // the work before the record has run, and so has the record
+    int queued = 0;         // records of this event still in the queue
+    bool queried = false;   // cudaEventQuery already said "not ready" once for the pending record
+};
+
+namespace tilelab::cpu::detail {
+namespace {
+
+using Work = std::variant<QueuedKernel, cudaEvent_t>;
+std::recursive_mutex queue_mutex;  // a kernel never queues work, but a fault report may come back here
+std::deque<Work> queue;
+
+// Runs the oldest piece of queued work.
+void run_front() {
+    Work work = std::move(queue.front());
+    queue.pop_front();
+    if (auto* kernel = std::get_if<QueuedKernel>(&work)) {
+        execute_kernel(*kernel);
+        return;
+    }
+    cudaEvent_t event = std::get<cudaEvent_t>(work);
+    event->time = std::chrono::steady_clock::now();
+    event->complete = --event->queued == 0;
+    event->queried = false;
+}
+
+}  // namespace
+
+void enqueue_kernel(QueuedKernel kernel) {
+    std::lock_guard<std::recursive_mutex> lock(queue_mutex);
+    queue.emplace_back(std::move(kernel));
+}
+
+void drain_queue() {
+    std::lock_guard<std::recursive_mutex> lock(queue_mutex);
+    while (!queue.empty()) run_front();
+}
+
+void discard_queue() {
+    std::lock_guard<std::recursive_mutex> lock(queue_mutex);
+    queue.clear();
+}
+
+}  // namespace tilelab::cpu::detail
+
+using namespace tilelab::cpu::detail;
+
+cudaError_t cudaEventCreate(cudaEvent_t* event) {
+    if (event == nullptr) return cudaErrorInvalidValue;
+    *event = new CUevent_st;
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+    if (event == nullptr) return cudaErrorInvalidResourceHandle;
+    std::lock_guard<std::recursive_mutex> lock(queue_mutex);
+    if (event->queued > 0) drain_queue();  // CUDA releases it once its work is done; here, once it has run
+    delete event;
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
+    if (event == nullptr) return cudaErrorInvalidResourceHandle;
+    std::lock_guard<std::recursive_mutex> lock(queue_mutex);
+    event->recorded = true;
+    event->complete = false;
+    ++event->queued;
+    queue.emplace_back(event);
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+    if (event == nullptr) return cudaErrorInvalidResourceHandle;
+    {
+        std::lock_guard<std::recursive_mutex> lock(queue_mutex);
+        while (event->queued > 0 && !queue.empty()) run_front();
+    }
+    return take_kernel_error();
+}
+
+cudaError_t cudaEventQuery(cudaEvent_t event) {
+    if (event == nullptr) return cudaErrorInvalidResourceHandle;
+    std::lock_guard<std::recursive_mutex> lock(queue_mutex);
+    if (!event->recorded || event->complete) return cudaSuccess;
+    // Not done yet, as a GPU would say right after the launch; a program that asks again (polling) sees it done.
+    if (!event->queried) {
+        event->queried = true;
+        return cudaErrorNotReady;
+    }
+    while (event->queued > 0 && !queue.empty()) run_front();
+    return cudaSuccess;
+}
+
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+    if (ms == nullptr) return cudaErrorInvalidValue;
+    if (start == nullptr || end == nullptr || !start->recorded || !end->recorded) return cudaErrorInvalidResourceHandle;
+    std::lock_guard<std::recursive_mutex> lock(queue_mutex);
+    if (!start->complete || !end->complete) return cudaErrorNotReady;  // not an error CUDA keeps as the last one
+    *ms = std::chrono::duration<float, std::milli>(end->time - start->time).count();
+    return cudaSuccess;
+}
