@@ -44,6 +44,16 @@ std::string hint_for(cudaError_t code) {
         case cudaErrorNoDevice:
         case cudaErrorInsufficientDriver:
             return "no usable NVIDIA GPU or driver on this machine";
+#ifdef TILELAB_CPU_BACKEND
+        case cudaErrorTileLabSharedMemoryRace:
+            return "two threads used one shared-memory element between the same two barriers, one of them writing: "
+                   "a __syncthreads() is missing (the message says which)";
+        case cudaErrorTileLabBarrierDivergence:
+            return "not every thread of the block reached the same __syncthreads(): never put a barrier inside a "
+                   "bounds test or an early return";
+        case cudaErrorTileLabKernelException:
+            return "the kernel threw an exception";
+#endif
         default:
             return {};
     }

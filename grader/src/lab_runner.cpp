@@ -28,7 +28,12 @@ std::string describe(const ReplyHeader& header, const std::string& who) {
     switch (header.status) {
         case wire::Status::cuda_error: {
             std::string text = who + " " + header.message;
-            const std::string hint = hint_for(static_cast<cudaError_t>(header.code));
+            // The CPU backend names the missing barrier: that is the hint (and the reason in the report).
+            const std::size_t missing = header.message.find("A barrier is missing between");
+            std::string hint = hint_for(static_cast<cudaError_t>(header.code));
+            if (missing != std::string::npos)
+                hint = header.message.substr(missing, header.message.find(':', missing) - missing) +
+                       ": add a __syncthreads() there";
             if (!hint.empty()) text += "\n  hint: " + hint;
             return text;
         }
