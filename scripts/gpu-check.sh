@@ -36,7 +36,9 @@ done
 
 # The performance gate's robustness: the solutions must pass it every time, untiled code must fail it every time.
 declare -A gate_passed
-gate_tests=(graded.lab02.tw16.perf graded.lab03.tw16.perf naive-in-tiled-perf.lab02.tw16.fail token-tiles.lab02.tw16.fail)
+# Every GPU performance-gate test: the solutions and the honest calibration kernels (pass), the untiled ones (fail).
+mapfile -t gate_tests < <(ctest --test-dir build/kit -N -L gpu -R '([.]perf|(gate-|naive-in-tiled-perf|token-tiles).*[.]tw16[.]fail)$' |
+                          sed -n 's/^ *Test *#[0-9]*: //p')
 for t in "${gate_tests[@]}"; do gate_passed[$t]=0; done
 for _ in $(seq "$repeats"); do
   for t in "${gate_tests[@]}"; do
@@ -46,6 +48,9 @@ done
 
 # The dishonest submissions, graded on both backends (the kit's suite ran them on the CPU backend alone).
 bash grader/selftest/cheats_test.sh "$root" build/kit/cheats-both "cpu;gpu" >"$out/cheats.txt" 2>&1
+
+# The gate's speedups, kernel by kernel, with its build and with the ordinary one.
+bash scripts/gate-variants.sh build/kit 3 >"$out/gate-variants.txt" 2>&1
 
 # Every lab program on both backends, verdict by verdict.
 bash scripts/verdicts.sh build/kit "$out/verdicts.log" >"$out/verdicts.txt" 2>&1
@@ -73,6 +78,9 @@ grep -E "speedup [0-9.]+x" "$out/gate.log" | sort -u -t, -k1,1 | head -4
 echo
 echo "== tilelab-bench (solutions) =="
 cat "$out/bench.txt" 2>/dev/null | head -40
+echo
+echo "== performance gate: speedups over the model naive kernel (gate-variants.txt) =="
+cat "$out/gate-variants.txt"
 echo
 echo "== CPU backend against GPU backend, kernel by kernel (verdicts.txt) =="
 grep -v "^stubs\|^graded" "$out/verdicts.txt" | head -60

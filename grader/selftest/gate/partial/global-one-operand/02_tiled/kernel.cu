@@ -1,6 +1,6 @@
-// Gate calibration, DISHONEST variant "global-one-operand" (lab 02): both tiles are loaded each phase, and M is
-// read from its tile, but N is read from global memory in the inner product (its tile is never read).
-// Only half tiled: correct, so only the performance gate can tell it from an honest kernel.
+// Gate calibration, partly tiled variant "global-one-operand" (lab 02): both tiles are loaded each phase and
+// M is read from its tile, but N from global memory in the inner product (its tile is never read). Fast enough
+// to pass the GPU gate; the CPU backend's shared-memory check, which counts tile reads, rejects it.
 #include <tilelab/labs.hpp>
 
 __global__ void matmul_tiled_kernel(const float* M, const float* N, float* P, int rows, int inner, int cols) {

@@ -1,6 +1,6 @@
-// Gate calibration, DISHONEST variant "global-one-operand" (lab 03): both (zero-filled) tiles are loaded each
-// phase, and M is read from its tile, but N is read from global memory in the inner product (its tile is never
-// read). Only half tiled: correct for any shape, so only the performance gate can tell.
+// Gate calibration, partly tiled variant "global-one-operand" (lab 03): both tiles are loaded each phase and
+// M is read from its tile, but N from global memory in the inner product (its tile is never read). Fast enough
+// to pass the GPU gate; the CPU backend's shared-memory check, which counts tile reads, rejects it.
 #include <tilelab/labs.hpp>
 
 __global__ void matmul_tiled_boundary_kernel(const float* M, const float* N, float* P, int rows, int inner,
