@@ -58,6 +58,16 @@ struct dim3 {
     constexpr operator uint3() const { return uint3{x, y, z}; }
 };
 
+/// CUDA's vector types the labs use, with the alignment CUDA gives them (a float4 access moves 16 aligned bytes).
+struct alignas(8) float2 {
+    float x, y;
+};
+struct alignas(16) float4 {
+    float x, y, z, w;
+};
+inline float2 make_float2(float x, float y) { return float2{x, y}; }
+inline float4 make_float4(float x, float y, float z, float w) { return float4{x, y, z, w}; }
+
 struct CUstream_st;
 typedef CUstream_st* cudaStream_t;
 struct CUevent_st;

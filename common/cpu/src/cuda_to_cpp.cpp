@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <stdexcept>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace tilelab::cpu {
@@ -240,6 +242,13 @@ Declarator parse_declarator(const std::string& piece, bool has_type, std::string
         for (const char* drop : {"volatile ", "static "}) {
             for (std::size_t at = t.find(drop); at != std::string::npos; at = t.find(drop)) t.erase(at, std::string(drop).size());
         }
+        // An alignment belongs to the storage, which the CPU backend aligns to 16 bytes anyway, not to the element.
+        for (const char* drop : {"__align__(", "alignas("}) {
+            for (std::size_t at = t.find(drop); at != std::string::npos; at = t.find(drop)) {
+                const std::size_t close = t.find(')', at);
+                t.erase(at, close == std::string::npos ? std::string::npos : close + 1 - at);
+            }
+        }
         *type = trim(t);
     }
     return d;
@@ -289,6 +298,89 @@ Edit rewrite_shared(const std::string& s, const Scan& sc, std::size_t at) {
     return Edit{begin, semicolon + 1, text + newlines_in(declaration)};
 }
 
+// "#pragma unroll [n]" lines, blanked: a C++ compiler does not know the pragma (and warns); the line stays.
+void blank_unroll_pragmas(const std::string& s, const Scan& sc, std::vector<Edit>& edits) {
+    for (std::size_t at = find_code(s, sc, "#", 0); at != std::string::npos; at = find_code(s, sc, "#", at + 1)) {
+        const std::size_t line_start = s.rfind('\n', at) == std::string::npos ? 0 : s.rfind('\n', at) + 1;
+        if (s.find_first_not_of(" \t", line_start) != at) continue;
+        const std::size_t end = std::min(s.find('\n', at), s.size());
+        std::string words = one_line(s.substr(at + 1, end - at - 1));
+        if (words.rfind("pragma unroll", 0) == 0 && (words.size() == 13 || words[13] == ' ' || words[13] == '('))
+            edits.push_back(Edit{at, end, ""});
+    }
+}
+
+bool is_vector_type(const std::string& name) { return name == "float4" || name == "float2"; }
+
+// "reinterpret_cast<const float4*>" -> "::tilelab::cpu::vector_cast<const float4>": a checked vector pointer.
+void rewrite_vector_casts(const std::string& s, const Scan& sc, std::vector<Edit>& edits) {
+    for (std::size_t at = find_code(s, sc, "reinterpret_cast", 0); at != std::string::npos;
+         at = find_code(s, sc, "reinterpret_cast", at + 1)) {
+        std::size_t open = at + std::string("reinterpret_cast").size();
+        while (open < s.size() && std::isspace(static_cast<unsigned char>(s[open]))) ++open;
+        if (open >= s.size() || s[open] != '<') continue;
+        const std::size_t close = s.find('>', open);
+        if (close == std::string::npos) continue;
+        std::string type;  // the target type without spaces: "constfloat4*", "float4const*", "float4*"
+        for (char c : s.substr(open + 1, close - open - 1))
+            if (!std::isspace(static_cast<unsigned char>(c))) type += c;
+        bool is_const = false;
+        if (type.rfind("const", 0) == 0) {
+            is_const = true;
+            type.erase(0, 5);
+        }
+        if (type.size() < 2 || type.back() != '*') continue;
+        type.pop_back();
+        if (type.size() > 5 && type.compare(type.size() - 5, 5, "const") == 0) {
+            is_const = true;
+            type.erase(type.size() - 5);
+        }
+        if (!is_vector_type(type)) continue;
+        edits.push_back(Edit{at, close + 1, "::tilelab::cpu::vector_cast<" + std::string(is_const ? "const " : "") +
+                                                type + ">"});
+    }
+}
+
+// A pointer type "const float4* __restrict__" -> "::tilelab::cpu::VectorPointer<const float4>".
+void rewrite_vector_pointers(const std::string& s, const Scan& sc, std::vector<Edit>& edits) {
+    for (const char* name : {"float4", "float2"}) {
+        for (std::size_t at = find_code(s, sc, name, 0); at != std::string::npos; at = find_code(s, sc, name, at + 1)) {
+            std::size_t begin = at, i = at;
+            bool is_const = false;
+            // "const" before the type
+            while (i > 0 && std::isspace(static_cast<unsigned char>(s[i - 1]))) --i;
+            if (i >= 5 && s.compare(i - 5, 5, "const") == 0 && (i == 5 || !is_word(s[i - 6]))) {
+                is_const = true;
+                begin = i - 5;
+            }
+            std::size_t j = at + 6;
+            auto skip_space = [&] {
+                while (j < s.size() && std::isspace(static_cast<unsigned char>(s[j]))) ++j;
+            };
+            skip_space();
+            if (s.compare(j, 5, "const") == 0 && j + 5 < s.size() && !is_word(s[j + 5])) {  // "float4 const*"
+                is_const = true;
+                j += 5;
+                skip_space();
+            }
+            if (j >= s.size() || s[j] != '*' || !sc.code[j]) continue;
+            if (j + 1 < s.size() && (s[j + 1] == '*' || s[j + 1] == '=')) continue;  // float4** or "*=": leave it
+            ++j;
+            std::size_t end = j;
+            skip_space();
+            for (const char* restrict_word : {"__restrict__", "__restrict"}) {
+                const std::size_t length = std::string(restrict_word).size();
+                if (s.compare(j, length, restrict_word) == 0 && (j + length >= s.size() || !is_word(s[j + length]))) {
+                    end = j + length;  // a class-type pointer cannot be restrict-qualified: dropped
+                    break;
+                }
+            }
+            edits.push_back(Edit{begin, end, "::tilelab::cpu::VectorPointer<" + std::string(is_const ? "const " : "") +
+                                                 name + "> "});
+        }
+    }
+}
+
 }  // namespace
 
 std::string cuda_to_cpp(const std::string& source) {
@@ -308,6 +400,23 @@ std::string cuda_to_cpp(const std::string& source) {
         const std::size_t first = source.find_first_not_of(" \t", line_start);
         if (first != std::string::npos && source[first] == '#') continue;
         edits.push_back(rewrite_shared(source, sc, at));
+    }
+    // Vector pointers and pragmas, except inside a launch or a __shared__ declaration (rewritten as a whole).
+    std::vector<Edit> small;
+    rewrite_vector_casts(source, sc, small);
+    std::vector<std::pair<std::size_t, std::size_t>> casts;
+    for (const Edit& edit : small) casts.emplace_back(edit.begin, edit.end);
+    rewrite_vector_pointers(source, sc, small);
+    blank_unroll_pragmas(source, sc, small);
+    const std::size_t large = edits.size();
+    for (const Edit& edit : small) {
+        auto inside = [&](std::size_t b, std::size_t e) { return edit.begin >= b && edit.begin < e; };
+        bool keep = std::none_of(edits.begin(), edits.begin() + static_cast<std::ptrdiff_t>(large),
+                                 [&](const Edit& big) { return inside(big.begin, big.end); });
+        // A type inside a rewritten cast is the cast's business.
+        for (const auto& [b, e] : casts)
+            if (!(edit.begin == b && edit.end == e) && inside(b, e)) keep = false;
+        if (keep) edits.push_back(edit);
     }
     std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
     std::string out;

@@ -76,6 +76,15 @@ bool describe_device_address(const void* address, char* text, std::size_t size) 
     return true;
 }
 
+bool device_allocation_of(const void* address, const unsigned char** start, std::size_t* bytes) {
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    const auto found = find_mapping(static_cast<const unsigned char*>(address));
+    if (found == registry.end()) return false;
+    *start = found->first;
+    *bytes = found->second.bytes;
+    return true;
+}
+
 bool is_device_range(const void* pointer, std::size_t bytes) {
     std::lock_guard<std::mutex> lock(registry_mutex);
     const auto* byte = static_cast<const unsigned char*>(pointer);

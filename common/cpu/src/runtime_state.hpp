@@ -6,8 +6,10 @@
 #include <tilelab/cpu/emulator.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace tilelab::cpu::detail {
 
@@ -50,6 +52,8 @@ bool shared_bytes_of(const void* kernel, std::size_t* bytes);
 /// What a faulting address is, in words, when it lies next to or inside a device allocation; empty otherwise.
 /// Called from the fault handler: takes no lock and allocates nothing.
 bool describe_device_address(const void* address, char* text, std::size_t size);
+/// The device allocation whose buffer or guard pages hold @p address: its first byte and size; false for none.
+bool device_allocation_of(const void* address, const unsigned char** start, std::size_t* bytes);
 /// True when [pointer, pointer + bytes) lies inside one device allocation.
 bool is_device_range(const void* pointer, std::size_t bytes);
 
@@ -61,5 +65,37 @@ void prepare_thread_for_faults();
 std::size_t describe_running_thread(char* text, std::size_t size);
 /// True when @p address is in the guard page of a fiber stack.
 bool is_stack_guard(const void* address);
+
+/// @name The running CUDA thread's shared memory, for vector accesses and asynchronous copies (scheduler.cpp)
+/// @{
+
+/// Thrown to end the running CUDA thread after kernel_fault has recorded the kernel's error.
+struct KernelAborted {};
+
+/// Records @p code as the kernel's error, with the message "@p what in the kernel K, block B, thread T: @p detail"
+/// (the first error of a launch wins), and ends the running CUDA thread (throws KernelAborted).
+[[noreturn]] void kernel_fault(cudaError_t code, const std::string& what, const std::string& detail);
+
+/// The byte offset of @p address in the running block's shared memory; false outside it or outside a kernel.
+bool shared_offset_of(const void* address, std::size_t* offset);
+/// "M_tile[3][4]": the element of the running block's shared memory at byte @p offset.
+std::string shared_element_name(std::size_t offset);
+
+/// An asynchronous copy issued by a CUDA thread that has not landed yet (async_copy.cpp).
+struct PendingCopy {
+    unsigned char* destination;  ///< In the block's shared memory.
+    unsigned char data[16];      ///< The source's bytes, read when the copy was issued (zero-filled tail included).
+    std::size_t bytes;           ///< 4, 8 or 16.
+    std::uint64_t batch;         ///< The batch it belongs to (the issuing thread's commits before it).
+    const char* file;            ///< Where it was issued.
+    int line;
+};
+/// The running CUDA thread's copies in flight, and its number of committed batches.
+std::vector<PendingCopy>& running_thread_copies();
+std::uint64_t& running_thread_commits();
+/// Marks @p bytes of shared memory at byte @p offset as the target of the running thread's copy in flight
+/// (@p pending true; reads and writes of it by any thread are then races) or as landed (false).
+void mark_async_pending(std::size_t offset, std::size_t bytes, bool pending);
+/// @}
 
 }  // namespace tilelab::cpu::detail

@@ -105,6 +105,8 @@ struct BlockThread {
     int barrier_line;
     std::uint64_t read_epoch;   // the last interval in which this thread read shared memory
     std::uint64_t write_epoch;  // ... and wrote it
+    std::vector<detail::PendingCopy> copies;  // asynchronous copies in flight (async_copy.cpp)
+    std::uint64_t commits;                    // batches of copies committed
 };
 
 // Who touched a 4-byte word of shared memory in the current barrier interval (epoch).
@@ -113,6 +115,8 @@ struct Shadow {
     std::uint64_t read_epoch = 0;
     std::uint16_t writer = 0;
     std::uint16_t reader = 0;
+    std::uint16_t async_owner = 0;  // the thread whose asynchronous copy into this word is in flight ...
+    bool async_pending = false;     // ... when this is set
 };
 
 struct SharedSite {
@@ -252,6 +256,24 @@ void report_race(Worker& w, std::size_t offset, bool write, std::uint16_t other,
     detail::set_kernel_error(cudaErrorTileLabSharedMemoryRace, message.str());
 }
 
+// A thread touched shared memory that an asynchronous copy still in flight will overwrite.
+void report_async_race(Worker& w, std::size_t offset, bool write, std::uint16_t owner) {
+    if (w.launch->failed.exchange(true)) return;
+    const BlockThread& me = *w.current;
+    std::string site = "?";
+    const unsigned char* address = w.arena + offset;
+    for (const detail::PendingCopy& copy : w.threads[owner].copies)
+        if (address >= copy.destination && address < copy.destination + copy.bytes) site = where(copy.file, copy.line);
+    std::ostringstream message;
+    message << "shared-memory race in " << kernel_and_block(w) << ": thread " << format(me.index)
+            << (write ? " wrote " : " read ") << element_name(w, offset)
+            << " while the asynchronous copy into it that thread " << format(unravel(owner, w.block_dim))
+            << " issued at " << site << " (__pipeline_memcpy_async) was still in flight. A wait is missing: the "
+            << "issuing thread must reach __pipeline_wait_prior() for that copy's batch, and then every thread a "
+            << "__syncthreads(), before any thread reads the stage it fills (or overwrites it)";
+    detail::set_kernel_error(cudaErrorTileLabSharedMemoryRace, message.str());
+}
+
 void report_divergence(Worker& w) {
     if (w.launch->failed.exchange(true)) return;
     std::vector<std::pair<std::string, int>> groups;  // barrier "file:line" (or "returned"), threads there
@@ -308,12 +330,16 @@ void run_block(Worker& w, unsigned long long linear_block) {
         t.barrier_line = 0;
         t.read_epoch = 0;
         t.write_epoch = 0;
+        t.copies.clear();
+        t.commits = 0;
         t.fiber = ctx::fiber(std::allocator_arg, StackAllocator{&w.stacks}, [&w, &t](ctx::fiber&& scheduler) {
             w.scheduler = std::move(scheduler);
             try {
                 (*w.launch->body)();
             } catch (const ctx::detail::forced_unwind&) {
                 throw;  // the emulator abandoning this block: let Boost.Context unwind the fiber
+            } catch (const detail::KernelAborted&) {
+                // kernel_fault has recorded the error: this thread simply ends
             } catch (const std::exception& error) {
                 if (!w.launch->failed.exchange(true))
                     detail::set_kernel_error(cudaErrorTileLabKernelException,
@@ -360,6 +386,12 @@ void run_block(Worker& w, unsigned long long linear_block) {
         w.epoch_file = first_waiting->barrier_file;
         w.epoch_line = first_waiting->barrier_line;
         for (BlockThread& t : w.threads) t.state = ThreadState::runnable;
+    }
+    for (BlockThread& t : w.threads) {  // copies never waited for: their words are free for the next block
+        for (const detail::PendingCopy& copy : t.copies)
+            for (std::size_t byte = 0; byte < copy.bytes; byte += 4)
+                w.shadow[static_cast<std::size_t>(copy.destination + byte - w.arena) / 4].async_pending = false;
+        t.copies.clear();
     }
     detail::record_shared_bytes(launch.site->kernel, w.static_used);
     shared_reads += w.shared_reads;
@@ -474,6 +506,8 @@ void* block_shared_storage(const void* key, std::size_t bytes, std::size_t align
         throw std::logic_error(std::string("__shared__ variable ") + declaration.name + " used outside a kernel");
     for (const SharedSite& site : w->sites)
         if (site.key == key) return w->arena + site.offset;
+    // At least 16-byte aligned, as a GPU places shared arrays, so that float4 accesses to a float tile can be.
+    alignment = std::max<std::size_t>(alignment, 16);
     const std::size_t offset = (w->static_used + alignment - 1) / alignment * alignment;
     if (offset + bytes > max_static_shared_bytes)
         throw std::length_error("its __shared__ variables need " + std::to_string(offset + bytes) +
@@ -505,6 +539,7 @@ void note_shared_access(const void* address, std::size_t bytes, bool write) noex
     const std::size_t last = std::min(offset + bytes, arena_bytes);
     for (std::size_t byte = offset & ~std::size_t{3}; byte < last; byte += 4) {
         Shadow& s = w->shadow[byte / 4];
+        if (s.async_pending) report_async_race(*w, offset, write, s.async_owner);
         if (write) {
             if (s.write_epoch == epoch && s.writer != me)
                 report_race(*w, offset, true, s.writer, true);
@@ -525,6 +560,44 @@ void note_shared_access(const void* address, std::size_t bytes, bool write) noex
         }
     }
 }
+
+namespace detail {
+
+void kernel_fault(cudaError_t code, const std::string& what, const std::string& detail) {
+    Worker* w = running_worker;
+    char thread[256] = "";
+    describe_running_thread(thread, sizeof thread);
+    if (w == nullptr || w->launch == nullptr || !w->launch->failed.exchange(true))
+        set_kernel_error(code, what + " " + thread + ": " + detail);
+    throw KernelAborted{};
+}
+
+bool shared_offset_of(const void* address, std::size_t* offset) {
+    const Worker* w = running_worker;
+    if (w == nullptr || w->current == nullptr) return false;
+    const auto* byte = static_cast<const unsigned char*>(address);
+    if (byte < w->arena || byte >= w->arena + arena_bytes) return false;
+    *offset = static_cast<std::size_t>(byte - w->arena);
+    return true;
+}
+
+std::string shared_element_name(std::size_t offset) {
+    return running_worker != nullptr ? element_name(*running_worker, offset) : std::string("shared memory");
+}
+
+std::vector<PendingCopy>& running_thread_copies() { return running_worker->current->copies; }
+std::uint64_t& running_thread_commits() { return running_worker->current->commits; }
+
+void mark_async_pending(std::size_t offset, std::size_t bytes, bool pending) {
+    Worker* w = running_worker;
+    for (std::size_t byte = offset & ~std::size_t{3}; byte < offset + bytes && byte < arena_bytes; byte += 4) {
+        Shadow& s = w->shadow[byte / 4];
+        s.async_pending = pending;
+        s.async_owner = w->current->id;
+    }
+}
+
+}  // namespace detail
 
 EmulatorStats stats() noexcept {
     return EmulatorStats{threads_run.load(), barriers_passed.load(), shared_reads.load(), shared_writes.load()};

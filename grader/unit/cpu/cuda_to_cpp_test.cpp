@@ -1,4 +1,5 @@
-// The CPU backend's source rewrite: launches and __shared__ declarations, and nothing else, with every line kept.
+// The CPU backend's source rewrite: launches, __shared__ declarations, vector pointers and unroll pragmas, and
+// nothing else, with every line kept.
 #include <tilelab/cpu/cuda_to_cpp.hpp>
 
 #include <doctest/doctest.h>
@@ -49,6 +50,29 @@ TEST_SUITE("cuda-to-cpp") {
         CHECK(has(out, "::tilelab::cpu::Shared<int>& count = ::tilelab::cpu::block_shared<::tilelab::cpu::Shared<int>>([] {}, \"count\");"));
         CHECK(has(out, "::tilelab::cpu::Shared<double>* buffer = ::tilelab::cpu::dynamic_shared<double>();"));
         CHECK_FALSE(has(out, "extern"));
+    }
+
+    TEST_CASE("turns vector casts and vector pointer types into checked vector pointers") {
+        const std::string out = cuda_to_cpp(
+            "void k(const float* __restrict__ a) {\n"
+            "  const float4* __restrict__ p = reinterpret_cast<const float4*>(a);\n"
+            "  float4 v = reinterpret_cast< float4 const * >(&t[4])[0];\n"
+            "  float2 *q = reinterpret_cast<float2*>(b); float4 w = v; int n = sizeof(float4) * 2;\n}\n");
+        CHECK(has(out, "::tilelab::cpu::VectorPointer<const float4>  p = ::tilelab::cpu::vector_cast<const float4>(a);"));
+        CHECK(has(out, "float4 v = ::tilelab::cpu::vector_cast<const float4>(&t[4])[0];"));
+        CHECK(has(out, "::tilelab::cpu::VectorPointer<float2> q = ::tilelab::cpu::vector_cast<float2>(b);"));
+        CHECK(has(out, "float4 w = v; int n = sizeof(float4) * 2;"));
+        CHECK(has(out, "const float* __restrict__ a"));
+    }
+
+    TEST_CASE("drops #pragma unroll, keeping the line, and the alignment of a shared array") {
+        const std::string in = "void k() {\n#pragma unroll\n  for (;;) {}\n    #  pragma unroll 4\n#pragma once\n"
+                               "  __shared__ __align__(16) float t[8];\n}\n";
+        const std::string out = cuda_to_cpp(in);
+        CHECK(lines(out) == lines(in));
+        CHECK_FALSE(has(out, "unroll"));
+        CHECK(has(out, "#pragma once"));
+        CHECK(has(out, "::tilelab::cpu::Shared<float> (&t)[8]"));
     }
 
     TEST_CASE("says which line a launch it cannot read is on") {

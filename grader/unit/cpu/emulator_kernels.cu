@@ -2,6 +2,8 @@
 // rewrites a lab. Each launcher returns what the runtime reported: the launch's error, else the kernel's.
 #include "emulator_kernels.hpp"
 
+#include <cuda_pipeline.h>
+
 namespace {
 
 cudaError_t finish() {
@@ -66,7 +68,88 @@ __global__ void barriers_kernel(int barriers) {
     for (int i = 0; i < barriers; ++i) __syncthreads();  // nothing to protect: this measures the barrier
 }
 
+/// Copies @p count floats (a multiple of 4 times the block size) from @p in at float @p offset to @p out, four at
+/// a time through a float4 tile in shared memory, each thread its own vector, written in reverse order; the
+/// template, __restrict__, __launch_bounds__ and #pragma unroll are there to be accepted.
+template <int Threads>
+__global__ void __launch_bounds__(Threads) vector_reverse_kernel(const float* __restrict__ in, float* __restrict__ out,
+                                                                 int offset) {
+    __shared__ __align__(16) float tile[Threads * 4];
+    const float4* in4 = reinterpret_cast<const float4*>(in + offset);
+    const int t = threadIdx.x;
+    reinterpret_cast<float4*>(&tile[t * 4])[0] = in4[blockIdx.x * Threads + t];
+    __syncthreads();  // the tile is complete before threads read each other's vectors
+    const float4 v = *reinterpret_cast<const float4*>(&tile[(Threads - 1 - t) * 4]);
+    float4* out4 = reinterpret_cast<float4*>(out);
+    float sum = 0.0f;
+#pragma unroll
+    for (int i = 0; i < 1; ++i) sum += v.x;
+    #pragma unroll 4
+    for (int i = 0; i < 1; ++i) sum -= v.x;
+    out4[blockIdx.x * Threads + t] = make_float4(v.x + sum, v.y, v.z, v.w);
+}
+
+/// One thread reads a float4 at float @p offset of a shared tile (a multiple of 4 is aligned).
+__global__ void shared_vector_kernel(float* out, int offset) {
+    __shared__ float tile[16];
+    for (int i = 0; i < 16; ++i) tile[i] = static_cast<float>(i);
+    const float4 v = *reinterpret_cast<const float4*>(&tile[offset]);
+    out[0] = v.x;
+}
+
+/// Stages: each thread copies its float of a chunk of @p in into one of two shared stages with asynchronous
+/// copies, double-buffered, and adds up the whole chunk from the stage once it has landed. @p wait false leaves
+/// out the wait (a race), @p barrier false the barrier after the wait (a race, for another thread's copy).
+__global__ void async_sum_kernel(const float* in, float* out, int chunks, bool wait, bool barrier) {
+    __shared__ float stage[2][32];
+    const int t = threadIdx.x;
+    __pipeline_memcpy_async(&stage[0][t], &in[t], sizeof(float));
+    __pipeline_commit();
+    float sum = 0.0f;
+    for (int c = 0; c < chunks; ++c) {
+        if (c + 1 < chunks) {
+            __pipeline_memcpy_async(&stage[(c + 1) % 2][t], &in[(c + 1) * 32 + t], sizeof(float));
+        }
+        __pipeline_commit();
+        if (wait) __pipeline_wait_prior(1);
+        if (barrier) __syncthreads();  // every thread's copy into this stage has landed before any thread reads it
+        for (int i = 0; i < 32; ++i) sum += stage[c % 2][i];
+        __syncthreads();  // every thread has read this stage before the next iteration's copy overwrites it
+    }
+    out[t] = sum;
+}
+
+/// One thread copies 16 bytes asynchronously from float @p offset of @p in, zero-filling the last @p zero_fill
+/// bytes, waits, and writes the four floats to @p out.
+__global__ void async_vector_kernel(const float* in, float* out, int offset, int zero_fill) {
+    __shared__ __align__(16) float stage[4];
+    __pipeline_memcpy_async(&stage[0], in + offset, 16, zero_fill);
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+    for (int i = 0; i < 4; ++i) out[i] = stage[i];
+}
+
 }  // namespace
+
+cudaError_t vector_reverse(const float* in, float* out, int blocks, int offset) {
+    vector_reverse_kernel<64><<<blocks, 64>>>(in, out, offset);
+    return finish();
+}
+
+cudaError_t shared_vector(float* out, int offset) {
+    shared_vector_kernel<<<1, 1>>>(out, offset);
+    return finish();
+}
+
+cudaError_t async_sum(const float* in, float* out, int chunks, bool wait, bool barrier) {
+    async_sum_kernel<<<1, 32>>>(in, out, chunks, wait, barrier);
+    return finish();
+}
+
+cudaError_t async_vector(const float* in, float* out, int offset, int zero_fill) {
+    async_vector_kernel<<<1, 1>>>(in, out, offset, zero_fill);
+    return finish();
+}
 
 cudaError_t reverse_blocks(float* data, int blocks, int threads, bool barrier) {
     reverse_kernel<<<blocks, threads>>>(data, barrier);

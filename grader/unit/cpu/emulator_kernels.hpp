@@ -14,3 +14,13 @@ cudaError_t run_barriers(int blocks, int threads, int barriers);
 /// Times fill_grid's kernel with events; reads the time at once (@p unwaited_code) and after waiting for the stop
 /// event (returned); @p first_value is out[0] read by a copy right after the launch.
 cudaError_t time_fill(int* out, cudaError_t* unwaited_code, float* ms, int* first_value);
+/// Copies blocks × 256 floats from @p in + @p offset to @p out through float4 loads and stores and a float4 tile in
+/// shared memory, each block's vectors in reverse order.
+cudaError_t vector_reverse(const float* in, float* out, int blocks, int offset);
+/// Reads a float4 at float @p offset of a 16-float shared tile holding 0..15; out[0] gets its x.
+cudaError_t shared_vector(float* out, int offset);
+/// 32 threads add up @p chunks chunks of 32 floats staged by double-buffered asynchronous copies; @p wait and
+/// @p barrier false leave out the wait for the copies or the barrier after it.
+cudaError_t async_sum(const float* in, float* out, int chunks, bool wait, bool barrier);
+/// One asynchronous 16-byte copy from float @p offset of @p in, the last @p zero_fill bytes zero, into out[0..3].
+cudaError_t async_vector(const float* in, float* out, int offset, int zero_fill);

@@ -151,6 +151,115 @@ TEST_SUITE("cpu-emulator") {
     }
 }
 
+TEST_SUITE("cpu-emulator-vectors") {
+    TEST_CASE("moves float4 vectors between global and shared memory, in a template kernel") {
+        const int blocks = 2, count = blocks * 64 * 4;
+        const std::vector<float> values = iota_floats(count + 4);
+        tilelab::DeviceBuffer<float> in(values.size()), out(count);
+        in.copy_from_host(values.data(), values.size());
+        REQUIRE(vector_reverse(in.data(), out.data(), blocks, 4) == cudaSuccess);
+        std::vector<float> got(count);
+        out.copy_to_host(got.data(), got.size());
+        for (int b = 0; b < blocks; ++b)
+            for (int t = 0; t < 64; ++t)
+                for (int i = 0; i < 4; ++i)
+                    CHECK(got[(b * 64 + t) * 4 + i] == values[4 + (b * 64 + 63 - t) * 4 + i]);
+    }
+
+    TEST_CASE("reports a float4 load from global memory at an unaligned address") {
+        const std::vector<float> values = iota_floats(64 * 4 + 4);
+        tilelab::DeviceBuffer<float> in(values.size()), out(64 * 4);
+        in.copy_from_host(values.data(), values.size());
+        const cudaError_t code = vector_reverse(in.data(), out.data(), 1, 1);
+        REQUIRE(code == cudaErrorMisalignedAddress);
+        const std::string message = message_of(code);
+        CHECK(message.find("misaligned address in the kernel vector_reverse_kernel<64>, block (0, 0, 0), thread (0, 0, 0): "
+                           "a 16-byte vector (float4) read at float index 1 of a device buffer of 260 floats, which is 4 "
+                           "bytes past a 16-byte boundary") != std::string::npos);
+        CHECK(message.find("hint: a vector access moves aligned bytes") != std::string::npos);
+    }
+
+    TEST_CASE("reports a float4 load that runs past the end of a buffer") {
+        const std::vector<float> values = iota_floats(64 * 4 + 2);
+        tilelab::DeviceBuffer<float> in(values.size()), out(64 * 4);
+        in.copy_from_host(values.data(), values.size());
+        // Offset 4: the last thread's vector is floats 256..259 of 258.
+        const cudaError_t code = vector_reverse(in.data(), out.data(), 1, 4);
+        REQUIRE(code == cudaErrorIllegalAddress);
+        const std::string message = message_of(code);
+        CHECK(message.find("thread (63, 0, 0): a 16-byte vector (float4) read of floats 256 to 259 of a device buffer "
+                           "of 258 floats runs outside it") != std::string::npos);
+    }
+
+    TEST_CASE("checks the alignment of float4 reads from shared memory") {
+        tilelab::DeviceBuffer<float> out(1);
+        REQUIRE(shared_vector(out.data(), 8) == cudaSuccess);
+        float got = 0;
+        out.copy_to_host(&got, 1);
+        CHECK(got == 8.0f);
+        const cudaError_t code = shared_vector(out.data(), 6);
+        REQUIRE(code == cudaErrorMisalignedAddress);
+        CHECK(message_of(code).find("read at shared memory tile[6], which is 8 bytes past a 16-byte boundary") !=
+              std::string::npos);
+    }
+}
+
+TEST_SUITE("cpu-emulator-async-copy") {
+    TEST_CASE("lands double-buffered asynchronous copies at the wait") {
+        const int chunks = 5;
+        const std::vector<float> values = iota_floats(chunks * 32);
+        tilelab::DeviceBuffer<float> in(values.size()), out(32);
+        in.copy_from_host(values.data(), values.size());
+        REQUIRE(async_sum(in.data(), out.data(), chunks, true, true) == cudaSuccess);
+        std::vector<float> got(32);
+        out.copy_to_host(got.data(), got.size());
+        const float total = std::accumulate(values.begin(), values.end(), 0.0f);
+        for (float value : got) CHECK(value == total);
+    }
+
+    TEST_CASE("reports a read of a stage before the wait for its copy as a race") {
+        const std::vector<float> values = iota_floats(3 * 32);
+        tilelab::DeviceBuffer<float> in(values.size()), out(32);
+        in.copy_from_host(values.data(), values.size());
+        const cudaError_t code = async_sum(in.data(), out.data(), 3, false, true);
+        REQUIRE(code == cudaErrorTileLabSharedMemoryRace);
+        const std::string message = message_of(code);
+        CHECK(message.find("thread (0, 0, 0) read stage[0][0] while the asynchronous copy into it that thread (0, 0, 0) "
+                           "issued at cpu/emulator_kernels.cu:") != std::string::npos);
+        CHECK(message.find("A wait is missing") != std::string::npos);
+    }
+
+    TEST_CASE("reports a read of another thread's copy with no barrier after the wait as a race") {
+        const std::vector<float> values = iota_floats(3 * 32);
+        tilelab::DeviceBuffer<float> in(values.size()), out(32);
+        in.copy_from_host(values.data(), values.size());
+        const cudaError_t code = async_sum(in.data(), out.data(), 3, true, false);
+        REQUIRE(code == cudaErrorTileLabSharedMemoryRace);
+        INFO(message_of(code));
+        // Threads run in order up to a barrier: thread 0 has read stage[0][1] before thread 1 issues its copy.
+        CHECK(message_of(code).find("thread (1, 0, 0) wrote stage[0][1] after thread (0, 0, 0) read it, with no "
+                                    "__syncthreads() between them") != std::string::npos);
+    }
+
+    TEST_CASE("zero-fills the tail of a copy and checks its alignment and range") {
+        const std::vector<float> values = iota_floats(10);
+        tilelab::DeviceBuffer<float> in(values.size()), out(4);
+        in.copy_from_host(values.data(), values.size());
+        REQUIRE(async_vector(in.data(), out.data(), 8, 8) == cudaSuccess);  // floats 8, 9, then two zeros
+        std::vector<float> got(4);
+        out.copy_to_host(got.data(), got.size());
+        CHECK(got == std::vector<float>{8.0f, 9.0f, 0.0f, 0.0f});
+        cudaError_t code = async_vector(in.data(), out.data(), 2, 0);
+        REQUIRE(code == cudaErrorMisalignedAddress);
+        CHECK(message_of(code).find("an asynchronous copy's read at float index 2 of a device buffer of 10 floats, which "
+                                    "is 8 bytes past a 16-byte boundary") != std::string::npos);
+        code = async_vector(in.data(), out.data(), 8, 0);  // floats 8..11 of 10
+        REQUIRE(code == cudaErrorIllegalAddress);
+        CHECK(message_of(code).find("read of floats 8 to 11 of a device buffer of 10 floats runs outside it") !=
+              std::string::npos);
+    }
+}
+
 TEST_SUITE("cpu-emulator-fault") {
     // Run alone, by a test that expects this process to end with the fault handler's message.
     TEST_CASE("stops at a read one element past the end of a buffer") {

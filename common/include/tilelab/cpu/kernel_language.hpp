@@ -1,13 +1,16 @@
 /// @file kernel_language.hpp
 /// @brief CUDA's kernel language on the CPU backend: what a lab's source uses, in plain C++.
 ///
-/// The build rewrites two things before compiling a lab (tools/tilelab_cuda_to_cpp): launches
-/// `kernel<<<grid, block>>>(args)` become tilelab::cpu::launch(...)(args), and `__shared__` declarations become
+/// The build rewrites a few things before compiling a lab (tools/tilelab_cuda_to_cpp): launches
+/// `kernel<<<grid, block>>>(args)` become tilelab::cpu::launch(...)(args); `__shared__` declarations become
 /// references into the block's shared memory, with elements of type tilelab::cpu::Shared<T> so that every access
-/// is checked for races. Everything else is here.
+/// is checked for races; vector pointers (`float4*`, `reinterpret_cast<const float4*>`) become checked
+/// tilelab::cpu::VectorPointer (vector_access.hpp); and `#pragma unroll`, which a C++ compiler does not know, is
+/// dropped. Everything else is here.
 #pragma once
 
 #include <tilelab/cpu/emulator.hpp>
+#include <tilelab/cpu/vector_access.hpp>
 
 #include <math.h>  // ceilf, fmaf and the rest in the global namespace, as in CUDA
 
@@ -24,6 +27,8 @@
 #define __noinline__
 #define __restrict__ __restrict
 #define __launch_bounds__(...)
+/// Shared arrays are 16-byte aligned anyway (enough for float4); other variables take the alignment asked for.
+#define __align__(n) alignas(n)
 /// A `__shared__` the rewriting did not reach (in a header, say): one copy per worker thread, unchecked.
 #define __shared__ static thread_local
 #define __constant__
