@@ -7,7 +7,7 @@
 include_guard(GLOBAL)
 
 # The labs, in order. For each: the submission files it is built from, and the kinds of checks it gets.
-set(TILELAB_LABS 01_naive 02_tiled 03_tiled_boundary 04_timing)
+set(TILELAB_LABS 01_naive 02_tiled 03_tiled_boundary 04_timing 05_coarsened 06_register_tiled)
 set(TILELAB_01_naive_FILES 01_naive/kernel.cu)
 set(TILELAB_01_naive_CHECKS correctness)
 set(TILELAB_02_tiled_FILES 02_tiled/kernel.cu)
@@ -16,6 +16,22 @@ set(TILELAB_03_tiled_boundary_FILES 03_tiled_boundary/kernel.cu)
 set(TILELAB_03_tiled_boundary_CHECKS correctness shared-memory perf)
 set(TILELAB_04_timing_FILES 04_timing/timing.cu 03_tiled_boundary/kernel.cu)
 set(TILELAB_04_timing_CHECKS timing)
+set(TILELAB_05_coarsened_FILES 05_coarsened/kernel.cu)
+set(TILELAB_05_coarsened_CHECKS correctness perf)
+set(TILELAB_06_register_tiled_FILES 06_register_tiled/kernel.cu)
+set(TILELAB_06_register_tiled_CHECKS correctness perf)
+
+# The model kernel each lab's performance gate races against (grader/CMakeLists.txt builds them): the previous
+# stage's model answer.
+set(TILELAB_02_tiled_REFERENCE tilelab_reference_naive)
+set(TILELAB_03_tiled_boundary_REFERENCE tilelab_reference_naive)
+set(TILELAB_05_coarsened_REFERENCE tilelab_reference_tiled)
+set(TILELAB_06_register_tiled_REFERENCE tilelab_reference_coarsened)
+
+# Labs whose configuration is their own (constants in common/include/tilelab/labs.hpp), not TILE_WIDTH: built and
+# graded at one tile width only, TILELAB_PERF_TILE_WIDTH where the build has it (else the first of
+# TILELAB_TILE_WIDTHS), so the test names keep their shape (graded.lab05.tw16.cpu.edges) and no check repeats.
+set(TILELAB_FIXED_CONFIGURATION_LABS 05_coarsened 06_register_tiled)
 
 # Each kind of check: its doctest suites (one CTest test each) and the object library holding them.
 set(TILELAB_correctness_SUITES tiny edges odd-shapes large index-order)
@@ -208,7 +224,7 @@ function(tilelab_add_lab)
     add_executable(${target} EXCLUDE_FROM_ALL $<TARGET_OBJECTS:${adapter}>)
     target_link_libraries(${target} PRIVATE ${target}_lab tilelab_runner_main_${backend} tilelab_lab_support_${backend})
     if(backend STREQUAL "gpu" AND perf IN_LIST TILELAB_${arg_LAB}_CHECKS)
-      target_link_libraries(${target} PRIVATE tilelab_reference_naive)
+      target_link_libraries(${target} PRIVATE ${TILELAB_${arg_LAB}_REFERENCE})
     endif()
     set(built_targets ${target})
     if(perf IN_LIST checks_built)
@@ -223,7 +239,7 @@ function(tilelab_add_lab)
       add_dependencies(${target}_gate_lab tilelab-sandbox-compile)
       add_executable(${target}_gate EXCLUDE_FROM_ALL $<TARGET_OBJECTS:${adapter}>)
       target_link_libraries(${target}_gate PRIVATE ${target}_gate_lab tilelab_runner_main_${backend}
-                            tilelab_lab_support_${backend} tilelab_reference_naive_gate)
+                            tilelab_lab_support_${backend} ${TILELAB_${arg_LAB}_REFERENCE}_gate)
       list(APPEND built_targets ${target}_gate)
     endif()
     string(REPLACE ";" "|" lab_sources "${lab_sources}")
@@ -361,6 +377,17 @@ function(tilelab_add_lab)
   endif()
 endfunction()
 
+# The one tile width a lab with its own configuration is registered at, among @p widths: TILELAB_PERF_TILE_WIDTH
+# where it is one of them (so the performance gate runs), else the first.
+function(tilelab_fixed_configuration_width out_var widths)
+  if(TILELAB_PERF_TILE_WIDTH IN_LIST widths)
+    set(${out_var} ${TILELAB_PERF_TILE_WIDTH} PARENT_SCOPE)
+  else()
+    list(GET widths 0 first)
+    set(${out_var} ${first} PARENT_SCOPE)
+  endif()
+endfunction()
+
 # tilelab_add_submission(NAME <name> ROOT <dir> [LABS <folder>...] [TILE_WIDTHS <n>...] [BACKENDS <b>...]
 #                        [EXPECT ...] [MATCH <regex>] [SKIP_CHECKS <kind>...] [LABELS <label>...])
 # Every lab of a folder laid out like labs/, at every tile width, on every backend (defaults: all labs,
@@ -378,7 +405,11 @@ function(tilelab_add_submission)
   endif()
   foreach(backend IN LISTS arg_BACKENDS)
     foreach(lab IN LISTS arg_LABS)
-      foreach(tile_width IN LISTS arg_TILE_WIDTHS)
+      set(tile_widths ${arg_TILE_WIDTHS})
+      if(lab IN_LIST TILELAB_FIXED_CONFIGURATION_LABS)
+        tilelab_fixed_configuration_width(tile_widths "${arg_TILE_WIDTHS}")
+      endif()
+      foreach(tile_width IN LISTS tile_widths)
         tilelab_add_lab(SUBMISSION ${arg_NAME} ROOT "${arg_ROOT}" LAB ${lab} TILE_WIDTH ${tile_width} BACKEND ${backend}
                         EXPECT ${arg_EXPECT} MATCH "${arg_MATCH}" SKIP_CHECKS ${arg_SKIP_CHECKS} LABELS ${arg_LABELS})
       endforeach()

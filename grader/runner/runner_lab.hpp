@@ -18,7 +18,7 @@ struct RunnerLab {
     Launcher contract_launch;  ///< The kit's launch of the student's kernel with the contract's grid and block.
     const void* kernel;        ///< The student's kernel (its host stub), for cudaFuncGetAttributes.
     TimedMultiply timed;       ///< Lab 04's matmul_timed; null for the other labs.
-    Launcher reference_naive;  ///< The model naive kernel the performance gate races against; null without one.
+    Launcher reference;        ///< The previous stage's model kernel the performance gate races against; null without one.
 };
 
 /// The lab this runner holds.
@@ -31,6 +31,10 @@ int contract_tile_width();
 /// The contract's block: TILE_WIDTH × TILE_WIDTH threads.
 inline dim3 contract_block(int tile_width) {
     return dim3(static_cast<unsigned>(tile_width), static_cast<unsigned>(tile_width));
+}
+/// The grid of a lab whose blocks compute @p tile × @p tile tiles of P (labs 05 and up): partial tiles included.
+inline dim3 block_tile_grid(int rows, int cols, int tile) {
+    return dim3(static_cast<unsigned>((cols + tile - 1) / tile), static_cast<unsigned>((rows + tile - 1) / tile));
 }
 /// The contract's grid: one block per TILE_WIDTH × TILE_WIDTH tile of P, partial tiles included.
 inline dim3 contract_grid(int rows, int cols, int tile_width) {

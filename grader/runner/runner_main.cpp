@@ -232,7 +232,8 @@ struct EventPair {
     }
 };
 
-// The performance gate's measurements: the model naive kernel and the kit's launch of the student's kernel,
+// The performance gate's measurements: the reference (the previous stage's model kernel) and the kit's launch of
+// the student's kernel,
 // warmed up, then interleaved so drifting clocks affect both alike. The student's result comes back to be checked.
 Writer perf(Reader& in, const RunnerLab& lab) {
     const int n = in.get<std::int32_t>(), repeats = in.get<std::int32_t>();
@@ -240,12 +241,12 @@ Writer perf(Reader& in, const RunnerLab& lab) {
     check_sizes(n, n, n);
     if (!in.at_end() || M.size() != product(n, n) || N.size() != product(n, n) || repeats <= 0 || repeats > 1000)
         unsupported("malformed perf request");
-    if (lab.reference_naive == nullptr) unsupported("this runner has no reference naive kernel");
+    if (lab.reference == nullptr) unsupported("this runner has no reference kernel");
     DeviceFloats device_M(M.size()), device_N(N.size()), naive_P(M.size()), tiled_P(M.size());
     device_M.upload(M);
     device_N.upload(N);
     EventPair events;
-    auto naive = [&] { lab.reference_naive(device_M.data(), device_N.data(), naive_P.data(), n, n, n); };
+    auto naive = [&] { lab.reference(device_M.data(), device_N.data(), naive_P.data(), n, n, n); };
     auto tiled = [&] { lab.contract_launch(device_M.data(), device_N.data(), tiled_P.data(), n, n, n); };
     for (int i = 0; i < 2; ++i) {  // warm-up: module loading and clocks stay out of the numbers
         events.time(naive);

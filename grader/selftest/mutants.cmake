@@ -172,3 +172,49 @@ tilelab_add_mutant(NAME timed-no-wait-for-stop LAB 04_timing FROM "${raw_lab04}"
   REPLACE2 "cudaEventElapsedTime(&ms, start, stop);"
   SUITES timing-results
   MATCH "matmul_timed returned 0[.]0+ ms[^\n]*\n[^\n]*cudaEventSynchronize")
+
+# --- lab 05 (thread coarsening) ---
+# Without the second barrier a fast thread's next-phase load overwrites a tile element slower threads still
+# read: racecheck on a GPU, the emulator's race tracking on the CPU backend.
+tilelab_add_mutant(NAME coarsened-missing-barrier LAB 05_coarsened EXPECT racecheck-fails
+  FIND "__syncthreads();  // every thread is done with the tiles before the next phase overwrites them"
+  REPLACE ""
+  MATCH "shared-memory race"
+  CPU_EXPECT fail
+  CPU_MATCH "shared-memory race in matmul_coarsened_kernel.*A barrier is missing between computing from the tiles and loading the next ones")
+
+# The rows of a thread's column of outputs are not tested against rows: a partial last block tile of rows
+# (any rows that is not a multiple of 64) stores past the end of P.
+tilelab_add_mutant(NAME coarsened-no-row-check LAB 05_coarsened
+  FIND "if (row < rows && col < cols) P[row * cols + col] = sums[i];"
+  REPLACE "if (col < cols) P[row * cols + col] = sums[i];"
+  MATCH "out-of-bounds write")
+
+# M_tile read with its indices swapped: the thread multiplies the wrong elements of M.
+tilelab_add_mutant(NAME coarsened-swapped-tile-index LAB 05_coarsened
+  FIND "M_tile[out_row + i][k]"
+  REPLACE "M_tile[k][out_row + i]"
+  MATCH "elements wrong")
+
+# --- lab 06 (2D register tiling) ---
+# The micro-tile stored transposed: element (i, j) of a thread's micro-tile lands at (j, i).
+tilelab_add_mutant(NAME register-micro-tile-swapped LAB 06_register_tiled
+  FIND "P[row * cols + col] = sums[i][j];"
+  REPLACE "P[row * cols + col] = sums[j][i];"
+  MATCH "elements wrong")
+
+# M's tile loaded without testing the inner dimension: where inner is not a multiple of the phase depth, the
+# last phase reads past the end of M's rows (the next row's elements, or past M itself on its last row).
+tilelab_add_mutant(NAME register-inner-boundary-missed LAB 06_register_tiled
+  FIND "(m_r < rows && m_k < inner) ? "
+  REPLACE "(m_r < rows) ? "
+  MATCH "elements wrong"
+  CPU_MATCH "illegal memory access in the kernel matmul_register_tiled_kernel.*out-of-bounds read")
+
+# Without the first barrier threads compute from tile elements other threads have not loaded yet.
+tilelab_add_mutant(NAME register-missing-barrier LAB 06_register_tiled EXPECT racecheck-fails
+  FIND "__syncthreads();  // the tiles are complete before any thread reads them"
+  REPLACE ""
+  MATCH "shared-memory race"
+  CPU_EXPECT fail
+  CPU_MATCH "shared-memory race in matmul_register_tiled_kernel.*A barrier is missing between loading the tiles and computing from them")

@@ -91,7 +91,7 @@ ShapeVerdict judge(const LabUnderTest& lab, const Shape& shape, const HostMatrix
                 report << bad.got;
             report << ", expected " << bad.expected;
         }
-        for (const std::string& hint : diagnose({shape, lab.tile_width, M, N, reference, run.P, comparison}))
+        for (const std::string& hint : diagnose({shape, lab.tile(), M, N, reference, run.P, comparison}))
             report << "\n  hint: " << hint;
     }
     verdict.report = report.str();
@@ -120,18 +120,19 @@ ShapeVerdict check_shape(const LabUnderTest& lab, const Shape& shape, std::uint6
     // so a launcher that computes P on the host (or in some other kernel) earns nothing.
     const DeviceRun contract = run_in_lab(shape, M, N, wire::LaunchMode::contract, "the kit's launch of the kernel");
     const std::string contract_heading =
-        heading + "\n  the launcher's P is right, but the kernel itself, launched by the kit with TILE_WIDTH x "
-                  "TILE_WIDTH blocks over all of P (the contract's grid), did not compute it:";
+        heading + "\n  the launcher's P is right, but the kernel itself, launched by the kit with " + lab.contract_blocks() +
+        " over all of P (the contract's grid), did not compute it:";
     verdict = judge(lab, shape, M, N, reference, contract, contract_heading);
     if (!verdict.passed) {
-        verdict.report += "\n  hint: P must be computed on the GPU by the lab's kernel, one thread per element of P, "
-                          "launched with the contract's grid and block: a launcher that computes on the host, or "
+        verdict.report += "\n  hint: P must be computed on the GPU by the lab's kernel, launched with the contract's "
+                          "grid and block: a launcher that computes on the host, or "
                           "through another kernel, earns nothing";
         return verdict;
     }
-    const std::uint64_t blocks = static_cast<std::uint64_t>((shape.rows + lab.tile_width - 1) / lab.tile_width) *
-                                 static_cast<std::uint64_t>((shape.cols + lab.tile_width - 1) / lab.tile_width);
-    const std::uint64_t expected_threads = blocks * static_cast<std::uint64_t>(lab.tile_width) * lab.tile_width;
+    const int tile = lab.tile();
+    const std::uint64_t blocks = static_cast<std::uint64_t>((shape.rows + tile - 1) / tile) *
+                                 static_cast<std::uint64_t>((shape.cols + tile - 1) / tile);
+    const std::uint64_t expected_threads = blocks * static_cast<std::uint64_t>(lab.threads_per_block());
     if (contract.counted && contract.threads != expected_threads) {
         verdict.passed = false;
         verdict.report = contract_heading + "\n  the kit launched " + std::to_string(expected_threads) +

@@ -1,5 +1,7 @@
 #include "lab_under_test.hpp"
 
+#include <tilelab/labs.hpp>
+
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -18,7 +20,14 @@ LabUnderTest lab_from_table(const std::string& id, int tile_width) {
     if (id == "lab02") return {"lab02", "matmul_tiled", tile_width, true, true};
     if (id == "lab03") return {"lab03", "matmul_tiled_boundary", tile_width, false, true};
     if (id == "lab04") return {"lab04", "matmul_timed", tile_width, false, true};
-    throw std::invalid_argument("--lab: no lab '" + id + "' (lab01 to lab04)");
+    // Labs 05 and up: their own configuration (labs.hpp), the same at every tile width.
+    if (id == "lab05")
+        return {"lab05", "matmul_coarsened", tile_width, false, false, COARSENED_BLOCK_TILE, COARSENED_PHASE_DEPTH,
+                COARSENED_THREADS, "the model tiled kernel (lab 03, TILE_WIDTH 16)"};
+    if (id == "lab06")
+        return {"lab06", "matmul_register_tiled", tile_width, false, false, REGISTER_BLOCK_TILE, REGISTER_PHASE_DEPTH,
+                REGISTER_THREADS, "the model coarsened kernel (lab 05)"};
+    throw std::invalid_argument("--lab: no lab '" + id + "' (lab01 to lab06)");
 }
 
 }  // namespace

@@ -15,6 +15,27 @@ struct LabUnderTest {
     int tile_width;             ///< TILE_WIDTH the lab was compiled with.
     bool needs_tile_multiples;  ///< True when the lab may assume every dimension is a multiple of tile_width.
     bool uses_shared_tiles;     ///< True when the kernel must keep a tile of M and one of N in shared memory.
+    /// Labs with a configuration of their own (05 and up): the tile of P one block of the kit's launch computes
+    /// (square), the inner-dimension depth of one phase, and the threads of a block; 0 for the TILE_WIDTH labs,
+    /// whose blocks are TILE_WIDTH × TILE_WIDTH threads, one per element of a TILE_WIDTH tile.
+    int block_tile = 0;
+    int phase_depth = 0;  ///< See block_tile.
+    int block_threads = 0;  ///< See block_tile.
+    /// What the performance gate races the lab against, for messages.
+    const char* reference = "the model naive kernel (lab 01)";
+
+    /// Rows and columns of P one block computes.
+    int tile() const noexcept { return block_tile > 0 ? block_tile : tile_width; }
+    /// Inner-dimension elements one phase covers.
+    int depth() const noexcept { return phase_depth > 0 ? phase_depth : tile_width; }
+    /// Threads of one block of the kit's launch.
+    int threads_per_block() const noexcept { return block_threads > 0 ? block_threads : tile_width * tile_width; }
+    /// The kit's launch, in words: "TILE_WIDTH x TILE_WIDTH blocks" or "blocks of 512 threads, each a 64 x 64 tile".
+    std::string contract_blocks() const {
+        if (block_tile == 0) return "TILE_WIDTH x TILE_WIDTH blocks";
+        return "blocks of " + std::to_string(block_threads) + " threads, each computing a " + std::to_string(block_tile) +
+               " x " + std::to_string(block_tile) + " tile of P";
+    }
 };
 
 /// How this checker was started (see grader_main.cpp for the options).

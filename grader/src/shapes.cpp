@@ -14,12 +14,20 @@ std::vector<Shape> tiny_shapes(const LabUnderTest& lab) {
 
 std::vector<Shape> edge_shapes(const LabUnderTest& lab) {
     const int t = lab.tile_width;
-    const std::vector<int> sizes = lab.needs_tile_multiples ? std::vector<int>{t, 2 * t, 3 * t}
-                                                            : std::vector<int>{1, t - 1, t, t + 1};
+    if (lab.needs_tile_multiples) {
+        std::vector<Shape> shapes;
+        for (int rows : {t, 2 * t, 3 * t})
+            for (int inner : {t, 2 * t, 3 * t})
+                for (int cols : {t, 2 * t, 3 * t}) shapes.push_back({rows, inner, cols});
+        return shapes;
+    }
+    // Around the block's tile of P for rows and cols, around one phase's depth for inner (the same for the
+    // TILE_WIDTH labs; labs 05 and up have their own).
+    const int b = lab.tile(), d = lab.depth();
     std::vector<Shape> shapes;
-    for (int rows : sizes)
-        for (int inner : sizes)
-            for (int cols : sizes) shapes.push_back({rows, inner, cols});
+    for (int rows : {1, b - 1, b, b + 1})
+        for (int inner : {1, d - 1, d, d + 1})
+            for (int cols : {1, b - 1, b, b + 1}) shapes.push_back({rows, inner, cols});
     return shapes;
 }
 

@@ -66,3 +66,54 @@ void matmul_tiled_boundary(const float* M, const float* N, float* P, int rows, i
 /// Throws tilelab::CudaError (through TILELAB_CUDA_CHECK) when any CUDA call fails, after freeing what it allocated.
 float matmul_timed(const float* M, const float* N, float* P, int rows, int inner, int cols);
 /// @}
+
+/// @name Lab 05: thread coarsening (1D register tiling), any shape
+/// The lab's own configuration, fixed for every TILE_WIDTH (the build still sets TILE_WIDTH; these labs ignore it):
+/// a block computes a COARSENED_BLOCK_TILE × COARSENED_BLOCK_TILE tile of P with
+/// COARSENED_BLOCK_TILE² / COARSENED_OUTPUTS threads (a one-dimensional block of 512), each thread a column of
+/// COARSENED_OUTPUTS elements of P kept in registers; each phase stages COARSENED_PHASE_DEPTH columns of M and
+/// rows of N in shared memory.
+/// @{
+
+/// Rows and columns of P one block computes.
+inline constexpr int COARSENED_BLOCK_TILE = 64;
+/// Columns of M (rows of N) one phase stages in shared memory.
+inline constexpr int COARSENED_PHASE_DEPTH = 8;
+/// Elements of P (one column of them) each thread computes.
+inline constexpr int COARSENED_OUTPUTS = 8;
+/// Threads per block: one per column of COARSENED_OUTPUTS outputs.
+inline constexpr int COARSENED_THREADS = COARSENED_BLOCK_TILE * COARSENED_BLOCK_TILE / COARSENED_OUTPUTS;
+
+/// Each thread computes COARSENED_OUTPUTS elements of one column of P, reusing each N_tile value it reads for all
+/// of them; any rows, inner and cols.
+TILELAB_KERNEL void matmul_coarsened_kernel(const float* M, const float* N, float* P, int rows, int inner, int cols);
+/// Launches matmul_coarsened_kernel with COARSENED_THREADS threads per block, one block per
+/// COARSENED_BLOCK_TILE × COARSENED_BLOCK_TILE tile of P, partial tiles included (device pointers).
+void matmul_coarsened(const float* M, const float* N, float* P, int rows, int inner, int cols);
+/// @}
+
+/// @name Lab 06: 2D register tiling, any shape
+/// The lab's own configuration, fixed for every TILE_WIDTH: a block computes a REGISTER_BLOCK_TILE ×
+/// REGISTER_BLOCK_TILE tile of P with (REGISTER_BLOCK_TILE / REGISTER_MICRO_TILE)² threads (a one-dimensional
+/// block of 256), each thread a REGISTER_MICRO_TILE × REGISTER_MICRO_TILE micro-tile of P kept in registers;
+/// each phase stages REGISTER_PHASE_DEPTH columns of M and rows of N in shared memory.
+/// @{
+
+/// Rows and columns of P one block computes.
+inline constexpr int REGISTER_BLOCK_TILE = 128;
+/// Columns of M (rows of N) one phase stages in shared memory.
+inline constexpr int REGISTER_PHASE_DEPTH = 8;
+/// Rows and columns of the micro-tile of P each thread computes.
+inline constexpr int REGISTER_MICRO_TILE = 8;
+/// Threads per block: one per micro-tile.
+inline constexpr int REGISTER_THREADS =
+    (REGISTER_BLOCK_TILE / REGISTER_MICRO_TILE) * (REGISTER_BLOCK_TILE / REGISTER_MICRO_TILE);
+
+/// Each thread computes a REGISTER_MICRO_TILE × REGISTER_MICRO_TILE micro-tile of P from a column of M_tile and
+/// a row of N_tile held in registers at each step; any rows, inner and cols.
+TILELAB_KERNEL void matmul_register_tiled_kernel(const float* M, const float* N, float* P, int rows, int inner,
+                                                 int cols);
+/// Launches matmul_register_tiled_kernel with REGISTER_THREADS threads per block, one block per
+/// REGISTER_BLOCK_TILE × REGISTER_BLOCK_TILE tile of P, partial tiles included (device pointers).
+void matmul_register_tiled(const float* M, const float* N, float* P, int rows, int inner, int cols);
+/// @}

@@ -28,7 +28,7 @@ enum class Op : std::uint32_t {
     hello = 1,      ///< Reply: the device's name (or Status::no_device).
     multiply,       ///< Multiply given inputs in guarded device buffers, with the launcher or the contract launch.
     attributes,     ///< Reply: the kernel's shared memory, registers, blocks per multiprocessor, shared accesses.
-    perf,           ///< Time the model naive kernel and the contract launch of the lab's kernel, interleaved.
+    perf,           ///< Time the reference (previous stage's model) kernel and the contract launch, interleaved.
     timed,          ///< Lab 04: call matmul_timed on host inputs.
     kernel_time,    ///< Lab 04: the kit's own event timing of the lab 03 kernel on one shape.
     timed_failure,  ///< Lab 04: call matmul_timed on sizes no GPU can hold; free memory before and after.

@@ -1,6 +1,6 @@
 // Lab 03 in its runner: the student's launcher, and the kit's own launch of the student's kernel.
 // Compiled once per backend, as the lab's files are (CUDA on the GPU, rewritten C++ on the CPU backend).
-#include "reference_naive.hpp"
+#include "reference_kernels.hpp"
 #include "runner_lab.hpp"
 
 #include <tilelab/labs.hpp>
