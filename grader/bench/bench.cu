@@ -1,5 +1,6 @@
-// tilelab-bench: times the naive, tiled and boundary-tiled kernels of one submission against cuBLAS SGEMM over a
-// range of square sizes (tile multiples and not), and writes a table, a CSV file and, with gnuplot, a plot.
+// tilelab-bench: times the naive, tiled and boundary-tiled kernels of one submission (and the coarsened and
+// register-tiled ones of labs 05 and 06, where it has them) against cuBLAS SGEMM over a range of square sizes
+// (tile multiples and not), and writes a table, a CSV file and, with gnuplot, a plot.
 #include <tilelab/device_buffer.hpp>
 #include <tilelab/labs.hpp>
 #include <tilelab/random.hpp>
@@ -125,6 +126,12 @@ int main(int argc, char** argv) {
             {"naive", [&] { matmul_naive(M.data(), N.data(), P.data(), n, n, n); }},
             {"tiled", [&] { matmul_tiled(M.data(), N.data(), P.data(), n, n, n); }},
             {"boundary", [&] { matmul_tiled_boundary(M.data(), N.data(), P.data(), n, n, n); }},
+#ifdef TILELAB_BENCH_LAB05
+            {"coarsened", [&] { matmul_coarsened(M.data(), N.data(), P.data(), n, n, n); }},
+#endif
+#ifdef TILELAB_BENCH_LAB06
+            {"register", [&] { matmul_register_tiled(M.data(), N.data(), P.data(), n, n, n); }},
+#endif
             // Row-major P = M N is column-major Pᵀ = Nᵀ Mᵀ: swap the operands instead of transposing.
             {"cublas", [&] {
                  check_cublas(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, N.data(), n, M.data(), n,
