@@ -34,6 +34,8 @@ set(TILELAB_GPU_ONLY_REASON_timing-clock "on the CPU backend copies are free and
 set(TILELAB_GPU_ONLY_REASON_sanitizer "compute-sanitizer checks kernels on a GPU (the CPU backend checks races and barriers itself)")
 
 set(_tilelab_cmake_dir "${CMAKE_CURRENT_LIST_DIR}")
+# The kit's sources (also when a submission is built against a kit built before: grader/submission).
+get_filename_component(_tilelab_kit_source_dir "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 
 # For the build check's rule that a lab's files define nothing of the kit's, CUDA's or the C library's (their
 # definitions would replace what the runner's harness calls): c++filt for readable names, and the names the C
@@ -104,9 +106,9 @@ endfunction()
 function(_tilelab_adapter lab backend out_var)
   set(adapter tilelab_adapter_${lab}_${backend})
   if(NOT TARGET ${adapter})
-    set(source "${PROJECT_SOURCE_DIR}/grader/runner/adapters/${lab}.cu")
+    set(source "${_tilelab_kit_source_dir}/grader/runner/adapters/${lab}.cu")
     if(backend STREQUAL "cpu")
-      _tilelab_cpu_sources(${adapter} "${PROJECT_SOURCE_DIR}/grader/runner/adapters" source "${source}")
+      _tilelab_cpu_sources(${adapter} "${_tilelab_kit_source_dir}/grader/runner/adapters" source "${source}")
     endif()
     add_library(${adapter} OBJECT "${source}")
     target_link_libraries(${adapter} PRIVATE tilelab_runner_main_${backend})
@@ -226,6 +228,11 @@ function(tilelab_add_lab)
                             tilelab_lab_support_${backend} tilelab_reference_naive_gate)
       list(APPEND built_targets ${target}_gate)
     endif()
+    # One target per submission builds all its labs at once (grade.cmake, before the checks).
+    if(NOT TARGET tilelab_${arg_SUBMISSION}_labs)
+      add_custom_target(tilelab_${arg_SUBMISSION}_labs)
+    endif()
+    add_dependencies(tilelab_${arg_SUBMISSION}_labs ${built_targets})
     string(REPLACE ";" "|" lab_sources "${lab_sources}")
     string(REPLACE ";" "|" built_targets "${built_targets}")
     set(build_command "${CMAKE_COMMAND}" "-DBUILD_DIR=${CMAKE_BINARY_DIR}" "-DTARGET=${built_targets}" "-DCONFIG=$<CONFIG>"
@@ -384,6 +391,23 @@ function(tilelab_add_submission)
       endforeach()
     endforeach()
   endforeach()
+endfunction()
+
+# tilelab_add_graded_submission(<root_var>): the submission TILELAB_SOURCE names (labs, solutions, or a folder laid
+# out like labs/), registered as "graded", the tests grade.cmake turns into points; its folder in <root_var>.
+function(tilelab_add_graded_submission root_var)
+  if(TILELAB_SOURCE STREQUAL "labs" OR TILELAB_SOURCE STREQUAL "solutions")
+    set(graded_root "${_tilelab_kit_source_dir}/${TILELAB_SOURCE}")
+  else()
+    get_filename_component(graded_root "${TILELAB_SOURCE}" ABSOLUTE BASE_DIR "${_tilelab_kit_source_dir}")
+  endif()
+  if(NOT IS_DIRECTORY "${graded_root}")
+    message(FATAL_ERROR "TILELAB_SOURCE: '${TILELAB_SOURCE}' is not a folder (looked for ${graded_root})")
+  endif()
+  message(STATUS "TileLab: grading ${graded_root}")
+  tilelab_add_submission(NAME graded ROOT "${graded_root}" LABELS graded)
+  file(MAKE_DIRECTORY "${CMAKE_BINARY_DIR}/verdicts")
+  set(${root_var} "${graded_root}" PARENT_SCOPE)
 endfunction()
 
 # tilelab_add_mutant(NAME <name> LAB <folder> [FROM <folder>] [FILE <file>] FIND <text> REPLACE <text>
