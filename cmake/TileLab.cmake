@@ -34,6 +34,11 @@ set(TILELAB_GPU_ONLY_REASON_timing-clock "on the CPU backend copies are free and
 set(TILELAB_GPU_ONLY_REASON_sanitizer "compute-sanitizer checks kernels on a GPU (the CPU backend checks races and barriers itself)")
 
 set(_tilelab_cmake_dir "${CMAKE_CURRENT_LIST_DIR}")
+# Seconds a GPU check may wait for its turn on the GPU beyond its own limit: 0 in a build of one submission, where
+# CTest's RUN_SERIAL keeps measuring checks apart; grade.cmake -DKIT raises it for a batch (see gpu_lease.hpp).
+if(NOT DEFINED TILELAB_GPU_QUEUE_SECONDS)
+  set(TILELAB_GPU_QUEUE_SECONDS 0)
+endif()
 # The kit's sources (also when a submission is built against a kit built before: grader/submission).
 get_filename_component(_tilelab_kit_source_dir "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 
@@ -286,11 +291,21 @@ function(tilelab_add_lab)
         if(kind STREQUAL "perf")
           string(REPLACE "$<TARGET_FILE:${target}>" "$<TARGET_FILE:${target}_gate>" suite_program "${program}")
         endif()
+        set(measures_gpu OFF)
+        if(backend STREQUAL "gpu" AND (kind STREQUAL "perf" OR suite MATCHES "^timing-(memory|errors|clock)$"))
+          # In a batch, other submissions' checks share the GPU: this one holds it alone while it measures.
+          set(measures_gpu ON)
+          string(APPEND limits "|--exclusive-gpu")
+        endif()
         string(REPLACE "|" ";" command "${suite_program}${limits}|--test-suite=${suite}")
         add_test(NAME ${prefix}.${suite} COMMAND ${command})
+        if(backend STREQUAL "gpu")
+          # The checker's own limit leaves out any wait for its turn on the GPU in a batch; CTest's allows for it.
+          math(EXPR timeout "${timeout} + ${TILELAB_GPU_QUEUE_SECONDS}")
+        endif()
         set_tests_properties(${prefix}.${suite} PROPERTIES LABELS "${labels};${backend};${suite}" TIMEOUT ${timeout}
                              SKIP_RETURN_CODE 77 FIXTURES_REQUIRED ${prefix}.built)
-        if(suite MATCHES "^timing-(memory|errors|clock)$" AND backend STREQUAL "gpu")
+        if(measures_gpu AND NOT kind STREQUAL "perf")
           # cudaMemGetInfo sees the whole GPU: another test allocating at the same time would look like a leak;
           # and the clock check compares two timings, which another kernel on the GPU would disturb.
           set_tests_properties(${prefix}.${suite} PROPERTIES RUN_SERIAL TRUE)
@@ -314,6 +329,7 @@ function(tilelab_add_lab)
         _tilelab_checker_limits(limits "${program}" ${timeout} ${prefix}.${tool})
         _tilelab_sanitizer_command(command ${tool} "${program}${limits}")
         string(REPLACE "|" ";" command "${command}")
+        math(EXPR timeout "${timeout} + ${TILELAB_GPU_QUEUE_SECONDS}")
         add_test(NAME ${prefix}.${tool} COMMAND ${command})
         set_tests_properties(${prefix}.${tool} PROPERTIES LABELS "${labels};gpu;sanitizer;${tool}"
                              TIMEOUT ${timeout} SKIP_RETURN_CODE 77 FIXTURES_REQUIRED ${prefix}.built)

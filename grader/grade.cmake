@@ -35,6 +35,10 @@ endif()
 if(NOT DEFINED JOBS)
   set(JOBS 4)
 endif()
+# In a batch, how long a GPU check may wait for its turn on a GPU shared with other submissions' checks.
+if(NOT DEFINED GPU_QUEUE_SECONDS)
+  set(GPU_QUEUE_SECONDS 900)
+endif()
 if(DEFINED KIT)
   get_filename_component(kit "${KIT}" ABSOLUTE)
   if(NOT EXISTS "${kit}/tilelab-kit-settings.cmake")
@@ -90,6 +94,7 @@ endif()
 if(kit)
   execute_process(COMMAND "${CMAKE_COMMAND}" -S "${root}/grader/submission" -B "${build}" -G Ninja
                           "-DTILELAB_KIT=${kit}" "-DTILELAB_SOURCE=${submission_path}"
+                          "-DTILELAB_GPU_QUEUE_SECONDS=${GPU_QUEUE_SECONDS}"
                   WORKING_DIRECTORY "${root}" RESULT_VARIABLE result OUTPUT_QUIET)
   if(NOT result EQUAL 0)
     message(FATAL_ERROR "configuring the submission's build against the kit ${kit} failed (see above)")

@@ -43,6 +43,7 @@ CheckerOptions parse_checker_options(int& argc, char** argv) {
         else if (arg == "--sanitizer-tool") options.sanitizer_tool = value();
         else if (arg == "--time-limit") seconds = std::strtod(value().c_str(), nullptr);
         else if (arg == "--verdict-file") options.verdict_file = value();
+        else if (arg == "--exclusive-gpu") options.exclusive_gpu = true;
         else argv[kept++] = argv[i];
     }
     argc = kept;

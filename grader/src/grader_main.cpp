@@ -109,6 +109,13 @@ int main(int argc, char** argv) {
         return write_verdict(options.verdict_file, 2);
     }
     std::fflush(stdout);
+    try {
+        // In a batch, even asking for the GPU waits while another check measures it (grader/batch.sh).
+        tilelab::grader::hold_gpu(tilelab::grader::GpuUse::shared);
+    } catch (const std::exception& error) {
+        std::printf("error: %s\n", error.what());
+        return write_verdict(options.verdict_file, 2);
+    }
     if (!gpu_available()) return write_verdict(options.verdict_file, exit_skipped);
 
     int result = tilelab::grader::fail_if_nothing_ran(context.run());

@@ -1,10 +1,12 @@
 #include "lab_runner.hpp"
 
+#include "gpu_lease.hpp"
 #include "lab_under_test.hpp"
 
 #include <tilelab/cuda_check.hpp>
 
 #include <cstdio>
+#include <cstring>
 #include <memory>
 
 namespace tilelab::grader {
@@ -73,7 +75,24 @@ wire::Reader body(const Reply& reply) {
     return in;
 }
 
+void hold_gpu(GpuUse use) {
+    const auto waited = gpu_lease().hold(use);
+    if (waited <= std::chrono::steady_clock::duration::zero()) return;
+    if (runner) {
+        runner->postpone_deadline(waited);
+    } else {
+        CheckerOptions options = checker_options();
+        options.deadline += waited;
+        set_checker_options(std::move(options));
+    }
+}
+
 Reply ask_runner(const wire::Writer& request, const std::string& doing) {
+    // A check that measures the GPU holds it alone from its first measuring request (the runner's start and its
+    // "hello" only share it, so a context is never created while another check measures); the others share it.
+    wire::Op op{};
+    if (request.bytes().size() >= sizeof op) std::memcpy(&op, request.bytes().data(), sizeof op);
+    hold_gpu(checker_options().exclusive_gpu && op != wire::Op::hello ? GpuUse::exclusive : GpuUse::shared);
     Reply reply;
     reply.bytes = started_runner().call(request, doing, reply.header);
     return reply;

@@ -2,6 +2,7 @@
 /// @brief The lab's program as the checks use it: one runner per checker process, started on first use.
 #pragma once
 
+#include "gpu_lease.hpp"
 #include "runner_process.hpp"
 
 #include <tilelab/wire.hpp>
@@ -41,6 +42,9 @@ wire::Reader body(const Reply& reply);
 
 /// Reads a reply's header from @p in.
 ReplyHeader read_header(wire::Reader& in);
+
+/// Holds this checker's GPU lease for @p use (gpu_lease.hpp), and moves the lab's deadline by the time it waited.
+void hold_gpu(GpuUse use);
 
 /// Sends @p request to the lab's program (starting it on first use, with the command from checker_options())
 /// and returns its reply; @p doing says what was asked, for messages. Throws RunnerGone.

@@ -53,6 +53,9 @@ public:
     /// What the runner printed so far, each line quoted as "  | ..." (at most @p max_bytes of it).
     std::string printed(std::size_t max_bytes = 6000) const;
 
+    /// Moves the deadline @p by later: the time this checker waited for its turn on the GPU is not the lab's.
+    void postpone_deadline(std::chrono::steady_clock::duration by) noexcept { deadline_ += by; }
+
     /// How the runner is confined, in one line.
     const std::string& confinement() const noexcept { return sandbox_.description; }
 

@@ -1,0 +1,44 @@
+/// @file gpu_lease.hpp
+/// @brief Turns on one GPU among the checkers of a batch: measuring checks hold it alone, the others share it.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+namespace tilelab::grader {
+
+/// How a check uses the GPU.
+enum class GpuUse {
+    shared,     ///< Correctness and sanitizer checks: any number at once (each has its own context).
+    exclusive,  ///< Checks that measure the GPU (the performance gate, lab 04's clock, memory and error checks).
+};
+
+/// A fair reader-writer lock between processes over two lock files, `<path>` and `<path>.turnstile` (flock):
+/// a checker waiting to hold the GPU alone stops new checkers from sharing it, so it is not starved. Held until
+/// the process ends. grader/batch.sh names the path (TILELAB_GPU_LOCK, one per GPU) when it grades several
+/// submissions on one GPU; within one build, CTest's RUN_SERIAL does the same job.
+class GpuLease {
+public:
+    /// The lease on the lock files at @p path; an empty path holds nothing (every call returns at once).
+    explicit GpuLease(std::string path);
+    GpuLease(const GpuLease&) = delete;
+    GpuLease& operator=(const GpuLease&) = delete;
+    ~GpuLease();
+
+    /// Holds the GPU for @p use from now on (a shared hold becomes exclusive; an exclusive one stays) and
+    /// returns how long it waited. Throws std::runtime_error when a lock file cannot be opened or locked.
+    std::chrono::steady_clock::duration hold(GpuUse use);
+
+private:
+    std::string path_;
+    int lock_fd_ = -1;
+    int turnstile_fd_ = -1;
+    bool held_ = false;
+    GpuUse use_ = GpuUse::shared;
+};
+
+/// This checker's lease, on the path in the environment variable TILELAB_GPU_LOCK (none when it is unset, and
+/// always none on the CPU backend, which runs no GPU).
+GpuLease& gpu_lease();
+
+}  // namespace tilelab::grader
