@@ -291,6 +291,11 @@ function(tilelab_add_lab)
         if(kind STREQUAL "perf")
           string(REPLACE "$<TARGET_FILE:${target}>" "$<TARGET_FILE:${target}_gate>" suite_program "${program}")
         endif()
+        if(kind MATCHES "^(correctness|shared-memory)$")
+          # Each multiply answers in well under a second on either backend: a kernel that never ends is stopped
+          # after this long rather than at the check's limit (and, in a batch, does not hold the GPU that long).
+          string(APPEND limits "|--request-limit|${TILELAB_REQUEST_LIMIT}")
+        endif()
         set(measures_gpu OFF)
         if(backend STREQUAL "gpu" AND (kind STREQUAL "perf" OR suite MATCHES "^timing-(memory|errors|clock)$"))
           # In a batch, other submissions' checks share the GPU: this one holds it alone while it measures.

@@ -44,6 +44,7 @@ CheckerOptions parse_checker_options(int& argc, char** argv) {
         else if (arg == "--time-limit") seconds = std::strtod(value().c_str(), nullptr);
         else if (arg == "--verdict-file") options.verdict_file = value();
         else if (arg == "--exclusive-gpu") options.exclusive_gpu = true;
+        else if (arg == "--request-limit") options.request_limit_seconds = std::strtod(value().c_str(), nullptr);
         else argv[kept++] = argv[i];
     }
     argc = kept;

@@ -17,6 +17,8 @@ std::unique_ptr<RunnerProcess> runner;
 RunnerProcess& started_runner() {
     if (!runner) {
         runner = std::make_unique<RunnerProcess>(checker_options().runner, checker_options().deadline);
+        runner->set_request_limit(
+            std::chrono::milliseconds(static_cast<long long>(checker_options().request_limit_seconds * 1000)));
         std::printf("Sandbox: %s\n", runner->confinement().c_str());
         std::fflush(stdout);
     }

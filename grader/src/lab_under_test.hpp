@@ -24,6 +24,7 @@ struct CheckerOptions {
     std::chrono::steady_clock::time_point deadline;  ///< When the lab's program must have answered everything.
     std::string verdict_file;                  ///< Where the checker writes its verdict for grade.cmake; may be empty.
     std::string sanitizer_tool;                ///< compute-sanitizer's tool the runner runs under; empty for none.
+    double request_limit_seconds = 0;          ///< Limit of each request to the runner (0: none), --request-limit.
     bool exclusive_gpu = false;                ///< The check measures the GPU: it holds it alone (gpu_lease.hpp).
 };
 
@@ -31,7 +32,7 @@ struct CheckerOptions {
 inline constexpr int sanitizer_error_status = 86;
 
 /// Reads and removes the checker's own options (--lab, --tile-width, --runner, --time-limit, --verdict-file,
-/// --sanitizer PATH with --sanitizer-tool TOOL, --exclusive-gpu) from argv; throws std::invalid_argument with a message when one is missing or wrong.
+/// --sanitizer PATH with --sanitizer-tool TOOL, --exclusive-gpu, --request-limit SECONDS) from argv; throws std::invalid_argument with a message when one is missing or wrong.
 CheckerOptions parse_checker_options(int& argc, char** argv);
 
 /// The options this process was started with (set once by main).
