@@ -57,6 +57,15 @@ for i in $(seq 1 "$step" "$count" | head -"$sample"); do
   fi
 done
 
+# Test-seconds per kind of check and backend, over the class (each submission's CTest report).
+cat "$work"/out/builds/*/grade.xml 2>/dev/null | grep -o '<testcase name="[^"]*"[^>]*time="[0-9.]*"' |
+  sed 's/<testcase name="\([^"]*\)".*time="\([0-9.]*\)"/\1 \2/' |
+  awk '{ n = split($1, part, "."); backend = ($1 ~ /[.]cpu[.]/) ? "cpu" : "gpu"; key = backend " " part[n];
+         sum[key] += $2; count[key]++ }
+       END { for (k in sum) printf "%-28s %8.1f test-s in %5d tests (%.2f s each)\n", k, sum[k], count[k], sum[k] / count[k] }' |
+  sort -k3 -n -r | tee "$out/suite-times.txt"
+cp "$work"/alone-*.txt "$out/" 2>/dev/null
+
 # Where the time went, summed over the class (timings.csv: seconds per submission).
 awk -F, 'NR > 1 && $2 != "" { n++; wall += $2; conf += $3; pre += $4; b += $5; c += $6; g += $7 }
   END { if (n) printf "per submission (mean of %d): wall %.1f s in its slot; configure %.1f s, labs built %.1f s; test-seconds: build checks %.1f, CPU checks %.1f, GPU checks %.1f\n", n, wall / n, conf / n, pre / n, b / n, c / n, g / n }' \

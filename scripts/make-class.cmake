@@ -5,6 +5,9 @@
 #
 #   cmake -DCOUNT=200 -DOUT=<folder> -P scripts/make-class.cmake
 cmake_minimum_required(VERSION 3.25)
+if(POLICY CMP0174)
+  cmake_policy(SET CMP0174 NEW)  # a mutant's empty REPLACE is an empty string
+endif()
 get_filename_component(kit "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 if(NOT COUNT OR NOT OUT)
   message(FATAL_ERROR "usage: cmake -DCOUNT=<submissions> -DOUT=<folder> -P scripts/make-class.cmake")

@@ -64,6 +64,12 @@ std::chrono::steady_clock::duration GpuLease::hold(GpuUse use) {
     return std::chrono::steady_clock::now() - start;
 }
 
+void GpuLease::release_shared() {
+    if (!held_ || use_ != GpuUse::shared) return;
+    lock(lock_fd_, LOCK_UN, path_);
+    held_ = false;
+}
+
 GpuLease& gpu_lease() {
 #ifdef TILELAB_CPU_BACKEND
     static GpuLease lease{""};

@@ -14,8 +14,8 @@ enum class GpuUse {
 };
 
 /// A fair reader-writer lock between processes over two lock files, `<path>` and `<path>.turnstile` (flock):
-/// a checker waiting to hold the GPU alone stops new checkers from sharing it, so it is not starved. Held until
-/// the process ends. grader/batch.sh names the path (TILELAB_GPU_LOCK, one per GPU) when it grades several
+/// a checker waiting to hold the GPU alone stops new checkers from sharing it, so it is not starved. An exclusive
+/// hold lasts until the process ends; a shared one until release_shared(). grader/batch.sh names the path (TILELAB_GPU_LOCK, one per GPU) when it grades several
 /// submissions on one GPU; within one build, CTest's RUN_SERIAL does the same job.
 class GpuLease {
 public:
@@ -28,6 +28,11 @@ public:
     /// Holds the GPU for @p use from now on (a shared hold becomes exclusive; an exclusive one stays) and
     /// returns how long it waited. Throws std::runtime_error when a lock file cannot be opened or locked.
     std::chrono::steady_clock::duration hold(GpuUse use);
+
+    /// Lets go of a shared hold (an exclusive one is kept until the process ends): checks that only share the
+    /// GPU hold it for one request at a time, so a check waiting to measure never waits for a whole slow check
+    /// (a compute-sanitizer run), only for the requests under way.
+    void release_shared();
 
 private:
     std::string path_;

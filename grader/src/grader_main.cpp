@@ -116,7 +116,9 @@ int main(int argc, char** argv) {
         std::printf("error: %s\n", error.what());
         return write_verdict(options.verdict_file, 2);
     }
-    if (!gpu_available()) return write_verdict(options.verdict_file, exit_skipped);
+    const bool have_gpu = gpu_available();
+    tilelab::grader::gpu_lease().release_shared();
+    if (!have_gpu) return write_verdict(options.verdict_file, exit_skipped);
 
     int result = tilelab::grader::fail_if_nothing_ran(context.run());
     if (!options.sanitizer_tool.empty()) result = sanitizer_verdict(options.sanitizer_tool, result);

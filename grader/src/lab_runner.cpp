@@ -95,6 +95,9 @@ Reply ask_runner(const wire::Writer& request, const std::string& doing) {
     wire::Op op{};
     if (request.bytes().size() >= sizeof op) std::memcpy(&op, request.bytes().data(), sizeof op);
     hold_gpu(checker_options().exclusive_gpu && op != wire::Op::hello ? GpuUse::exclusive : GpuUse::shared);
+    struct ReleaseShared {  // after the reply (or the failure), whichever way this returns
+        ~ReleaseShared() { gpu_lease().release_shared(); }
+    } release;
     Reply reply;
     reply.bytes = started_runner().call(request, doing, reply.header);
     return reply;
