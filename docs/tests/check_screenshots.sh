@@ -34,9 +34,10 @@ for entry in index.html:no md_labs_02_tiled_README.html:yes grading.html:yes; do
     # The page as the browser built it (scripts run): every figure it shows must be a file of the site.
     headless --dump-dom "file://$html/$page" > "$shots/$name.dom.html"
     figures=0
-    # Figures of the text: images inside the page's contents, not the theme's own icons.
+    # Figures of the text (<img>, and <object> for SVG) inside the page's contents, not the theme's own icons.
     for src in $(sed -n '/class="contents"/,/id="nav-path"/p' "$shots/$name.dom.html" |
-                 grep -o '<img [^>]*src="[^"]*"' | sed 's/.*src="//; s/"$//'); do
+                 grep -o -e '<img [^>]*src="[^"]*"' -e '<object [^>]*data="[^"]*"' |
+                 sed -e 's/.*src="//' -e 's/.*data="//' -e 's/"$//'); do
         case $src in http*|data:*) continue ;; esac
         figures=$((figures + 1))
         if [ ! -f "$html/${src%%[?#]*}" ]; then
