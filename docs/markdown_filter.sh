@@ -6,10 +6,11 @@
 #   to the API's headers become links to their pages;
 # - "<!-- site: ... -->" lines, invisible on a code host, become what only the site has:
 #     <!-- site: toc -->         the page's table of contents
-#     <!-- site: points -->      the lab's points, generated from grader/rubric.json (docs/site/rubric_points.cmake)
+#     <!-- site: points -->      the lab's points, generated from grader/rubric.json (docs/site/rubric_points.cmake),
+#                                in place of the paragraph right after the marker (what a code host shows)
 #     <!-- site: stub FILE -->   FILE of the page's folder, highlighted, as it is in the repository
 # - <details> hint blocks lose their blank lines (Doxygen would end the block there);
-# - $...$ outside code becomes a formula (\f$...\f$) where MathJax is installed, else stays as written.
+# - $...$ and $$...$$ outside code become formulas where MathJax is installed, else stay as written.
 src=$1
 generated=$2
 math=$3
@@ -23,7 +24,8 @@ sed -e 's|\.\./\.\./docs/figures/|figures/|g' -e 's|(figures/\([^)]*\.csv\))|(\1
     -e 's|\[\([^]]*\)\]([./]*common/include/tilelab/\([a-z_]*\.hpp\))|@ref \2 "\1"|g' \
     -e 's|\[\([^]]*\)\](\([a-z_]*\.cu\))|\1|g' "$page" |
 awk -v generated="$generated" -v folder="$folder" -v lab="$lab" -v math="$math" '
-# $...$ outside code spans becomes \f$...\f$; a $ followed by a space, or with no closing $, stays.
+# $$...$$ (on one line) outside code spans becomes a displayed formula, \f[...\f]; $...$ an inline one, \f$...\f$;
+# a $ followed by a space, or with no closing $, stays.
 function formulas(line,    out, i, c, run, closing, end) {
     out = ""
     i = 1
@@ -38,6 +40,14 @@ function formulas(line,    out, i, c, run, closing, end) {
             out = out substr(line, i, end - i)
             i = end
             continue
+        }
+        if (substr(line, i, 2) == "$$") {
+            closing = index(substr(line, i + 2), "$$")
+            if (closing > 0) {
+                out = out "\\f[" substr(line, i + 2, closing - 1) "\\f]"
+                i += closing + 3
+                continue
+            }
         }
         if (c == "$" && substr(line, i + 1, 1) != " " && substr(line, i + 1, 1) != "") {
             closing = index(substr(line, i + 1), "$")
@@ -59,7 +69,11 @@ fenced { print; next }
 /^<\/details>/ { details = 0 }
 details && /^[ \t]*$/ { next }
 /^<!-- site: toc -->$/ { print "[TOC]"; next }
+# What a code host shows instead of the table: the lines right after the marker, up to a blank line.
+fallback && /^[ \t]*$/ { fallback = 0 }
+fallback { next }
 /^<!-- site: points -->$/ {
+    fallback = 1
     file = generated "/points_" lab ".md"
     found = 0
     while ((getline row < file) > 0) { print row; found = 1 }

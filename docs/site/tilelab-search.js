@@ -60,23 +60,20 @@
     container.appendChild(list);
   }
 
-  /** Enter in Doxygen's search box (or in the search page's own field) opens the full-text results. */
-  function hookSearchFields() {
-    ['MSearchField', 'tilelab-search-field'].forEach(function (id) {
-      var field = document.getElementById(id);
-      if (!field) return;
-      if (id === 'MSearchField') field.setAttribute('placeholder', 'Search (Enter: full text)');
-      field.addEventListener('keydown', function (event) {
-        if (event.key !== 'Enter' || !field.value.trim()) return;
-        event.preventDefault();
-        event.stopImmediatePropagation();
-        window.location.href = 'fulltext_search.html?q=' + encodeURIComponent(field.value.trim());
-      }, true);
-    });
+  /** Enter in Doxygen's search box (built by Doxygen's menu script after the page loads, hence the listener on
+   *  the document) or in the search page's own field opens the full-text results. */
+  function onEnterInSearchField(event) {
+    var field = event.target;
+    if (event.key !== 'Enter' || !field || (field.id !== 'MSearchField' && field.id !== 'tilelab-search-field')) return;
+    var query = field.value.trim();
+    if (!query) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    window.location.href = 'fulltext_search.html?q=' + encodeURIComponent(query);
   }
 
+  document.addEventListener('keydown', onEnterInSearchField, true);
   document.addEventListener('DOMContentLoaded', function () {
-    hookSearchFields();
     var container = document.getElementById('tilelab-search-results');
     if (container) showResults(container);
   });

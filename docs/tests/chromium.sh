@@ -9,6 +9,7 @@ fi
 # headless <chromium options> <url>: one headless run, JavaScript given time to finish (MathJax, the search).
 headless() {
     # --no-sandbox: CI and containers run as root, where Chromium's sandbox refuses to start.
-    "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1280,900 \
+    # --disable-dev-shm-usage: containers often have a tiny /dev/shm.
+    "$browser" --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars --window-size=1280,900 \
         --virtual-time-budget=8000 "$@" 2>/dev/null
 }
