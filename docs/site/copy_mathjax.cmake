@@ -3,7 +3,8 @@
 # formulas render with no network and the site can be copied anywhere. Unchanged files are not copied again.
 cmake_minimum_required(VERSION 3.25)
 file(COPY "${FROM}/MathJax.js" DESTINATION "${TO}")
-file(COPY "${FROM}/extensions" "${FROM}/localization/en" DESTINATION "${TO}" PATTERN "a11y" EXCLUDE)
+file(COPY "${FROM}/extensions" DESTINATION "${TO}" PATTERN "a11y" EXCLUDE)
+file(COPY "${FROM}/localization/en" DESTINATION "${TO}/localization")
 file(COPY "${FROM}/jax/input/TeX" DESTINATION "${TO}/jax/input")
 file(COPY "${FROM}/jax/element" DESTINATION "${TO}/jax")
 file(COPY "${FROM}/jax/output/SVG/config.js" "${FROM}/jax/output/SVG/jax.js" "${FROM}/jax/output/SVG/autoload"
