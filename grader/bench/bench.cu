@@ -74,7 +74,8 @@ void write_plot(const Options& options, const std::vector<Row>& rows) {
         return;
     }
     std::map<std::string, std::vector<std::pair<int, double>>> series;
-    for (const Row& row : rows) series[row.kernel].push_back({row.size, 2.0 * row.size * row.size * row.size / (row.ms * 1e9)});  // TFLOP/s
+    for (const Row& row : rows)  // TFLOP/s: 2 n^3 flops in row.ms milliseconds
+        series[row.kernel].push_back({row.size, 2.0 * row.size * row.size * row.size / (row.ms * 1e9)});
     std::ostringstream script;
     script << "set terminal svg size 800,500\nset output '" << options.plot << "'\n"
            // noenhanced: in gnuplot's enhanced text "TILE_WIDTH" would print WIDTH as a subscript.
