@@ -1,8 +1,10 @@
 // The checker's entry point: says what is graded and with which seed, skips (exit 77) without a usable GPU,
 // runs the selected checks against the lab's program (a separate, sandboxed process), and fails when a filter
-// selected no test at all, so a misspelt suite can never pass silently. Its verdict is its exit status, also
+// selected no test at all, so a misspelt suite can never pass silently. A failure ends with the section of
+// docs/grading.md that explains the check. Its verdict is its exit status, also
 // written to --verdict-file for grade.cmake; nothing the lab's program prints or returns decides it.
 #define DOCTEST_CONFIG_IMPLEMENT
+#include "grading_page.hpp"
 #include "lab_runner.hpp"
 #include "lab_under_test.hpp"
 #include "run_counter.hpp"
@@ -122,5 +124,6 @@ int main(int argc, char** argv) {
 
     int result = tilelab::grader::fail_if_nothing_ran(context.run());
     if (!options.sanitizer_tool.empty()) result = sanitizer_verdict(options.sanitizer_tool, result);
+    if (result != 0) tilelab::grader::print_grading_page_links(options.sanitizer_tool);  // the page that explains it
     return write_verdict(options.verdict_file, result);
 }
