@@ -51,10 +51,16 @@ else
 fi
 
 if [ -n "$dir" ]; then
+  # timeout puts the grading in a process group of its own, out of reach of a signal to the batch's group: when
+  # the batch is stopped (Ctrl-C, its own deadline, a Slurm task's end), the grading is stopped with it here.
   timeout --kill-after=30 "$limit" cmake -DSUBMISSION="$dir" -DBUILD="$build" -DKIT="$out/kit" \
     -DJOBS="${TILELAB_JOBS:-2}" -DRESULTS="$report/results.json" -P "$root/grader/grade.cmake" \
-    >"$report/report.txt" 2>&1
+    >"$report/report.txt" 2>&1 &
+  grading=$!
+  trap 'kill -TERM "$grading" 2>/dev/null; wait "$grading"; exit 143' TERM INT
+  wait "$grading"
   status=$?
+  trap - TERM INT
   if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
     write_row "$empty_labs" "" "" "ran out of its ${limit} s"
   elif [ -f "$build/points.txt" ]; then
