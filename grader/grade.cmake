@@ -116,6 +116,10 @@ file(REMOVE "${build}/grade.xml")
 file(REMOVE_RECURSE "${build}/verdicts")
 file(MAKE_DIRECTORY "${build}/verdicts")
 tilelab_kit_hashes(kit_before ON)
+if(kit AND "$ENV{TILELAB_GPU_LOCK}" STREQUAL "")
+  # Against a kit, the measuring checks rely on the GPU lock rather than RUN_SERIAL: alone, a lock of its own.
+  set(ENV{TILELAB_GPU_LOCK} "${build}/gpu.lock")
+endif()
 # Every lab at once, in parallel, as far as each compiles: a lab that does not is reported by its build check, which
 # builds it again for the compiler's messages (the build checks themselves take turns in the build folder).
 execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" --target tilelab_graded_labs -- -k 0

@@ -35,9 +35,12 @@ out_of_time() {
 }
 trap out_of_time USR1 TERM
 
-# The GPU Slurm gave this task is this task's alone: one lock file for its own submissions' checks.
+# The GPU Slurm gave this task (--gres) is this task's alone: one lock for its own submissions' checks. A node whose
+# GPUs Slurm does not hand out is shared with whatever else runs there: the lock is then the node's.
 if [ -n "${CUDA_VISIBLE_DEVICES:-}" ]; then
   export TILELAB_GPU_LOCK="$out/locks/slurm-task-$index"
+elif nvidia-smi -L >/dev/null 2>&1; then
+  export TILELAB_GPU_LOCK="$out/locks/node-$(hostname -s)"
 fi
 cpus=${SLURM_CPUS_PER_TASK:-$(nproc)}
 parallel=$(( cpus / 2 > 0 ? cpus / 2 : 1 ))
