@@ -28,15 +28,21 @@ bool closes(const std::string& line, const std::string& fence) {
     return opening_fence(line).rfind(fence, 0) == 0 && line.find_first_not_of(" `~") == std::string::npos;
 }
 
-// Records the inline code of a line (`code`, ``code``, <code>code</code>) and returns the line with each replaced
-// by kCode.
+// Records the inline code of a paragraph (`code`, ``code``, <code>code</code>), whose lines start at line @p number,
+// and returns the paragraph with each replaced by kCode. A span may go on over a line break, which it reads as a
+// space (as Markdown does), so that a translation may break its lines elsewhere.
 std::string take_code_spans(const std::string& line, int number, std::vector<Kept>& out) {
     std::string rest;
+    auto kept = [&](std::size_t at, std::string text) {
+        const int line_number = number + static_cast<int>(std::count(line.begin(), line.begin() + at, '\n'));
+        std::replace(text.begin(), text.end(), '\n', ' ');
+        out.push_back({line_number, text});
+    };
     for (std::size_t i = 0; i < line.size();) {
         if (line.compare(i, 6, "<code>") == 0) {
             const std::size_t close = line.find("</code>", i + 6);
             if (close != std::string::npos) {
-                out.push_back({number, line.substr(i + 6, close - i - 6)});
+                kept(i, line.substr(i + 6, close - i - 6));
                 rest += kCode;
                 i = close + 7;
                 continue;
@@ -58,7 +64,7 @@ std::string take_code_spans(const std::string& line, int number, std::vector<Kep
             i = run;
             continue;
         }
-        out.push_back({number, line.substr(run, close - run)});
+        kept(i, line.substr(run, close - run));
         rest += kCode;
         i = close + ticks.size();
     }
@@ -211,6 +217,18 @@ Outline outline(const std::string& markdown) {
         if (!table.empty()) take_table(table, table_line, page.tables);
         table.clear();
     };
+    // The paragraph so far: lines up to a blank line, a fence, a heading or a table row (each of which is its own).
+    std::string paragraph;
+    int paragraph_line = 0;
+    auto end_paragraph = [&] {
+        if (paragraph_line == 0) return;
+        std::istringstream prose(take_code_spans(paragraph, paragraph_line, page.code_spans));
+        std::string piece;
+        for (int at = paragraph_line; std::getline(prose, piece); ++at)
+            take_structure(take_formulas(piece, at, page.formulas), at, page);
+        paragraph.clear();
+        paragraph_line = 0;
+    };
     while (std::getline(in, line)) {
         ++number;
         if (!line.empty() && line.back() == '\r') line.pop_back();
@@ -225,20 +243,26 @@ Outline outline(const std::string& markdown) {
         fence = opening_fence(line);
         if (!fence.empty()) {
             end_table();
+            end_paragraph();
             block = {number, line + "\n"};
             continue;
         }
         const std::size_t first = line.find_first_not_of(" \t");
-        if (first != std::string::npos && line[first] == '|') {
+        const bool table_row = first != std::string::npos && line[first] == '|';
+        if (table_row) {
             if (table.empty()) table_line = number;
             table.push_back(line);
         } else {
             end_table();
         }
-        const std::string prose = take_formulas(take_code_spans(line, number, page.code_spans), number, page.formulas);
-        take_structure(prose, number, page);
+        if (first == std::string::npos || table_row || line[first] == '#') end_paragraph();
+        if (first == std::string::npos) continue;
+        if (paragraph_line == 0) paragraph_line = number;
+        paragraph += line + "\n";
+        if (table_row || line[first] == '#') end_paragraph();
     }
     end_table();
+    end_paragraph();
     if (!fence.empty()) page.code_blocks.push_back(block);  // an unclosed block runs to the end of the page
     return page;
 }
