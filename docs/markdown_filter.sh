@@ -11,7 +11,7 @@
 #     <!-- site: stub FILE -->   FILE of the page's folder, highlighted, as it is in the repository
 # - <details> hint blocks lose their blank lines (Doxygen would end the block there);
 # - $...$ and $$...$$ outside code become formulas where MathJax is installed, else stay as written;
-# - inline code right after a letter (Chinese has no space there: "压缩包（`.zip`") gets an invisible separator first.
+# - inline code right after a letter (Chinese puts no space there: "压缩包（`.zip`") gets an invisible separator.
 src=$1
 generated=$2
 math=$3
@@ -63,8 +63,8 @@ function formulas(line,    out, i, c, run, closing, end) {
     }
     return out
 }
-# Doxygen 1.9 reads a letter right before `.x` or `(x)` as one word with the code ("<tt>" lost, a warning, so the build
-# fails): "&zwnj;" (an invisible zero-width non-joiner) keeps them apart. Bytes 128-255 are the letters of other scripts (UTF-8).
+# Doxygen 1.9 reads a letter right before `.x` or `(x)` as one word with the code ("<tt>" lost, a warning, so the
+# build fails): "&zwnj;" (an invisible zero-width non-joiner) keeps them apart. Bytes 128-255: other scripts (UTF-8).
 function apart(line,    out, i, c, run, closing, end) {
     out = ""
     i = 1

@@ -68,7 +68,7 @@ for entry in "$@"; do
         fi
     done
     if [ "$languages" -eq 0 ]; then
-        echo "FAIL: $page has no language switch (<nav id=\"tilelab-languages\">) with links to the other languages"
+        echo "FAIL: $page has no language switch (<nav id=\"tilelab-languages\">) linking the other languages"
         status=1
     fi
     echo "$page: screenshot $shots/$name.png ($size bytes; empty page $empty), $figures figures, $languages other languages"
