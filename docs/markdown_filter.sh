@@ -10,7 +10,8 @@
 #                                in place of the paragraph right after the marker (what a code host shows)
 #     <!-- site: stub FILE -->   FILE of the page's folder, highlighted, as it is in the repository
 # - <details> hint blocks lose their blank lines (Doxygen would end the block there);
-# - $...$ and $$...$$ outside code become formulas where MathJax is installed, else stay as written.
+# - $...$ and $$...$$ outside code become formulas where MathJax is installed, else stay as written;
+# - inline code right after a letter (Chinese puts no space there: "压缩包（`.zip`") gets an invisible separator.
 src=$1
 generated=$2
 math=$3
@@ -23,7 +24,7 @@ lab=$(printf '%s\n' "$relative" | sed -n 's|^labs/\([0-9][0-9]*\)_.*|lab\1|p')
 sed -e 's|\.\./\.\./docs/figures/|figures/|g' -e 's|(figures/\([^)]*\.csv\))|(\1)|g' \
     -e 's|\[\([^]]*\)\]([./]*common/include/tilelab/\([a-z_]*\.hpp\))|@ref \2 "\1"|g' \
     -e 's|\[\([^]]*\)\](\([a-z_]*\.cu\))|\1|g' "$page" |
-awk -v generated="$generated" -v folder="$folder" -v lab="$lab" -v math="$math" '
+LC_ALL=C awk -v generated="$generated" -v folder="$folder" -v lab="$lab" -v math="$math" '
 # $$...$$ (on one line) outside code spans becomes a displayed formula, \f[...\f]; $...$ an inline one, \f$...\f$;
 # a $ followed by a space, or with no closing $, stays.
 function formulas(line,    out, i, c, run, closing, end) {
@@ -62,6 +63,25 @@ function formulas(line,    out, i, c, run, closing, end) {
     }
     return out
 }
+# Doxygen 1.9 reads a letter right before `.x` or `(x)` as one word with the code ("<tt>" lost, a warning, so the
+# build fails): "&zwnj;" (an invisible zero-width non-joiner) keeps them apart. Bytes 128-255: other scripts (UTF-8).
+function apart(line,    out, i, c, run, closing, end) {
+    out = ""
+    i = 1
+    while (i <= length(line)) {
+        c = substr(line, i, 1)
+        if (c != "`") { out = out c; i++; continue }
+        run = c
+        while (substr(line, i + length(run), 1) == "`") run = run "`"
+        closing = index(substr(line, i + length(run)), run)
+        if (closing == 0) { out = out run; i += length(run); continue }
+        end = i + length(run) + closing - 1 + length(run)
+        if (i > 1 && substr(line, i - 1, 1) ~ /[A-Za-z0-9_\200-\377]/) out = out "&zwnj;"
+        out = out substr(line, i, end - i)
+        i = end
+    }
+    return out
+}
 /^ *(```|~~~)/ { fenced = !fenced; print; next }
 fenced { print; next }
 # Doxygen ends a <details> block at a blank line, which a code host needs after </summary>: drop blank lines inside.
@@ -88,5 +108,5 @@ fallback { next }
     next
 }
 /^<!-- site: stub [^ ]+ -->$/ { print "\\include{lineno} " folder "/" $4; next }
-{ print (math == "YES" ? formulas($0) : $0) }
+{ print apart(math == "YES" ? formulas($0) : $0) }
 '

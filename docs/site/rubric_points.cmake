@@ -1,10 +1,18 @@
-# cmake -DRUBRIC=<grader/rubric.json> -DOUT_DIR=<dir> -P rubric_points.cmake
+# cmake -DRUBRIC=<grader/rubric.json> -DOUT_DIR=<dir> [-DLANGUAGE=<en|es|vi|zh>] -P rubric_points.cmake
 # Writes the points tables the site shows, from the rubric the grader awards points by, so that the two never
 # disagree: points_<lab>.md for each lab's handout (the Markdown filter puts it where the handout says
 # "<!-- site: points -->") and points_summary.md for the grading page. Each check links to its section of the
 # grading page (docs/grading.md, labels check_<name>): a rubric check the page does not explain fails the
 # docs build, whose warnings are errors.
 cmake_minimum_required(VERSION 3.25)
+# The tables' words in the page's language (points_words.cmake).
+include("${CMAKE_CURRENT_LIST_DIR}/points_words.cmake")
+if(NOT LANGUAGE)
+  set(LANGUAGE en)
+endif()
+foreach(key IN ITEMS HEADER SANITIZER TOTAL EARNS EXCLUDE WITHHOLD FROM SUMMARY)
+  set(${key} "${POINTS_${key}_${LANGUAGE}}")
+endforeach()
 file(READ "${RUBRIC}" json)
 string(JSON count LENGTH "${json}" checks)
 string(JSON skipped_rule GET "${json}" skipped_checks)
@@ -38,7 +46,7 @@ foreach(i RANGE ${last})
   endif()
   set(note "")
   if(optional)
-    set(note " (only where compute-sanitizer is installed)")
+    set(note " (${SANITIZER})")
     math(EXPR optional_${lab} "${optional_${lab}} + ${points}")
   endif()
   string(APPEND rows_${lab} "| ${links} | ${name}${note} | ${points} |\n")
@@ -46,18 +54,16 @@ foreach(i RANGE ${last})
 endforeach()
 
 if(skipped_rule STREQUAL "exclude")
-  set(skipped_text "A check whose tests were all skipped (a GPU check on a machine without a GPU) is left out of the total possible.")
+  set(skipped_text "${EXCLUDE}")
 else()
-  set(skipped_text "A check whose tests were all skipped (a GPU check on a machine without a GPU) stays in the total possible and earns nothing.")
+  set(skipped_text "${WITHHOLD}")
 endif()
 file(MAKE_DIRECTORY "${OUT_DIR}")
-set(summary "| lab | points | of which only with compute-sanitizer |\n| --- | --- | --- |\n")
+set(summary "${SUMMARY}\n| --- | --- | --- |\n")
 foreach(lab IN LISTS labs)
-  set(table "| check | what earns the points | points |\n| --- | --- | --- |\n${rows_${lab}}")
-  string(APPEND table "| | **total** | **${total_${lab}}** |\n\n")
-  string(APPEND table "A check earns its points when none of its tests failed (every tile width, every backend) and at least ")
-  string(APPEND table "one ran and passed. ${skipped_text} (From `grader/rubric.json`, which the grader uses; ")
-  string(APPEND table "see @ref grading_points \"how points are counted\".)\n")
+  set(table "${HEADER}\n| --- | --- | --- |\n${rows_${lab}}")
+  string(APPEND table "| | **${TOTAL}** | **${total_${lab}}** |\n\n")
+  string(APPEND table "${EARNS} ${skipped_text} ${FROM}\n")
   file(WRITE "${OUT_DIR}/points_${lab}.md.new" "${table}")
   file(COPY_FILE "${OUT_DIR}/points_${lab}.md.new" "${OUT_DIR}/points_${lab}.md" ONLY_IF_DIFFERENT)
   file(REMOVE "${OUT_DIR}/points_${lab}.md.new")

@@ -1,12 +1,15 @@
 #!/bin/sh
-# check_screenshots.sh <site> <folder for the screenshots> <YES|NO: the site was built with MathJax>
-# Opens pages of the built site in headless Chromium, saves a screenshot of each, and fails when a page renders
-# (nearly) empty, when a figure it shows is not there, or (with MathJax) when its formulas were not typeset.
-# Exit 77 (skipped) without Chromium.
+# check_screenshots.sh <site> <folder for the screenshots> <YES|NO: the site was built with MathJax> [page:yes|no]...
+# Opens pages of the built site (by default its main page, lab 02's handout and the grading page; else the pages
+# given, each with whether it has formulas) in headless Chromium, saves a screenshot of each, and fails when a page
+# renders (nearly) empty, when a figure it shows is not there, when (with MathJax) its formulas were not typeset, or
+# when it has no language switch leading to the same page in the other languages. Exit 77 (skipped) without Chromium.
 set -u
 html=$1
 shots=$2
 mathjax=$3
+shift 3
+[ $# -gt 0 ] || set -- index.html:no md_labs_02_tiled_README.html:yes grading.html:yes
 . "$(dirname "$0")/chromium.sh"
 mkdir -p "$shots"
 
@@ -17,7 +20,7 @@ empty=$(wc -c < "$shots/empty.png")
 
 status=0
 # page, and whether it has formulas
-for entry in index.html:no md_labs_02_tiled_README.html:yes grading.html:yes; do
+for entry in "$@"; do
     page=${entry%%:*}
     formulas=${entry##*:}
     name=${page%.html}
@@ -54,6 +57,20 @@ for entry in index.html:no md_labs_02_tiled_README.html:yes grading.html:yes; do
         echo "FAIL: $page has formulas, but MathJax did not typeset them (is mathjax/ in the site?)"
         status=1
     fi
-    echo "$page: screenshot $shots/$name.png ($size bytes; empty page $empty), $figures figures"
+    # The language switch: a link to this same page in every other language's site, each a file of the site.
+    switch=$(grep -o '<nav id="tilelab-languages"[^>]*>.*</nav>' "$shots/$name.dom.html" | head -n 1)
+    languages=0
+    for target in $(printf '%s\n' "$switch" | grep -o 'href="[^"]*"' | sed -e 's/^href="//' -e 's/"$//'); do
+        languages=$((languages + 1))
+        if [ "${target##*/}" != "$page" ] || [ ! -f "$html/$target" ]; then
+            echo "FAIL: $page's language switch leads to $target, not to this page in another language"
+            status=1
+        fi
+    done
+    if [ "$languages" -eq 0 ]; then
+        echo "FAIL: $page has no language switch (<nav id=\"tilelab-languages\">) linking the other languages"
+        status=1
+    fi
+    echo "$page: screenshot $shots/$name.png ($size bytes; empty page $empty), $figures figures, $languages other languages"
 done
 exit $status
