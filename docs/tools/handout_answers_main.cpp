@@ -8,21 +8,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string read_file(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
 
 /// The normalized text of every source file in @p folder (sorted, so messages are stable).
 std::vector<std::pair<fs::path, std::string>> sources(const fs::path& folder) {
@@ -31,7 +22,7 @@ std::vector<std::pair<fs::path, std::string>> sources(const fs::path& folder) {
     for (const auto& entry : fs::directory_iterator(folder)) {
         const std::string ext = entry.path().extension().string();
         if (ext == ".cu" || ext == ".cuh" || ext == ".cpp" || ext == ".hpp" || ext == ".h")
-            out.emplace_back(entry.path(), tilelab::docs::normalize_code(read_file(entry.path())));
+            out.emplace_back(entry.path(), tilelab::docs::normalize_code(tilelab::docs::read_text(entry.path())));
     }
     std::sort(out.begin(), out.end());
     return out;
@@ -61,7 +52,7 @@ int main(int argc, char** argv) {
             if (!given) answers.emplace_back(fragment, path);
         }
     }
-    const auto spans = tilelab::docs::code_spans(read_file(handout));
+    const auto spans = tilelab::docs::code_spans(tilelab::docs::read_text(handout));
     int leaks = 0;
     for (const tilelab::docs::CodeSpan& span : spans) {
         const std::string code = tilelab::docs::normalize_code(span.text);

@@ -1,11 +1,43 @@
 #include "markdown_code.hpp"
 
+#include <fstream>
 #include <sstream>
+#include <utility>
 
 namespace tilelab::docs {
-namespace {
 
-// The fence (``` or ~~~, three or more) that opens a code block on this line, or "".
+std::vector<InlineCode> inline_code(const std::string& text) {
+    std::vector<InlineCode> out;
+    for (std::size_t i = 0; i < text.size();) {
+        if (text.compare(i, 6, "<code>") == 0) {
+            const std::size_t close = text.find("</code>", i + 6);
+            if (close != std::string::npos) {
+                out.push_back({i, close + 7, text.substr(i + 6, close - i - 6)});
+                i = close + 7;
+                continue;
+            }
+        }
+        if (text[i] != '`') {
+            ++i;
+            continue;
+        }
+        std::size_t run = i;
+        while (run < text.size() && text[run] == '`') ++run;
+        const std::string ticks = text.substr(i, run - i);
+        std::size_t close = text.find(ticks, run);
+        // The closing run must be exactly as long as the opening one.
+        while (close != std::string::npos && close + ticks.size() < text.size() && text[close + ticks.size()] == '`')
+            close = text.find(ticks, close + ticks.size() + 1);
+        if (close == std::string::npos) {
+            i = run;
+            continue;
+        }
+        out.push_back({i, close + ticks.size(), text.substr(run, close - run)});
+        i = close + ticks.size();
+    }
+    return out;
+}
+
 std::string opening_fence(const std::string& line) {
     const std::size_t first = line.find_first_not_of(' ');
     if (first == std::string::npos || first > 3) return "";
@@ -16,37 +48,16 @@ std::string opening_fence(const std::string& line) {
     return end - first >= 3 ? line.substr(first, end - first) : "";
 }
 
-// Inline spans on one line: `code`, ``code``, and <code>code</code> (which HTML blocks such as <details> use).
-void inline_spans(const std::string& line, int number, std::vector<CodeSpan>& out) {
-    for (std::size_t i = 0; i < line.size();) {
-        if (line.compare(i, 6, "<code>") == 0) {
-            const std::size_t close = line.find("</code>", i + 6);
-            if (close == std::string::npos) break;
-            out.push_back({number, line.substr(i + 6, close - i - 6)});
-            i = close + 7;
-            continue;
-        }
-        if (line[i] != '`') {
-            ++i;
-            continue;
-        }
-        std::size_t run = i;
-        while (run < line.size() && line[run] == '`') ++run;
-        const std::string ticks = line.substr(i, run - i);
-        std::size_t close = line.find(ticks, run);
-        // The closing run must be exactly as long as the opening one.
-        while (close != std::string::npos && close + ticks.size() < line.size() && line[close + ticks.size()] == '`')
-            close = line.find(ticks, close + ticks.size() + 1);
-        if (close == std::string::npos) {
-            i = run;
-            continue;
-        }
-        out.push_back({number, line.substr(run, close - run)});
-        i = close + ticks.size();
-    }
+bool closes_fence(const std::string& line, const std::string& fence) {
+    return opening_fence(line).rfind(fence, 0) == 0 && line.find_first_not_of(" `~") == std::string::npos;
 }
 
-}  // namespace
+std::string read_text(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
 
 std::vector<CodeSpan> code_spans(const std::string& markdown) {
     std::vector<CodeSpan> out;
@@ -58,7 +69,7 @@ std::vector<CodeSpan> code_spans(const std::string& markdown) {
     while (std::getline(in, line)) {
         ++number;
         if (!fence.empty()) {
-            if (opening_fence(line).rfind(fence, 0) == 0 && line.find_first_not_of(" `~") == std::string::npos) {
+            if (closes_fence(line, fence)) {
                 out.push_back(block);
                 fence.clear();
             } else {
@@ -71,7 +82,7 @@ std::vector<CodeSpan> code_spans(const std::string& markdown) {
             block = {number, ""};
             continue;
         }
-        inline_spans(line, number, out);
+        for (InlineCode& span : inline_code(line)) out.push_back({number, std::move(span.text)});
     }
     if (!fence.empty()) out.push_back(block);  // an unclosed block runs to the end of the page
     return out;

@@ -1,9 +1,12 @@
 #include "markdown_outline.hpp"
 
+#include "markdown_code.hpp"
+
 #include <algorithm>
 #include <map>
 #include <regex>
 #include <sstream>
+#include <utility>
 
 namespace tilelab::docs {
 namespace {
@@ -12,21 +15,6 @@ namespace {
 // link, a command or a tag.
 constexpr char kCode = '\x01';
 constexpr char kFormula = '\x02';
-
-// The fence (``` or ~~~, three or more, indented at most three spaces) that opens a code block on this line, or "".
-std::string opening_fence(const std::string& line) {
-    const std::size_t first = line.find_first_not_of(' ');
-    if (first == std::string::npos || first > 3) return "";
-    const char c = line[first];
-    if (c != '`' && c != '~') return "";
-    std::size_t end = first;
-    while (end < line.size() && line[end] == c) ++end;
-    return end - first >= 3 ? line.substr(first, end - first) : "";
-}
-
-bool closes(const std::string& line, const std::string& fence) {
-    return opening_fence(line).rfind(fence, 0) == 0 && line.find_first_not_of(" `~") == std::string::npos;
-}
 
 // Records the inline code of a paragraph (`code`, ``code``, <code>code</code>), whose lines start at line @p number,
 // and returns the paragraph with each replaced by kCode. A span may go on over a line break, which it reads as a
@@ -38,36 +26,14 @@ std::string take_code_spans(const std::string& line, int number, std::vector<Kep
         std::replace(text.begin(), text.end(), '\n', ' ');
         out.push_back({line_number, text});
     };
-    for (std::size_t i = 0; i < line.size();) {
-        if (line.compare(i, 6, "<code>") == 0) {
-            const std::size_t close = line.find("</code>", i + 6);
-            if (close != std::string::npos) {
-                kept(i, line.substr(i + 6, close - i - 6));
-                rest += kCode;
-                i = close + 7;
-                continue;
-            }
-        }
-        if (line[i] != '`') {
-            rest += line[i++];
-            continue;
-        }
-        std::size_t run = i;
-        while (run < line.size() && line[run] == '`') ++run;
-        const std::string ticks = line.substr(i, run - i);
-        std::size_t close = line.find(ticks, run);
-        // The closing run must be exactly as long as the opening one.
-        while (close != std::string::npos && close + ticks.size() < line.size() && line[close + ticks.size()] == '`')
-            close = line.find(ticks, close + ticks.size() + 1);
-        if (close == std::string::npos) {
-            rest += ticks;
-            i = run;
-            continue;
-        }
-        kept(i, line.substr(run, close - run));
+    std::size_t at = 0;
+    for (InlineCode& span : inline_code(line)) {
+        rest += line.substr(at, span.begin - at);
+        kept(span.begin, std::move(span.text));
         rest += kCode;
-        i = close + ticks.size();
+        at = span.end;
     }
+    rest += line.substr(at);
     return rest;
 }
 
@@ -234,7 +200,7 @@ Outline outline(const std::string& markdown) {
         if (!line.empty() && line.back() == '\r') line.pop_back();
         if (!fence.empty()) {
             block.text += line + "\n";
-            if (closes(line, fence)) {
+            if (closes_fence(line, fence)) {
                 page.code_blocks.push_back(block);
                 fence.clear();
             }

@@ -4,27 +4,15 @@
 // {#anchors}), every fenced code block byte for byte, the inline code, the figures, the link targets, the
 // "<!-- site: ... -->" markers, the Doxygen commands (@ref, @subpage), the formulas, the tables' shapes and the HTML
 // tags. English is the source: when its code changes, this fails until every translation follows.
+#include "markdown_code.hpp"
 #include "markdown_outline.hpp"
 
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 namespace fs = std::filesystem;
-
-namespace {
-
-std::string read_file(const fs::path& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
     if (argc < 5) {
@@ -50,8 +38,8 @@ int main(int argc, char** argv) {
         if (!fs::is_regular_file(translation)) {
             found.push_back("missing: every translated page exists in every language");
         } else {
-            const std::string english_text = read_file(english);
-            const std::string translated_text = read_file(translation);
+            const std::string english_text = tilelab::docs::read_text(english);
+            const std::string translated_text = tilelab::docs::read_text(translation);
             if (english_text == translated_text)
                 found.push_back("it is the English page, not a translation");
             else
