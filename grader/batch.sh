@@ -26,6 +26,7 @@
 # the GPU (performance gate, lab 04's clock and memory checks) holds it alone while it measures.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
+. "$root/grader/batch/common.sh"
 usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 
@@ -80,8 +81,7 @@ total=${#entries[@]}
 entries_file="$out/entries.txt"
 printf '%s\n' "${entries[@]}" >"$entries_file"
 for entry in "${entries[@]}"; do
-  name=$(basename "$entry"); name=${name%.zip}; name=${name%.tar.gz}; name=${name%.tgz}; name=${name%.tar}
-  rm -f "$out/reports/$name/row.csv"
+  rm -f "$out/reports/$(student_name "$entry")/row.csv"
 done
 
 # The kit, once: everything but the students' files (the "grade" preset, grading the stubs, which nobody runs).

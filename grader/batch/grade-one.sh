@@ -16,7 +16,8 @@ entry=$1
 out=$2
 root=$(cd "$(dirname "$0")/../.." && pwd)
 limit=${TILELAB_LIMIT:-1800}
-labs=$("$root/grader/batch/labs.sh")
+. "$root/grader/batch/common.sh"
+labs=$(rubric_labs "$root")
 
 # The folder that holds the lab folders, for a submission unpacked anywhere below $1.
 find_root() {
@@ -25,14 +26,13 @@ find_root() {
   if [ -n "$lab" ]; then dirname "$lab"; else echo "$1"; fi
 }
 
-name=$(basename "$entry")
-name=${name%.zip}; name=${name%.tar.gz}; name=${name%.tgz}; name=${name%.tar}
+name=$(student_name "$entry")
 report="$out/reports/$name"
 build="$out/builds/$name"
 mkdir -p "$report"
 rm -f "$report/row.csv" "$report/measures.txt" "$build/points.txt" "$build/measures.txt"
 start=$(date +%s)
-empty_labs=$(for _ in $labs; do printf ','; done)
+empty_labs=$(empty_lab_fields "$labs")
 
 write_row() {  # write_row <points per lab, comma-separated, with a leading comma> <total> <possible> <note>
   echo "$name$1,$2,$3,$(( $(date +%s) - start )),$4" >"$report/row.csv"

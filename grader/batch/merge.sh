@@ -9,14 +9,15 @@ set -uo pipefail
 out=$(cd "$1" && pwd) || exit 2
 entries=${2:-$out/entries.txt}
 root=$(cd "$(dirname "$0")/../.." && pwd)
-labs=$("$root/grader/batch/labs.sh")
-empty=$(for _ in $labs; do printf ','; done)
+. "$root/grader/batch/common.sh"
+labs=$(rubric_labs "$root")
+empty=$(empty_lab_fields "$labs")
 
 if [ -f "$entries" ]; then
   index=0
   chunk_lines=$(cat "$out/slurm/chunk" 2>/dev/null || echo 0)
   while IFS= read -r entry; do
-    name=$(basename "$entry"); name=${name%.zip}; name=${name%.tar.gz}; name=${name%.tgz}; name=${name%.tar}
+    name=$(student_name "$entry")
     if [ ! -f "$out/reports/$name/row.csv" ]; then
       mkdir -p "$out/reports/$name"
       why="its grading ended before it wrote a row (killed?)"

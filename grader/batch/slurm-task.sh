@@ -15,16 +15,17 @@ index=${SLURM_ARRAY_TASK_ID:?run by sbatch --array}
 root=$(cd "$(dirname "$0")/../.." && pwd)
 # sbatch runs a copy of this script: the kit's own path comes from the environment batch.sh exported.
 root=${TILELAB_ROOT:-$root}
-labs=$("$root/grader/batch/labs.sh")
+. "$root/grader/batch/common.sh"
+labs=$(rubric_labs "$root")
 
 mapfile -t entries < <(sed -n "$((chunk * index + 1)),$((chunk * (index + 1)))p" "$out/slurm/entries.txt")
 echo "Slurm task $index on $(hostname): ${#entries[@]} submissions, CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-none}"
 
 out_of_time() {
   local entry name empty
-  empty=$(for _ in $labs; do printf ','; done)
+  empty=$(empty_lab_fields "$labs")
   for entry in "${entries[@]}"; do
-    name=$(basename "$entry"); name=${name%.zip}; name=${name%.tar.gz}; name=${name%.tgz}; name=${name%.tar}
+    name=$(student_name "$entry")
     [ -f "$out/reports/$name/row.csv" ] && continue
     mkdir -p "$out/reports/$name"
     echo "$name$empty,,,,Slurm task $index ran out of its time limit before grading it (sbatch --time; batch.sh --task-minutes)" \
