@@ -39,7 +39,7 @@ function(_tilelab_reason output verdict out_var)
 endfunction()
 
 # tilelab_read_junit(<file> <prefix>): sets <prefix>_TESTS (the test names, in order) and, for each test,
-# <prefix>_STATUS_<name> (passed, failed, skipped or notrun), <prefix>_REASON_<name>, <prefix>_TIME_<name> (seconds)
+# <prefix>_STATUS_<name> (passed, failed, skipped or notrun), <prefix>_REASON_<name>, <prefix>_MS_<name> (its time, milliseconds)
 # and, for a performance gate that measured one, <prefix>_SPEEDUP_<name> (from the checker's own line, never from a
 # quoted line of the lab's program).
 function(tilelab_read_junit file prefix)
@@ -58,8 +58,16 @@ function(tilelab_read_junit file prefix)
     set(name "${CMAKE_MATCH_1}")
     string(REGEX MATCH "status=\"([^\"]*)\"" unused "${case}")
     set(status "${CMAKE_MATCH_1}")
-    string(REGEX MATCH "time=\"([0-9.]*)\"" unused "${case}")
-    set(${prefix}_TIME_${name} "${CMAKE_MATCH_1}" PARENT_SCOPE)
+    # CTest writes seconds with a fraction ("0.0826297"); CMake's math is integer, so milliseconds.
+    set(ms 0)
+    if(case MATCHES "time=\"([0-9]+)(\\.([0-9]*))?\"")
+      set(whole "${CMAKE_MATCH_1}")
+      set(fraction "${CMAKE_MATCH_3}000")
+      string(SUBSTRING "${fraction}" 0 3 fraction)
+      string(REGEX REPLACE "^0+([0-9])" "\\1" fraction "${fraction}")
+      math(EXPR ms "${whole} * 1000 + ${fraction}")
+    endif()
+    set(${prefix}_MS_${name} ${ms} PARENT_SCOPE)
     set(output "")
     if(case MATCHES "<system-out>")
       string(REGEX REPLACE ".*<system-out>" "" output "${case}")
