@@ -6,7 +6,6 @@
 #include <tilelab/cuda_check.hpp>
 
 #include <cstdio>
-#include <cstring>
 #include <memory>
 
 namespace tilelab::grader {
@@ -90,11 +89,9 @@ void hold_gpu(GpuUse use) {
 }
 
 Reply ask_runner(const wire::Writer& request, const std::string& doing) {
-    // A check that measures the GPU holds it alone from its first measuring request (the runner's start and its
-    // "hello" only share it, so a context is never created while another check measures); the others share it.
-    wire::Op op{};
-    if (request.bytes().size() >= sizeof op) std::memcpy(&op, request.bytes().data(), sizeof op);
-    hold_gpu(checker_options().exclusive_gpu && op != wire::Op::hello ? GpuUse::exclusive : GpuUse::shared);
+    // A check that measures the GPU holds it alone from its first request (the one that starts the runner's CUDA
+    // context) until it ends; the others share it, one request at a time.
+    hold_gpu(checker_options().exclusive_gpu ? GpuUse::exclusive : GpuUse::shared);
     struct ReleaseShared {  // after the reply (or the failure), whichever way this returns
         ~ReleaseShared() { gpu_lease().release_shared(); }
     } release;
