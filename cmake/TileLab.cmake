@@ -3,7 +3,10 @@
 #     (grader/adapters/<lab>.cpp) and the lab's checks;
 #   - a CTest test "<submission>.<lab>.tw<N>.build" that builds it, so a file that does not compile (or is
 #     missing) fails that lab's tests, with the compiler's output, and every other lab is still graded;
-#   - one test per check suite, run only once that build test has passed (a CTest fixture).
+#   - a test "<prefix>.checks" that runs the lab's checks one after another in one checker (a series, see
+#     grader/src/suite_series.hpp), once that build test has passed (a CTest fixture), and one test per check
+#     suite that shows that check's output and verdict; the performance gate and compute-sanitizer's runs are
+#     tests of their own.
 include_guard(GLOBAL)
 
 # The labs, in order. For each: the submission files it is built from, and the kinds of checks it gets.
@@ -273,8 +276,20 @@ function(tilelab_add_lab)
   endif()
 
   if(arg_EXPECT STREQUAL "pass")
+    # The lab's checks at this tile width run as one series, the test <prefix>.checks: one checker and one lab's
+    # program (one CUDA context, which a GPU creates one at a time) for all of them, each check with its own limit,
+    # output and verdict, which the check's own test shows. The performance gate (a program of its own) and the
+    # compute-sanitizer runs are tests of their own. Checks that measure the GPU come last in the series: they
+    # hold it alone from their start to the series' end.
+    set(series "")
+    set(measuring_series "")
+    set(series_timeout ${TILELAB_GPU_QUEUE_SECONDS})
     foreach(kind IN LISTS checks)
       foreach(suite IN LISTS TILELAB_${kind}_SUITES)
+        if(suite MATCHES "^timing-(clock|memory|errors)$" AND NOT arg_TILE_WIDTH EQUAL TILELAB_PERF_TILE_WIDTH)
+          # Lab 04's host code is the same at every tile width: its measuring checks run at one, as the gate does.
+          continue()
+        endif()
         if(suite IN_LIST gpu_only_suites)
           if(kind STREQUAL "perf")
             set(suite_labels "${labels};cpu;perf")
@@ -288,42 +303,64 @@ function(tilelab_add_lab)
         if(suite MATCHES "^(large|perf|timing-)")
           math(EXPR timeout "${timeout} * 2")
         endif()
-        _tilelab_checker_limits(limits "${program}" ${timeout} ${prefix}.${suite})
-        set(suite_program "${program}")
-        if(kind STREQUAL "perf")
-          string(REPLACE "$<TARGET_FILE:${target}>" "$<TARGET_FILE:${target}_gate>" suite_program "${program}")
-        endif()
-        if(kind MATCHES "^(correctness|shared-memory)$")
-          # Each multiply answers in well under a second on either backend: a kernel that never ends is stopped
-          # after this long rather than at the check's limit (and, in a batch, does not hold the GPU that long).
-          string(APPEND limits "|--request-limit|${TILELAB_REQUEST_LIMIT}")
-        endif()
         set(measures_gpu OFF)
         if(backend STREQUAL "gpu" AND (kind STREQUAL "perf" OR suite MATCHES "^timing-(memory|errors|clock)$"))
           # In a batch, other submissions' checks share the GPU: this one holds it alone while it measures.
           set(measures_gpu ON)
-          string(APPEND limits "|--exclusive-gpu")
-        endif()
-        string(REPLACE "|" ";" command "${suite_program}${limits}|--test-suite=${suite}")
-        add_test(NAME ${prefix}.${suite} COMMAND ${command})
-        if(backend STREQUAL "gpu")
-          # The checker's own limit leaves out any wait for its turn on the GPU in a batch; CTest's allows for it.
-          math(EXPR timeout "${timeout} + ${TILELAB_GPU_QUEUE_SECONDS}")
-        endif()
-        set_tests_properties(${prefix}.${suite} PROPERTIES LABELS "${labels};${backend};${suite}" TIMEOUT ${timeout}
-                             SKIP_RETURN_CODE 77 FIXTURES_REQUIRED ${prefix}.built)
-        if(measures_gpu AND NOT TILELAB_GPU_LEASE)
-          # Alone on the GPU: cudaMemGetInfo sees the whole GPU (another test allocating at the same time would look
-          # like a leak), and the clock check and the performance gate compare timings that another kernel would
-          # disturb. Graded against a kit (TILELAB_GPU_LEASE), the GPU lock does this for the measuring part alone.
-          set_tests_properties(${prefix}.${suite} PROPERTIES RUN_SERIAL TRUE)
         endif()
         if(kind STREQUAL "perf")
-          set_tests_properties(${prefix}.${suite} PROPERTIES LABELS "${labels};gpu;perf"
+          _tilelab_checker_limits(limits "${program}" ${timeout} ${prefix}.${suite})
+          string(REPLACE "$<TARGET_FILE:${target}>" "$<TARGET_FILE:${target}_gate>" suite_program "${program}")
+          string(REPLACE "|" ";" command "${suite_program}${limits}|--exclusive-gpu|--test-suite=${suite}")
+          add_test(NAME ${prefix}.${suite} COMMAND ${command})
+          # The checker's own limit leaves out any wait for its turn on the GPU in a batch; CTest's allows for it.
+          math(EXPR timeout "${timeout} + ${TILELAB_GPU_QUEUE_SECONDS}")
+          set_tests_properties(${prefix}.${suite} PROPERTIES LABELS "${labels};gpu;perf" TIMEOUT ${timeout}
+                               SKIP_RETURN_CODE 77 FIXTURES_REQUIRED ${prefix}.built
                                ENVIRONMENT "TILELAB_MIN_SPEEDUP=${TILELAB_MIN_SPEEDUP};TILELAB_GATE_CUDA_FLAGS=${TILELAB_GATE_CUDA_FLAGS}")
+          if(NOT TILELAB_GPU_LEASE)
+            # Alone on the GPU: it compares timings that another kernel would disturb. Graded against a kit
+            # (TILELAB_GPU_LEASE), the GPU lock does this for the measuring part alone.
+            set_tests_properties(${prefix}.${suite} PROPERTIES RUN_SERIAL TRUE)
+          endif()
+          continue()
         endif()
+        # The checker stops the lab's program a little before the check's time is up, so the failure says why.
+        math(EXPR seconds "${timeout} * 9 / 10")
+        set(request_limit 0)
+        if(kind MATCHES "^(correctness|shared-memory)$")
+          # Each multiply answers in well under a second on either backend: a kernel that never ends is stopped
+          # after this long rather than at the check's limit (and, in a batch, does not hold the GPU that long).
+          set(request_limit ${TILELAB_REQUEST_LIMIT})
+        endif()
+        if(measures_gpu)
+          string(APPEND measuring_series "|--suite|${suite}:${seconds}:${request_limit}:exclusive")
+        else()
+          string(APPEND series "|--suite|${suite}:${seconds}:${request_limit}:shared")
+        endif()
+        math(EXPR series_timeout "${series_timeout} + ${timeout}")
+        add_test(NAME ${prefix}.${suite} COMMAND "$<TARGET_FILE:tilelab-checker-${backend}>" --show-verdict
+                 "${CMAKE_BINARY_DIR}/verdicts/${prefix}.${suite}")
+        set_tests_properties(${prefix}.${suite} PROPERTIES LABELS "${labels};${backend};${suite}" TIMEOUT 30
+                             SKIP_RETURN_CODE 77 FIXTURES_REQUIRED ${prefix}.checked)
       endforeach()
     endforeach()
+    if(NOT series STREQUAL "" OR NOT measuring_series STREQUAL "")
+      set(series_command "${program}")
+      if(program MATCHES "tilelab-checker")
+        string(APPEND series_command "|--verdict-file|${CMAKE_BINARY_DIR}/verdicts/${prefix}${series}${measuring_series}")
+      endif()
+      string(REPLACE "|" ";" command "${series_command}")
+      add_test(NAME ${prefix}.checks COMMAND ${command})
+      set_tests_properties(${prefix}.checks PROPERTIES LABELS "${labels};${backend};checks" TIMEOUT ${series_timeout}
+                           FIXTURES_REQUIRED ${prefix}.built FIXTURES_SETUP ${prefix}.checked)
+      if(NOT measuring_series STREQUAL "" AND NOT TILELAB_GPU_LEASE)
+        # Alone on the GPU: cudaMemGetInfo sees the whole GPU (another test allocating at the same time would look
+        # like a leak), and the clock check compares timings that another kernel would disturb. Graded against a
+        # kit (TILELAB_GPU_LEASE), the GPU lock does this for the measuring checks alone.
+        set_tests_properties(${prefix}.checks PROPERTIES RUN_SERIAL TRUE)
+      endif()
+    endif()
     if(backend STREQUAL "cpu" AND arg_TILE_WIDTH EQUAL TILELAB_SANITIZER_TILE_WIDTH AND correctness IN_LIST checks)
       foreach(tool memcheck racecheck synccheck)
         _tilelab_add_gpu_only_test(${prefix}.${tool} "${TILELAB_GPU_ONLY_REASON_sanitizer}"

@@ -72,7 +72,7 @@ merge() {
 }
 if [ "$merge_only" = 1 ]; then merge; exit $?; fi
 
-rm -rf "$out/slurm"
+rm -rf "$out/slurm" "$out"/gpu*-holds.csv
 entries=()
 while IFS= read -r -d '' entry; do entries+=("$entry"); done < <(find "$submissions" -mindepth 1 -maxdepth 1 \
   \( -type d -o -name '*.zip' -o -name '*.tar' -o -name '*.tar.gz' -o -name '*.tgz' \) -print0 | sort -z)
@@ -107,7 +107,7 @@ if [ "$slurm" = 0 ]; then
   printf '%s\0' "${entries[@]}" | xargs -0 -P "$jobs" --process-slot-var=TILELAB_SLOT -I{} bash -c '
     if [ "$0" -gt 0 ]; then
       gpu=$(( TILELAB_SLOT % $0 ))
-      export CUDA_VISIBLE_DEVICES=$gpu TILELAB_GPU_LOCK="$2/locks/gpu$gpu"
+      export CUDA_VISIBLE_DEVICES=$gpu TILELAB_GPU_LOCK="$2/locks/gpu$gpu" TILELAB_GPU_HOLDS_LOG="$2/gpu$gpu-holds.csv"
     fi
     exec "$1/grader/batch/grade-one.sh" "$3" "$2"' "${gpus:-0}" "$root" "$out" {}
 else

@@ -66,6 +66,19 @@ cat "$work"/out/builds/*/grade.xml 2>/dev/null | grep -o '<testcase name="[^"]*"
   sort -k3 -n -r | tee "$out/suite-times.txt"
 cp "$work"/alone-*.txt "$out/" 2>/dev/null
 
+# How long the GPU was held (grader/src/gpu_lease.hpp's log): alone by the measuring checks, one after another,
+# and shared by the others (the time any shared hold was on, overlapping holds counted once), per kind of check.
+cat "$work"/out/gpu*-holds.csv 2>/dev/null | sort -t, -k5,5n |
+  awk -F, '{ n = split($1, part, "."); kind = part[n]; held = $4 / 1000; start = $5 / 1000; end = start + held
+             if ($2 == "exclusive") { alone += held; alone_n++ } else { shared_n++
+               if (start > busy_end) { busy += busy_end - busy_start; busy_start = start; busy_end = end }
+               else if (end > busy_end) busy_end = end }
+             total[$2 " " kind] += held; count[$2 " " kind]++; wait[$2 " " kind] += $3 / 1000 }
+       END { busy += busy_end - busy_start
+             printf "GPU held alone %.1f s (%d holds); shared holds on for %.1f s (%d holds)\n", alone, alone_n, busy, shared_n
+             for (k in total) printf "  %-32s %8.1f s held in %5d holds (%.3f s each), %8.1f s waited\n", k, total[k], count[k], total[k] / count[k], wait[k] }' |
+  tee "$out/gpu-holds.txt"
+
 # Where the time went, summed over the class (timings.csv: seconds per submission).
 awk -F, 'NR > 1 && $2 != "" { n++; wall += $2; conf += $3; pre += $4; b += $5; c += $6; g += $7 }
   END { if (n) printf "per submission (mean of %d): wall %.1f s in its slot; configure %.1f s, labs built %.1f s; test-seconds: build checks %.1f, CPU checks %.1f, GPU checks %.1f\n", n, wall / n, conf / n, pre / n, b / n, c / n, g / n }' \

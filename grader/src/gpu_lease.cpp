@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>  // says which backend this is
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
@@ -35,6 +36,7 @@ void lock(int fd, int operation, const std::string& path) {
 GpuLease::GpuLease(std::string path) : path_(std::move(path)) {}
 
 GpuLease::~GpuLease() {
+    if (held_) write_hold_line();  // an exclusive hold ends with the process
     if (lock_fd_ >= 0) ::close(lock_fd_);
     if (turnstile_fd_ >= 0) ::close(turnstile_fd_);
 }
@@ -59,15 +61,41 @@ std::chrono::steady_clock::duration GpuLease::hold(GpuUse use) {
         lock(turnstile_fd_, LOCK_UN, turnstile);
         lock(lock_fd_, LOCK_SH, path_);
     }
+    asked_ = start;
     held_ = true;
     use_ = use;
-    return std::chrono::steady_clock::now() - start;
+    held_since_ = std::chrono::steady_clock::now();
+    held_since_wall_ = std::chrono::system_clock::now();
+    return held_since_ - start;
 }
 
 void GpuLease::release_shared() {
     if (!held_ || use_ != GpuUse::shared) return;
     lock(lock_fd_, LOCK_UN, path_);
+    write_hold_line();
     held_ = false;
+}
+
+void GpuLease::log_holds(std::string log, std::string label) {
+    log_ = std::move(log);
+    label_ = std::move(label);
+}
+
+void GpuLease::write_hold_line() const {
+    if (log_.empty()) return;
+    using ms = std::chrono::duration<double, std::milli>;
+    const auto now = std::chrono::steady_clock::now();
+    char line[512];
+    const int length = std::snprintf(
+        line, sizeof line, "%s,%s,%.1f,%.1f,%lld\n", label_.c_str(), use_ == GpuUse::exclusive ? "exclusive" : "shared",
+        ms(held_since_ - asked_).count(), ms(now - held_since_).count(),
+        static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                   held_since_wall_.time_since_epoch()).count()));
+    // One write with O_APPEND: lines of checkers running at once do not interleave.
+    const int fd = ::open(log_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+    if (fd < 0 || length <= 0) return;  // a missing line costs a figure, never a grade
+    [[maybe_unused]] const ssize_t written = ::write(fd, line, static_cast<std::size_t>(length));
+    ::close(fd);
 }
 
 GpuLease& gpu_lease() {

@@ -34,8 +34,20 @@ public:
     /// (a compute-sanitizer run), only for the requests under way.
     void release_shared();
 
+    /// Appends one line per hold to @p log (`<label>,<shared|exclusive>,<waited ms>,<held ms>,<start, ms since the
+    /// epoch>`), written when the hold ends: how long each check had the GPU, which a batch sums up
+    /// (grader/batch/gpu-holds.sh). An empty @p log writes nothing.
+    void log_holds(std::string log, std::string label);
+
 private:
+    void write_hold_line() const;
+
     std::string path_;
+    std::string log_;
+    std::string label_;
+    std::chrono::steady_clock::time_point asked_{};
+    std::chrono::steady_clock::time_point held_since_{};
+    std::chrono::system_clock::time_point held_since_wall_{};
     int lock_fd_ = -1;
     int turnstile_fd_ = -1;
     bool held_ = false;

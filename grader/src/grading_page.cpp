@@ -51,6 +51,7 @@ void print_grading_page_links(const std::string& sanitizer_tool) {
     }
     if (failed_suites.empty()) std::printf("see docs/grading.md (grading.html on the docs site)\n");
     for (const std::string& suite : failed_suites) std::printf("see %s\n", grading_page_section(suite).c_str());
+    failed_suites.clear();
 }
 
 }  // namespace tilelab::grader

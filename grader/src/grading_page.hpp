@@ -12,7 +12,7 @@ std::string grading_page_section(const std::string& check);
 
 /// After a failed run, prints one "see ..." line for each check that failed in it (the suites, or
 /// @p sanitizer_tool when the run was under compute-sanitizer), so that every failure ends with the page that
-/// explains the check.
+/// explains the check. The failures printed are then forgotten (the next suite of a series starts afresh).
 void print_grading_page_links(const std::string& sanitizer_tool);
 
 }  // namespace tilelab::grader

@@ -12,6 +12,7 @@ namespace tilelab::grader {
 namespace {
 
 std::unique_ptr<RunnerProcess> runner;
+bool runner_unusable = false;  // it ended, hung or lost its CUDA context: a later check needs a new one
 
 RunnerProcess& started_runner() {
     if (!runner) {
@@ -96,8 +97,23 @@ Reply ask_runner(const wire::Writer& request, const std::string& doing) {
         ~ReleaseShared() { gpu_lease().release_shared(); }
     } release;
     Reply reply;
-    reply.bytes = started_runner().call(request, doing, reply.header);
+    try {
+        reply.bytes = started_runner().call(request, doing, reply.header);
+    } catch (const RunnerGone&) {
+        runner_unusable = true;
+        throw;
+    }
+    if (reply.header.context_lost) runner_unusable = true;
     return reply;
+}
+
+void begin_check() {
+    if (runner_unusable) runner.reset();
+    runner_unusable = false;
+    if (!runner) return;
+    runner->set_deadline(checker_options().deadline);
+    runner->set_request_limit(
+        std::chrono::milliseconds(static_cast<long long>(checker_options().request_limit_seconds * 1000)));
 }
 
 int finish_runner() { return runner ? runner->finish() : 0; }

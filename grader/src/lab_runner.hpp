@@ -50,6 +50,12 @@ void hold_gpu(GpuUse use);
 /// and returns its reply; @p doing says what was asked, for messages. Throws RunnerGone.
 Reply ask_runner(const wire::Writer& request, const std::string& doing);
 
+/// Readies the lab's program for the next check of a series run by one checker (grader_main's --suite): one
+/// that ended, hung or lost its CUDA context in the last check is put away (the next request starts a new one);
+/// a usable one is kept, with checker_options()'s deadline and request limit from now on. Keeping it saves a
+/// CUDA context per check, which a GPU creates one at a time.
+void begin_check();
+
 /// Ends the lab's program, if it was started: closes the channel and returns its exit status (see
 /// RunnerProcess::finish); 0 when it never ran.
 int finish_runner();
