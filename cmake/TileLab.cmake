@@ -126,9 +126,10 @@ function(_tilelab_adapter lab backend out_var)
   set(${out_var} ${adapter} PARENT_SCOPE)
 endfunction()
 
-# A "|"-separated checker command that runs the edges suite with the lab's runner under compute-sanitizer's TOOL.
+# A "|"-separated checker command that runs the sanitized suite (eight shapes with partial tiles, see shapes.hpp) with
+# the lab's runner under compute-sanitizer's TOOL.
 function(_tilelab_sanitizer_command out_var tool program)
-  set(${out_var} "${program}|--sanitizer|${TILELAB_COMPUTE_SANITIZER}|--sanitizer-tool|${tool}|--test-suite=edges" PARENT_SCOPE)
+  set(${out_var} "${program}|--sanitizer|${TILELAB_COMPUTE_SANITIZER}|--sanitizer-tool|${tool}|--test-suite=sanitized" PARENT_SCOPE)
 endfunction()
 
 # The checker's own limits for a test ("|"-separated, to append to a checker command): it stops the lab's program
@@ -311,7 +312,7 @@ function(tilelab_add_lab)
         if(kind STREQUAL "perf")
           _tilelab_checker_limits(limits "${program}" ${timeout} ${prefix}.${suite})
           string(REPLACE "$<TARGET_FILE:${target}>" "$<TARGET_FILE:${target}_gate>" suite_program "${program}")
-          string(REPLACE "|" ";" command "${suite_program}${limits}|--exclusive-gpu|--test-suite=${suite}")
+          string(REPLACE "|" ";" command "${suite_program}${limits}|--test-suite=${suite}")
           add_test(NAME ${prefix}.${suite} COMMAND ${command})
           # The checker's own limit leaves out any wait for its turn on the GPU in a batch; CTest's allows for it.
           math(EXPR timeout "${timeout} + ${TILELAB_GPU_QUEUE_SECONDS}")

@@ -41,6 +41,7 @@ kit_seconds=$(cat "$work/out/kit-seconds.txt" 2>/dev/null || echo "?")
 
 # Grades equal: a sample (spread over the variants) graded again, one at a time, against the same kit.
 same=0 compared=0
+echo "grading a sample of $sample again, one at a time, from $(date +%s)" >&2
 step=$(( count / sample > 0 ? count / sample : 1 ))
 : >"$out/same-grades.txt"
 for i in $(seq 1 "$step" "$count" | head -"$sample"); do

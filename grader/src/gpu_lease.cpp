@@ -70,7 +70,11 @@ std::chrono::steady_clock::duration GpuLease::hold(GpuUse use) {
 }
 
 void GpuLease::release_shared() {
-    if (!held_ || use_ != GpuUse::shared) return;
+    if (use_ == GpuUse::shared) release();
+}
+
+void GpuLease::release() {
+    if (!held_) return;
     lock(lock_fd_, LOCK_UN, path_);
     write_hold_line();
     held_ = false;

@@ -15,7 +15,8 @@ enum class GpuUse {
 
 /// A fair reader-writer lock between processes over two lock files, `<path>` and `<path>.turnstile` (flock):
 /// a checker waiting to hold the GPU alone stops new checkers from sharing it, so it is not starved. An exclusive
-/// hold lasts until the process ends; a shared one until release_shared(). grader/batch.sh names the path (TILELAB_GPU_LOCK, one per GPU) when it grades several
+/// hold lasts until release() or the process ends; a shared one until release_shared(). grader/batch.sh names the
+/// path (TILELAB_GPU_LOCK, one per GPU) when it grades several
 /// submissions on one GPU; within one build, CTest's RUN_SERIAL does the same job.
 class GpuLease {
 public:
@@ -33,6 +34,10 @@ public:
     /// GPU hold it for one request at a time, so a check waiting to measure never waits for a whole slow check
     /// (a compute-sanitizer run), only for the requests under way.
     void release_shared();
+
+    /// Lets go of the hold, shared or exclusive: a check that measures only part of the time (the performance
+    /// gate) hands the GPU back as soon as it has its timings.
+    void release();
 
     /// Appends one line per hold to @p log (`<label>,<shared|exclusive>,<waited ms>,<held ms>,<start, ms since the
     /// epoch>`), written when the hold ends: how long each check had the GPU, which a batch sums up

@@ -92,7 +92,11 @@ void hold_gpu(GpuUse use) {
 Reply ask_runner(const wire::Writer& request, const std::string& doing) {
     // A check that measures the GPU holds it alone from its first request (the one that starts the runner's CUDA
     // context) until it ends; the others share it, one request at a time.
-    hold_gpu(checker_options().exclusive_gpu ? GpuUse::exclusive : GpuUse::shared);
+    return ask_runner(request, doing, checker_options().exclusive_gpu ? GpuUse::exclusive : GpuUse::shared);
+}
+
+Reply ask_runner(const wire::Writer& request, const std::string& doing, GpuUse use) {
+    hold_gpu(use);
     struct ReleaseShared {  // after the reply (or the failure), whichever way this returns
         ~ReleaseShared() { gpu_lease().release_shared(); }
     } release;

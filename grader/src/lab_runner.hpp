@@ -50,6 +50,11 @@ void hold_gpu(GpuUse use);
 /// and returns its reply; @p doing says what was asked, for messages. Throws RunnerGone.
 Reply ask_runner(const wire::Writer& request, const std::string& doing);
 
+/// As ask_runner, with the GPU held for @p use during the request whatever the check's option says: the
+/// performance gate holds it alone only while it times the kernels. An exclusive hold outlasts the request, until
+/// gpu_lease().release().
+Reply ask_runner(const wire::Writer& request, const std::string& doing, GpuUse use);
+
 /// Readies the lab's program for the next check of a series run by one checker (grader_main's --suite): one
 /// that ended, hung or lost its CUDA context in the last check is put away (the next request starts a new one);
 /// a usable one is kept, with checker_options()'s deadline and request limit from now on. Keeping it saves a

@@ -81,6 +81,25 @@ TEST_SUITE("gpu_lease") {
         std::remove((path + ".turnstile").c_str());
     }
 
+    TEST_CASE("an exclusive hold released lets sharers in before the process ends") {
+        const std::string path = lock_path();
+        int channel[2];
+        REQUIRE(pipe(channel) == 0);
+        GpuLease measuring{path};
+        measuring.hold(GpuUse::exclusive);
+        const pid_t sharer = spawn_holder(path, GpuUse::shared, 'S', channel[1], 0);
+        CHECK_MESSAGE(next_tag(channel[0], 300) == 0, "a sharer got in while the GPU was held alone");
+        measuring.release();  // the performance gate, once it has its timings
+        CHECK_MESSAGE(next_tag(channel[0], 3000) == 'S', "the sharer still waited after the exclusive hold ended");
+        measuring.release_shared();  // nothing held: does nothing
+        int status = 0;
+        waitpid(sharer, &status, 0);
+        close(channel[0]);
+        close(channel[1]);
+        std::remove(path.c_str());
+        std::remove((path + ".turnstile").c_str());
+    }
+
     TEST_CASE("sharers share") {
         const std::string path = lock_path();
         int channel[2];
