@@ -71,7 +71,7 @@ cp "$work"/alone-*.txt "$out/" 2>/dev/null
 # and shared by the others (the time any shared hold was on, overlapping holds counted once), per kind of check.
 cat "$work"/out/gpu*-holds.csv 2>/dev/null | sort -t, -k5,5n |
   awk -F, '{ n = split($1, part, "."); kind = part[n]; held = $4 / 1000; start = $5 / 1000; end = start + held
-             if ($2 == "exclusive") { alone += held; alone_n++ } else { shared_n++
+             if ($2 == "exclusive" || $2 == "timing") { alone += held; alone_n++ } else { shared_n++
                if (start > busy_end) { busy += busy_end - busy_start; busy_start = start; busy_end = end }
                else if (end > busy_end) busy_end = end }
              total[$2 " " kind] += held; count[$2 " " kind]++; wait[$2 " " kind] += $3 / 1000 }

@@ -124,6 +124,7 @@ Writer hello() {
                      status != cudaSuccess ? cudaGetErrorString(status) : "no device found");
     cudaDeviceProp properties{};
     check(cudaGetDeviceProperties(&properties, 0), "cudaGetDeviceProperties");
+    check(cudaFree(nullptr), "creating the CUDA context");  // now, while the checker holds the GPU to start it
     Writer out = reply(Status::ok);
     out.put_string(properties.name).put<std::int32_t>(properties.major).put<std::int32_t>(properties.minor);
     return out;

@@ -31,35 +31,60 @@ void lock(int fd, int operation, const std::string& path) {
     }
 }
 
+// Whether a hold for @p held already covers a request for @p wanted.
+bool covers(GpuUse held, GpuUse wanted) {
+    if (held == GpuUse::exclusive) return true;
+    if (held == GpuUse::timing) return wanted == GpuUse::timing || wanted == GpuUse::shared;
+    return held == wanted;
+}
+
+const char* use_name(GpuUse use) {
+    switch (use) {
+        case GpuUse::starting: return "starting";
+        case GpuUse::shared: return "shared";
+        case GpuUse::timing: return "timing";
+        case GpuUse::exclusive: return "exclusive";
+    }
+    return "?";
+}
+
 }  // namespace
 
 GpuLease::GpuLease(std::string path) : path_(std::move(path)) {}
 
 GpuLease::~GpuLease() {
-    if (held_) write_hold_line();  // an exclusive hold ends with the process
-    if (lock_fd_ >= 0) ::close(lock_fd_);
-    if (turnstile_fd_ >= 0) ::close(turnstile_fd_);
+    if (held_) write_hold_line();  // a timing or exclusive hold ends with the process
+    for (const int fd : {lock_fd_, contexts_fd_, turnstile_fd_})
+        if (fd >= 0) ::close(fd);
+}
+
+void GpuLease::open_lock_files() {
+    if (lock_fd_ >= 0) return;
+    lock_fd_ = open_lock_file(path_);
+    contexts_fd_ = open_lock_file(path_ + ".contexts");
+    turnstile_fd_ = open_lock_file(path_ + ".turnstile");
 }
 
 std::chrono::steady_clock::duration GpuLease::hold(GpuUse use) {
     const auto start = std::chrono::steady_clock::now();
-    if (path_.empty() || (held_ && (use_ == GpuUse::exclusive || use == GpuUse::shared))) return {};
-    if (lock_fd_ < 0) {
-        lock_fd_ = open_lock_file(path_);
-        turnstile_fd_ = open_lock_file(path_ + ".turnstile");
-    }
-    const std::string turnstile = path_ + ".turnstile";
-    if (use == GpuUse::exclusive) {
-        // A shared hold is given up first: waiting at the turnstile while holding it would deadlock with an
-        // exclusive holder of the turnstile that waits for this process's shared hold.
-        if (held_) lock(lock_fd_, LOCK_UN, path_);
+    if (path_.empty() || (held_ && covers(use_, use))) return {};
+    // A hold that does not cover this use is given up first: waiting at the turnstile while holding it would
+    // deadlock with a checker at the turnstile that waits for this one to let go.
+    release();
+    open_lock_files();
+    const std::string turnstile = path_ + ".turnstile", contexts = path_ + ".contexts";
+    if (use == GpuUse::timing || use == GpuUse::exclusive) {
         lock(turnstile_fd_, LOCK_EX, turnstile);  // new sharers wait behind this one
-        lock(lock_fd_, LOCK_EX, path_);           // until the sharers before it are done
+        lock(lock_fd_, LOCK_EX, path_);           // until the requests under way are done
+        if (use == GpuUse::exclusive) lock(contexts_fd_, LOCK_EX, contexts);  // and the contexts being created
         lock(turnstile_fd_, LOCK_UN, turnstile);
     } else {
         lock(turnstile_fd_, LOCK_EX, turnstile);  // not past a checker waiting to hold the GPU alone
         lock(turnstile_fd_, LOCK_UN, turnstile);
-        lock(lock_fd_, LOCK_SH, path_);
+        if (use == GpuUse::starting)
+            lock(contexts_fd_, LOCK_SH, contexts);
+        else
+            lock(lock_fd_, LOCK_SH, path_);
     }
     asked_ = start;
     held_ = true;
@@ -70,12 +95,13 @@ std::chrono::steady_clock::duration GpuLease::hold(GpuUse use) {
 }
 
 void GpuLease::release_shared() {
-    if (use_ == GpuUse::shared) release();
+    if (use_ == GpuUse::shared || use_ == GpuUse::starting) release();
 }
 
 void GpuLease::release() {
     if (!held_) return;
-    lock(lock_fd_, LOCK_UN, path_);
+    if (use_ != GpuUse::starting) lock(lock_fd_, LOCK_UN, path_);
+    if (use_ == GpuUse::starting || use_ == GpuUse::exclusive) lock(contexts_fd_, LOCK_UN, path_ + ".contexts");
     write_hold_line();
     held_ = false;
 }
@@ -91,7 +117,7 @@ void GpuLease::write_hold_line() const {
     const auto now = std::chrono::steady_clock::now();
     char line[512];
     const int length = std::snprintf(
-        line, sizeof line, "%s,%s,%.1f,%.1f,%lld\n", label_.c_str(), use_ == GpuUse::exclusive ? "exclusive" : "shared",
+        line, sizeof line, "%s,%s,%.1f,%.1f,%lld\n", label_.c_str(), use_name(use_),
         ms(held_since_ - asked_).count(), ms(now - held_since_).count(),
         static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(
                                    held_since_wall_.time_since_epoch()).count()));

@@ -182,8 +182,8 @@ int main(int argc, char** argv) {
     std::printf("%s", said.c_str());
     std::fflush(stdout);
     try {
-        // In a batch, even asking for the GPU waits while another check measures it (grader/batch.sh).
-        tilelab::grader::hold_gpu(tilelab::grader::GpuUse::shared);
+        // In a batch, even asking for the GPU waits while another check reads its free memory (grader/batch.sh).
+        tilelab::grader::hold_gpu(tilelab::grader::GpuUse::starting);
     } catch (const std::exception& error) {
         return stop(2, said + "error: " + error.what() + "\n");
     }

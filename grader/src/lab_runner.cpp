@@ -14,6 +14,21 @@ namespace {
 std::unique_ptr<RunnerProcess> runner;
 bool runner_unusable = false;  // it ended, hung or lost its CUDA context: a later check needs a new one
 
+// GCC 12 warns, wrongly, that appending the one field to the empty request overflows it (-Wstringop-overflow on
+// std::vector::insert, a known false alarm of that release).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#endif
+wire::Writer hello_request() {
+    wire::Writer request;
+    request.put(wire::Op::hello);
+    return request;
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
 RunnerProcess& started_runner() {
     if (!runner) {
         runner = std::make_unique<RunnerProcess>(checker_options().runner, checker_options().deadline);
@@ -21,6 +36,16 @@ RunnerProcess& started_runner() {
             std::chrono::milliseconds(static_cast<long long>(checker_options().request_limit_seconds * 1000)));
         std::printf("Sandbox: %s\n", runner->confinement().c_str());
         std::fflush(stdout);
+        // The program's CUDA context is created by a request of its own, holding the GPU only as creating a context
+        // needs (gpu_lease.hpp): with many programs starting at once that takes a second or more, and a check
+        // waiting to time the GPU need not wait for it. Its reply is not read: the first real request says what
+        // went wrong, if anything did.
+        hold_gpu(GpuUse::starting);
+        struct ReleaseStarting {
+            ~ReleaseStarting() { gpu_lease().release_shared(); }
+        } release;
+        ReplyHeader header;
+        runner->call(hello_request(), "starting the lab's program", header);
     }
     return *runner;
 }
@@ -96,13 +121,14 @@ Reply ask_runner(const wire::Writer& request, const std::string& doing) {
 }
 
 Reply ask_runner(const wire::Writer& request, const std::string& doing, GpuUse use) {
-    hold_gpu(use);
     struct ReleaseShared {  // after the reply (or the failure), whichever way this returns
         ~ReleaseShared() { gpu_lease().release_shared(); }
     } release;
     Reply reply;
     try {
-        reply.bytes = started_runner().call(request, doing, reply.header);
+        RunnerProcess& process = started_runner();
+        hold_gpu(use);
+        reply.bytes = process.call(request, doing, reply.header);
     } catch (const RunnerGone&) {
         runner_unusable = true;
         throw;

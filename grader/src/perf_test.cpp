@@ -70,7 +70,7 @@ TEST_SUITE("perf") {
         try {
             require_ok(ask_runner(load, "loading the operands to time the kernels", GpuUse::shared),
                        "the kit's launch of the kernel");
-            const Reply timings = ask_runner(time, "timing the kernels", GpuUse::exclusive);
+            const Reply timings = ask_runner(time, "timing the kernels", GpuUse::timing);
             gpu_lease().release();
             require_ok(timings, "the kit's launch of the kernel");
             wire::Reader in = body(timings);

@@ -79,6 +79,7 @@ TEST_SUITE("gpu_lease") {
         close(channel[1]);
         std::remove(path.c_str());
         std::remove((path + ".turnstile").c_str());
+        std::remove((path + ".contexts").c_str());
     }
 
     TEST_CASE("an exclusive hold released lets sharers in before the process ends") {
@@ -98,6 +99,32 @@ TEST_SUITE("gpu_lease") {
         close(channel[1]);
         std::remove(path.c_str());
         std::remove((path + ".turnstile").c_str());
+        std::remove((path + ".contexts").c_str());
+    }
+
+    TEST_CASE("a context may start while the gate times the GPU, not while the memory check reads it") {
+        const std::string path = lock_path();
+        int channel[2];
+        REQUIRE(pipe(channel) == 0);
+        GpuLease checker{path};
+        checker.hold(GpuUse::timing);
+        const pid_t first = spawn_holder(path, GpuUse::starting, 'C', channel[1], 0);
+        CHECK_MESSAGE(next_tag(channel[0], 3000) == 'C', "a context waited for the performance gate's timed runs");
+        const pid_t request = spawn_holder(path, GpuUse::shared, 'S', channel[1], 0);
+        CHECK_MESSAGE(next_tag(channel[0], 300) == 0, "a request ran while the performance gate timed the GPU");
+        checker.release();
+        CHECK(next_tag(channel[0], 3000) == 'S');
+
+        checker.hold(GpuUse::exclusive);
+        const pid_t second = spawn_holder(path, GpuUse::starting, 'D', channel[1], 0);
+        CHECK_MESSAGE(next_tag(channel[0], 300) == 0, "a context started while the memory check held the GPU");
+        checker.release();
+        CHECK(next_tag(channel[0], 3000) == 'D');
+        int status = 0;
+        for (const pid_t pid : {first, request, second}) waitpid(pid, &status, 0);
+        close(channel[0]);
+        close(channel[1]);
+        for (const char* suffix : {"", ".turnstile", ".contexts"}) std::remove((path + suffix).c_str());
     }
 
     TEST_CASE("sharers share") {
@@ -114,5 +141,6 @@ TEST_SUITE("gpu_lease") {
         close(channel[1]);
         std::remove(path.c_str());
         std::remove((path + ".turnstile").c_str());
+        std::remove((path + ".contexts").c_str());
     }
 }
