@@ -120,6 +120,25 @@ if(kit AND "$ENV{TILELAB_GPU_LOCK}" STREQUAL "")
   # Against a kit, the measuring checks rely on the GPU lock rather than RUN_SERIAL: alone, a lock of its own.
   set(ENV{TILELAB_GPU_LOCK} "${build}/gpu.lock")
 endif()
+# The GPU, found once by the kit's checker for every check (TILELAB_GPU_FOUND, read by grader_main.cpp): each
+# checker asking again would initialise CUDA once more, and a driver does that for one process at a time, which
+# in a class graded at once was the slowest step.
+unset(ENV{TILELAB_GPU_FOUND})
+if(kit)
+  set(gpu_checker "${kit}/grader/tilelab-checker-gpu")
+else()
+  set(gpu_checker "${build}/grader/tilelab-checker-gpu")
+endif()
+if(EXISTS "${gpu_checker}")
+  execute_process(COMMAND "${gpu_checker}" --device-query RESULT_VARIABLE found OUTPUT_VARIABLE line
+                  OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  if(found EQUAL 0)
+    set(ENV{TILELAB_GPU_FOUND} "+${line}")
+  elseif(found EQUAL 77)
+    set(ENV{TILELAB_GPU_FOUND} "-${line}")
+  endif()  # anything else: each checker asks for itself, as without a grading
+  message(STATUS "${line}")
+endif()
 # Every lab at once, in parallel, as far as each compiles: a lab that does not is reported by its build check, which
 # builds it again for the compiler's messages (the build checks themselves take turns in the build folder).
 execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" --target tilelab_graded_labs -- -k 0

@@ -55,6 +55,24 @@ bool gpu_available(std::string& said) {
     return true;
 }
 
+// The GPU as grade.cmake found it once for the whole grading (--device-query, passed on in TILELAB_GPU_FOUND:
+// "+" and the line when there is one, "-" and the reason when not), else this checker's own query. Asking once
+// matters in a batch: every query initialises CUDA, which the driver does for one process at a time. Only the
+// kit's own programs set it: a lab's program runs in a sandbox with an environment of the checker's making.
+bool gpu_found(std::string& said) {
+#ifndef TILELAB_CPU_BACKEND
+    const char* found = std::getenv("TILELAB_GPU_FOUND");
+    if (found != nullptr && (found[0] == '+' || found[0] == '-')) {
+        said += std::string(found + 1) + "\n";
+        return found[0] == '+';
+    }
+#endif
+    tilelab::grader::hold_gpu(tilelab::grader::GpuUse::starting);  // as a context, waits only for a memory check
+    const bool found_here = gpu_available(said);
+    tilelab::grader::gpu_lease().release_shared();
+    return found_here;
+}
+
 // What each compute-sanitizer tool's error means for a lab.
 std::string sanitizer_hint(const std::string& tool) {
     if (tool == "memcheck")
@@ -148,6 +166,20 @@ int run_series(int argc, char** argv, tilelab::grader::CheckerOptions options, c
 int main(int argc, char** argv) {
     // The test of one check of a series: what the series' run of that check printed, and its verdict.
     if (argc == 3 && std::string(argv[1]) == "--show-verdict") return tilelab::grader::show_verdict(argv[2]);
+    // The GPU's line for TILELAB_GPU_FOUND (see gpu_found): exit 0 with it, 77 with the reason there is none.
+    if (argc == 2 && std::string(argv[1]) == "--device-query") {
+        std::string said;
+        bool found = false;
+        try {
+            found = gpu_found(said);
+        } catch (const std::exception& error) {  // the GPU lock could not be held
+            std::printf("error: %s\n", error.what());
+            return 2;
+        }
+        if (!said.empty() && said.back() == '\n') said.pop_back();
+        std::printf("%s\n", said.c_str());
+        return found ? 0 : exit_skipped;
+    }
     tilelab::grader::CheckerOptions options;
     try {
         options = tilelab::grader::parse_checker_options(argc, argv);
@@ -181,15 +213,13 @@ int main(int argc, char** argv) {
     }
     std::printf("%s", said.c_str());
     std::fflush(stdout);
+    std::string device;
+    bool have_gpu = false;
     try {
-        // In a batch, even asking for the GPU waits while another check reads its free memory (grader/batch.sh).
-        tilelab::grader::hold_gpu(tilelab::grader::GpuUse::starting);
-    } catch (const std::exception& error) {
+        have_gpu = gpu_found(device);
+    } catch (const std::exception& error) {  // the GPU lock could not be held
         return stop(2, said + "error: " + error.what() + "\n");
     }
-    std::string device;
-    const bool have_gpu = gpu_available(device);
-    tilelab::grader::gpu_lease().release_shared();
     if (series) {
         if (!have_gpu) return end_every_check(options, exit_skipped, said + device);
         std::printf("%s", device.c_str());
