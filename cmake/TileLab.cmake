@@ -3,7 +3,10 @@
 #     (grader/adapters/<lab>.cpp) and the lab's checks;
 #   - a CTest test "<submission>.<lab>.tw<N>.build" that builds it, so a file that does not compile (or is
 #     missing) fails that lab's tests, with the compiler's output, and every other lab is still graded;
-#   - one test per check suite, run only once that build test has passed (a CTest fixture).
+#   - a test "<prefix>.checks" that runs the lab's checks one after another in one checker (a series, see
+#     grader/src/suite_series.hpp), once that build test has passed (a CTest fixture), and one test per check
+#     suite that shows that check's output and verdict; the performance gate and compute-sanitizer's runs are
+#     tests of their own.
 include_guard(GLOBAL)
 
 # The labs, in order. For each: the submission files it is built from, and the kinds of checks it gets.
@@ -50,6 +53,15 @@ set(TILELAB_GPU_ONLY_REASON_timing-clock "on the CPU backend copies are free and
 set(TILELAB_GPU_ONLY_REASON_sanitizer "compute-sanitizer checks kernels on a GPU (the CPU backend checks races and barriers itself)")
 
 set(_tilelab_cmake_dir "${CMAKE_CURRENT_LIST_DIR}")
+# Seconds a GPU check may wait for its turn on the GPU beyond its own limit: 0 in a build of one submission, where
+# CTest's RUN_SERIAL keeps measuring checks apart; grade.cmake -DKIT raises it for a batch (see gpu_lease.hpp).
+# TILELAB_GPU_LEASE (set by grader/submission): the checks always run with a GPU lock (TILELAB_GPU_LOCK), so the
+# measuring ones need no RUN_SERIAL.
+if(NOT DEFINED TILELAB_GPU_QUEUE_SECONDS)
+  set(TILELAB_GPU_QUEUE_SECONDS 0)
+endif()
+# The kit's sources (also when a submission is built against a kit built before: grader/submission).
+get_filename_component(_tilelab_kit_source_dir "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 
 # For the build check's rule that a lab's files define nothing of the kit's, CUDA's or the C library's (their
 # definitions would replace what the runner's harness calls): c++filt for readable names, and the names the C
@@ -120,9 +132,9 @@ endfunction()
 function(_tilelab_adapter lab backend out_var)
   set(adapter tilelab_adapter_${lab}_${backend})
   if(NOT TARGET ${adapter})
-    set(source "${PROJECT_SOURCE_DIR}/grader/runner/adapters/${lab}.cu")
+    set(source "${_tilelab_kit_source_dir}/grader/runner/adapters/${lab}.cu")
     if(backend STREQUAL "cpu")
-      _tilelab_cpu_sources(${adapter} "${PROJECT_SOURCE_DIR}/grader/runner/adapters" source "${source}")
+      _tilelab_cpu_sources(${adapter} "${_tilelab_kit_source_dir}/grader/runner/adapters" source "${source}")
     endif()
     add_library(${adapter} OBJECT "${source}")
     target_link_libraries(${adapter} PRIVATE tilelab_runner_main_${backend})
@@ -130,9 +142,10 @@ function(_tilelab_adapter lab backend out_var)
   set(${out_var} ${adapter} PARENT_SCOPE)
 endfunction()
 
-# A "|"-separated checker command that runs the edges suite with the lab's runner under compute-sanitizer's TOOL.
+# A "|"-separated checker command that runs the sanitized suite (eight shapes with partial tiles, see shapes.hpp) with
+# the lab's runner under compute-sanitizer's TOOL.
 function(_tilelab_sanitizer_command out_var tool program)
-  set(${out_var} "${program}|--sanitizer|${TILELAB_COMPUTE_SANITIZER}|--sanitizer-tool|${tool}|--test-suite=edges" PARENT_SCOPE)
+  set(${out_var} "${program}|--sanitizer|${TILELAB_COMPUTE_SANITIZER}|--sanitizer-tool|${tool}|--test-suite=sanitized" PARENT_SCOPE)
 endfunction()
 
 # The checker's own limits for a test ("|"-separated, to append to a checker command): it stops the lab's program
@@ -242,6 +255,11 @@ function(tilelab_add_lab)
                             tilelab_lab_support_${backend} ${TILELAB_${arg_LAB}_REFERENCE}_gate)
       list(APPEND built_targets ${target}_gate)
     endif()
+    # One target per submission builds all its labs at once (grade.cmake, before the checks).
+    if(NOT TARGET tilelab_${arg_SUBMISSION}_labs)
+      add_custom_target(tilelab_${arg_SUBMISSION}_labs)
+    endif()
+    add_dependencies(tilelab_${arg_SUBMISSION}_labs ${built_targets})
     string(REPLACE ";" "|" lab_sources "${lab_sources}")
     string(REPLACE ";" "|" built_targets "${built_targets}")
     set(build_command "${CMAKE_COMMAND}" "-DBUILD_DIR=${CMAKE_BINARY_DIR}" "-DTARGET=${built_targets}" "-DCONFIG=$<CONFIG>"
@@ -275,8 +293,20 @@ function(tilelab_add_lab)
   endif()
 
   if(arg_EXPECT STREQUAL "pass")
+    # The lab's checks at this tile width run as one series, the test <prefix>.checks: one checker and one lab's
+    # program (one CUDA context, which a GPU creates one at a time) for all of them, each check with its own limit,
+    # output and verdict, which the check's own test shows. The performance gate (a program of its own) and the
+    # compute-sanitizer runs are tests of their own. Checks that measure the GPU come last in the series: they
+    # hold it alone from their start to the series' end.
+    set(series "")
+    set(measuring_series "")
+    set(series_timeout ${TILELAB_GPU_QUEUE_SECONDS})
     foreach(kind IN LISTS checks)
       foreach(suite IN LISTS TILELAB_${kind}_SUITES)
+        if(suite MATCHES "^timing-(clock|memory|errors)$" AND NOT arg_TILE_WIDTH EQUAL TILELAB_PERF_TILE_WIDTH)
+          # Lab 04's host code is the same at every tile width: its measuring checks run at one, as the gate does.
+          continue()
+        endif()
         if(suite IN_LIST gpu_only_suites)
           if(kind STREQUAL "perf")
             set(suite_labels "${labels};cpu;perf")
@@ -290,27 +320,64 @@ function(tilelab_add_lab)
         if(suite MATCHES "^(large|perf|timing-)")
           math(EXPR timeout "${timeout} * 2")
         endif()
-        _tilelab_checker_limits(limits "${program}" ${timeout} ${prefix}.${suite})
-        set(suite_program "${program}")
+        set(measures_gpu OFF)
+        if(backend STREQUAL "gpu" AND (kind STREQUAL "perf" OR suite MATCHES "^timing-(memory|errors|clock)$"))
+          # In a batch, other submissions' checks share the GPU: this one holds it alone while it measures.
+          set(measures_gpu ON)
+        endif()
         if(kind STREQUAL "perf")
+          _tilelab_checker_limits(limits "${program}" ${timeout} ${prefix}.${suite})
           string(REPLACE "$<TARGET_FILE:${target}>" "$<TARGET_FILE:${target}_gate>" suite_program "${program}")
-        endif()
-        string(REPLACE "|" ";" command "${suite_program}${limits}|--test-suite=${suite}")
-        add_test(NAME ${prefix}.${suite} COMMAND ${command})
-        set_tests_properties(${prefix}.${suite} PROPERTIES LABELS "${labels};${backend};${suite}" TIMEOUT ${timeout}
-                             SKIP_RETURN_CODE 77 FIXTURES_REQUIRED ${prefix}.built)
-        if(suite MATCHES "^timing-(memory|errors|clock)$" AND backend STREQUAL "gpu")
-          # cudaMemGetInfo sees the whole GPU: another test allocating at the same time would look like a leak;
-          # and the clock check compares two timings, which another kernel on the GPU would disturb.
-          set_tests_properties(${prefix}.${suite} PROPERTIES RUN_SERIAL TRUE)
-        endif()
-        if(kind STREQUAL "perf")
-          # Alone on the GPU, so other tests do not disturb the timing.
-          set_tests_properties(${prefix}.${suite} PROPERTIES LABELS "${labels};gpu;perf" RUN_SERIAL TRUE
+          string(REPLACE "|" ";" command "${suite_program}${limits}|--test-suite=${suite}")
+          add_test(NAME ${prefix}.${suite} COMMAND ${command})
+          # The checker's own limit leaves out any wait for its turn on the GPU in a batch; CTest's allows for it.
+          math(EXPR timeout "${timeout} + ${TILELAB_GPU_QUEUE_SECONDS}")
+          set_tests_properties(${prefix}.${suite} PROPERTIES LABELS "${labels};gpu;perf" TIMEOUT ${timeout}
+                               SKIP_RETURN_CODE 77 FIXTURES_REQUIRED ${prefix}.built
                                ENVIRONMENT "TILELAB_MIN_SPEEDUP=${TILELAB_MIN_SPEEDUP};TILELAB_GATE_CUDA_FLAGS=${TILELAB_GATE_CUDA_FLAGS}")
+          if(NOT TILELAB_GPU_LEASE)
+            # Alone on the GPU: it compares timings that another kernel would disturb. Graded against a kit
+            # (TILELAB_GPU_LEASE), the GPU lock does this for the measuring part alone.
+            set_tests_properties(${prefix}.${suite} PROPERTIES RUN_SERIAL TRUE)
+          endif()
+          continue()
         endif()
+        # The checker stops the lab's program a little before the check's time is up, so the failure says why.
+        math(EXPR seconds "${timeout} * 9 / 10")
+        set(request_limit 0)
+        if(kind MATCHES "^(correctness|shared-memory)$")
+          # Each multiply answers in well under a second on either backend: a kernel that never ends is stopped
+          # after this long rather than at the check's limit (and, in a batch, does not hold the GPU that long).
+          set(request_limit ${TILELAB_REQUEST_LIMIT})
+        endif()
+        if(measures_gpu)
+          string(APPEND measuring_series "|--suite|${suite}:${seconds}:${request_limit}:exclusive")
+        else()
+          string(APPEND series "|--suite|${suite}:${seconds}:${request_limit}:shared")
+        endif()
+        math(EXPR series_timeout "${series_timeout} + ${timeout}")
+        add_test(NAME ${prefix}.${suite} COMMAND "$<TARGET_FILE:tilelab-checker-${backend}>" --show-verdict
+                 "${CMAKE_BINARY_DIR}/verdicts/${prefix}.${suite}")
+        set_tests_properties(${prefix}.${suite} PROPERTIES LABELS "${labels};${backend};${suite}" TIMEOUT 30
+                             SKIP_RETURN_CODE 77 FIXTURES_REQUIRED ${prefix}.checked)
       endforeach()
     endforeach()
+    if(NOT series STREQUAL "" OR NOT measuring_series STREQUAL "")
+      set(series_command "${program}")
+      if(program MATCHES "tilelab-checker")
+        string(APPEND series_command "|--verdict-file|${CMAKE_BINARY_DIR}/verdicts/${prefix}${series}${measuring_series}")
+      endif()
+      string(REPLACE "|" ";" command "${series_command}")
+      add_test(NAME ${prefix}.checks COMMAND ${command})
+      set_tests_properties(${prefix}.checks PROPERTIES LABELS "${labels};${backend};checks" TIMEOUT ${series_timeout}
+                           FIXTURES_REQUIRED ${prefix}.built FIXTURES_SETUP ${prefix}.checked)
+      if(NOT measuring_series STREQUAL "" AND NOT TILELAB_GPU_LEASE)
+        # Alone on the GPU: cudaMemGetInfo sees the whole GPU (another test allocating at the same time would look
+        # like a leak), and the clock check compares timings that another kernel would disturb. Graded against a
+        # kit (TILELAB_GPU_LEASE), the GPU lock does this for the measuring checks alone.
+        set_tests_properties(${prefix}.checks PROPERTIES RUN_SERIAL TRUE)
+      endif()
+    endif()
     if(backend STREQUAL "cpu" AND arg_TILE_WIDTH EQUAL TILELAB_SANITIZER_TILE_WIDTH AND correctness IN_LIST checks)
       foreach(tool memcheck racecheck synccheck)
         _tilelab_add_gpu_only_test(${prefix}.${tool} "${TILELAB_GPU_ONLY_REASON_sanitizer}"
@@ -323,6 +390,7 @@ function(tilelab_add_lab)
         _tilelab_checker_limits(limits "${program}" ${timeout} ${prefix}.${tool})
         _tilelab_sanitizer_command(command ${tool} "${program}${limits}")
         string(REPLACE "|" ";" command "${command}")
+        math(EXPR timeout "${timeout} + ${TILELAB_GPU_QUEUE_SECONDS}")
         add_test(NAME ${prefix}.${tool} COMMAND ${command})
         set_tests_properties(${prefix}.${tool} PROPERTIES LABELS "${labels};gpu;sanitizer;${tool}"
                              TIMEOUT ${timeout} SKIP_RETURN_CODE 77 FIXTURES_REQUIRED ${prefix}.built)
@@ -415,6 +483,23 @@ function(tilelab_add_submission)
       endforeach()
     endforeach()
   endforeach()
+endfunction()
+
+# tilelab_add_graded_submission(<root_var>): the submission TILELAB_SOURCE names (labs, solutions, or a folder laid
+# out like labs/), registered as "graded", the tests grade.cmake turns into points; its folder in <root_var>.
+function(tilelab_add_graded_submission root_var)
+  if(TILELAB_SOURCE STREQUAL "labs" OR TILELAB_SOURCE STREQUAL "solutions")
+    set(graded_root "${_tilelab_kit_source_dir}/${TILELAB_SOURCE}")
+  else()
+    get_filename_component(graded_root "${TILELAB_SOURCE}" ABSOLUTE BASE_DIR "${_tilelab_kit_source_dir}")
+  endif()
+  if(NOT IS_DIRECTORY "${graded_root}")
+    message(FATAL_ERROR "TILELAB_SOURCE: '${TILELAB_SOURCE}' is not a folder (looked for ${graded_root})")
+  endif()
+  message(STATUS "TileLab: grading ${graded_root}")
+  tilelab_add_submission(NAME graded ROOT "${graded_root}" LABELS graded)
+  file(MAKE_DIRECTORY "${CMAKE_BINARY_DIR}/verdicts")
+  set(${root_var} "${graded_root}" PARENT_SCOPE)
 endfunction()
 
 # tilelab_add_mutant(NAME <name> LAB <folder> [FROM <folder>] [FILE <file>] FIND <text> REPLACE <text>

@@ -5,8 +5,12 @@
 #   ... -DRESULTS=/path/results.json                           where to write Gradescope's results.json
 #   ... -DBUILD=/path/to/build/folder                          another build folder (default build/grade)
 #   ... "-DCONFIGURE_ARGS=-DTILELAB_TILE_WIDTHS=16|..."         more cache settings, "|"-separated
+#   ... -DKIT=/path/to/kit/build                               grade against a kit built before (grader/batch.sh)
+#   ... -DJOBS=<n>                                             checks run at once (default 4)
 #
-# It configures with the "grade" preset into the build folder, builds, and runs the checks. CTest's log and
+# It configures with the "grade" preset into the build folder, builds, and runs the checks. With KIT, only the
+# submission's lab files are built (grader/submission/CMakeLists.txt), against the kit in that folder, and
+# CONFIGURE_ARGS are ignored (they were the kit's). CTest's log and
 # JUnit report, results.json (Gradescope's format, points from grader/rubric.json) and points.txt (one line per
 # lab: "lab earned possible") stay there. Exits non-zero when any check failed (a skipped check is not a failure).
 #
@@ -28,6 +32,19 @@ string(REPLACE "|" ";" configure_args "${CONFIGURE_ARGS}")
 if(NOT DEFINED RESULTS)
   set(RESULTS "${build}/results.json")
 endif()
+if(NOT DEFINED JOBS)
+  set(JOBS 4)
+endif()
+# In a batch, how long a GPU check may wait for its turn on a GPU shared with other submissions' checks.
+if(NOT DEFINED GPU_QUEUE_SECONDS)
+  set(GPU_QUEUE_SECONDS 900)
+endif()
+if(DEFINED KIT)
+  get_filename_component(kit "${KIT}" ABSOLUTE)
+  if(NOT EXISTS "${kit}/tilelab-kit-settings.cmake")
+    message(FATAL_ERROR "KIT: ${kit} is not a built kit (no tilelab-kit-settings.cmake): grader/batch.sh builds one")
+  endif()
+endif()
 string(TIMESTAMP started "%s")
 
 # "path=sha256" for every file of the kit a lab's program must not change: its sources and rubric and, once
@@ -39,6 +56,13 @@ function(tilelab_kit_hashes out_var with_build)
   if(with_build)
     file(GLOB_RECURSE built LIST_DIRECTORIES false "${build}/grader/tilelab-checker-*" "${build}/*CTestTestfile.cmake")
     list(APPEND files ${built})
+    if(kit)
+      # What every submission of a batch is graded with: the kit's programs, libraries and objects.
+      file(GLOB_RECURSE built LIST_DIRECTORIES false "${kit}/tilelab-kit-*.cmake" "${kit}/grader/tilelab-*"
+           "${kit}/common/cpu/tilelab-cuda-to-cpp" "${kit}/*.a" "${kit}/grader/CMakeFiles/tilelab_adapter_*.o"
+           "${kit}/grader/CMakeFiles/tilelab_runner_main_*.o" "${kit}/grader/CMakeFiles/tilelab_reference_*.o")
+      list(APPEND files ${built})
+    endif()
   endif()
   list(SORT files)
   set(hashes "")
@@ -67,22 +91,61 @@ elseif(IS_DIRECTORY "${submission_path}")
        DIRECTORY_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
   set(submission_path "${build}/submission")
 endif()
-execute_process(COMMAND "${CMAKE_COMMAND}" --preset grade -B "${build}" "-DTILELAB_SOURCE=${submission_path}"
-                        ${configure_args}
-                WORKING_DIRECTORY "${root}" RESULT_VARIABLE result)
-if(NOT result EQUAL 0)
-  message(FATAL_ERROR "configuring failed (see above)")
+if(kit)
+  execute_process(COMMAND "${CMAKE_COMMAND}" -S "${root}/grader/submission" -B "${build}" -G Ninja
+                          "-DTILELAB_KIT=${kit}" "-DTILELAB_SOURCE=${submission_path}"
+                          "-DTILELAB_GPU_QUEUE_SECONDS=${GPU_QUEUE_SECONDS}"
+                  WORKING_DIRECTORY "${root}" RESULT_VARIABLE result OUTPUT_QUIET)
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "configuring the submission's build against the kit ${kit} failed (see above)")
+  endif()
+else()
+  execute_process(COMMAND "${CMAKE_COMMAND}" --preset grade -B "${build}" "-DTILELAB_SOURCE=${submission_path}"
+                          ${configure_args}
+                  WORKING_DIRECTORY "${root}" RESULT_VARIABLE result)
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "configuring failed (see above)")
+  endif()
+  execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" WORKING_DIRECTORY "${root}" RESULT_VARIABLE result)
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "building the kit failed (see above); the labs themselves are built by the tests")
+  endif()
 endif()
-execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" WORKING_DIRECTORY "${root}" RESULT_VARIABLE result)
-if(NOT result EQUAL 0)
-  message(FATAL_ERROR "building the kit failed (see above); the labs themselves are built by the tests")
-endif()
+string(TIMESTAMP configured "%s")
 file(REMOVE "${build}/grade.xml")
 file(REMOVE_RECURSE "${build}/verdicts")
 file(MAKE_DIRECTORY "${build}/verdicts")
 tilelab_kit_hashes(kit_before ON)
+if(kit AND "$ENV{TILELAB_GPU_LOCK}" STREQUAL "")
+  # Against a kit, the measuring checks rely on the GPU lock rather than RUN_SERIAL: alone, a lock of its own.
+  set(ENV{TILELAB_GPU_LOCK} "${build}/gpu.lock")
+endif()
+# The GPU, found once by the kit's checker for every check (TILELAB_GPU_FOUND, read by grader_main.cpp): each
+# checker asking again would initialise CUDA once more, and a driver does that for one process at a time, which
+# in a class graded at once was the slowest step.
+unset(ENV{TILELAB_GPU_FOUND})
+if(kit)
+  set(gpu_checker "${kit}/grader/tilelab-checker-gpu")
+else()
+  set(gpu_checker "${build}/grader/tilelab-checker-gpu")
+endif()
+if(EXISTS "${gpu_checker}")
+  execute_process(COMMAND "${gpu_checker}" --device-query RESULT_VARIABLE found OUTPUT_VARIABLE line
+                  OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  if(found EQUAL 0)
+    set(ENV{TILELAB_GPU_FOUND} "+${line}")
+  elseif(found EQUAL 77)
+    set(ENV{TILELAB_GPU_FOUND} "-${line}")
+  endif()  # anything else: each checker asks for itself, as without a grading
+  message(STATUS "${line}")
+endif()
+# Every lab at once, in parallel, as far as each compiles: a lab that does not is reported by its build check, which
+# builds it again for the compiler's messages (the build checks themselves take turns in the build folder).
+execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" --target tilelab_graded_labs -- -k 0
+                WORKING_DIRECTORY "${root}" OUTPUT_QUIET ERROR_QUIET)
+string(TIMESTAMP labs_built "%s")
 # The grade test preset's settings, on this build folder.
-execute_process(COMMAND "${CMAKE_CTEST_COMMAND}" --test-dir "${build}" --output-on-failure --no-tests=error -j 4
+execute_process(COMMAND "${CMAKE_CTEST_COMMAND}" --test-dir "${build}" --output-on-failure --no-tests=error -j ${JOBS}
                         --output-log "${build}/grade.log" --output-junit "${build}/grade.xml"
                 WORKING_DIRECTORY "${root}")
 if(NOT EXISTS "${build}/grade.xml")
@@ -222,6 +285,30 @@ foreach(lab IN LISTS labs)
   string(APPEND points "${lab} ${lab_earned_${lab}} ${lab_possible_${lab}}\n")
 endforeach()
 file(WRITE "${build}/points.txt" "${points}total ${run_SCORE} ${run_POSSIBLE}\n")
+# Where the time went (grader/batch.sh sums it over a class): wall-clock seconds of the steps, and test-seconds of
+# the build checks, the CPU backend's checks and the GPU's (tests overlap, so these add up to more than the wall
+# clock); and each performance gate's speedup.
+set(ms_build 0)
+set(ms_cpu 0)
+set(ms_gpu 0)
+set(measures "")
+foreach(test IN LISTS run_TESTS)
+  set(kind gpu)
+  if(test MATCHES "[.]build$")
+    set(kind build)
+  elseif(test MATCHES "[.]cpu[.]")
+    set(kind cpu)
+  endif()
+  math(EXPR ms_${kind} "${ms_${kind}} + ${run_MS_${test}}")
+  if(DEFINED run_SPEEDUP_${test})
+    string(APPEND measures "speedup ${test} ${run_SPEEDUP_${test}}\n")
+  endif()
+endforeach()
+math(EXPR configure_seconds "${configured} - ${started}")
+math(EXPR labs_seconds "${labs_built} - ${configured}")
+file(WRITE "${build}/measures.txt" "wall_seconds ${seconds}\nconfigure_seconds ${configure_seconds}\n"
+           "prebuild_seconds ${labs_seconds}\ntest_ms_build ${ms_build}\ntest_ms_cpu ${ms_cpu}\n"
+           "test_ms_gpu ${ms_gpu}\n${measures}")
 message("Run one check again with its messages: ctest --test-dir ${build} -R <lab>.tw<width>.<check> --output-on-failure")
 if(not_passed GREATER 0)
   message(FATAL_ERROR "${not_passed} checks failed")

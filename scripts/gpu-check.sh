@@ -6,6 +6,7 @@
 #   scripts/gpu-check.sh            on a machine with an NVIDIA GPU
 #   TILELAB_CUDA_ARCHS=90 scripts/gpu-check.sh
 #   TILELAB_REPEATS=3 TILELAB_SKIP_BENCH=1 scripts/gpu-check.sh      fewer repeats, no benchmarks (a shorter run)
+#   TILELAB_CLASS_COUNT=200 scripts/gpu-check.sh      also grades a generated class of 200 (scripts/class-benchmark.sh)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -56,6 +57,10 @@ bash scripts/gate-variants.sh build/kit 3 >"$out/gate-variants.txt" 2>&1
 bash scripts/verdicts.sh build/kit "$out/verdicts.log" >"$out/verdicts.txt" 2>&1
 cp build/kit/grader/selftest/batch/out/grades.csv "$out/batch-grades.csv" 2>/dev/null
 
+# Grading a class (optional, long): TILELAB_CLASS_COUNT=200 grades 200 generated submissions with grader/batch.sh.
+if [ -n "${TILELAB_CLASS_COUNT:-}" ]; then
+  OUT="$out/class" bash scripts/class-benchmark.sh "$TILELAB_CLASS_COUNT" >"$out/class-benchmark.txt" 2>&1
+fi
 if [ -z "${TILELAB_SKIP_BENCH:-}" ]; then
   # What each self-test kernel was told (the expect-failure tests pass quietly, so their output is kept here).
   ctest --test-dir build/kit -L 'mutant|selftest' -E 'selftest[.]batch' -V >"$out/selftest-verbose.log" 2>&1
@@ -99,6 +104,7 @@ printf '%-44s %s s\n' "configure + build + kit tests wall time" "$((kit_end - st
 printf '%-44s %s\n' "CPU and GPU verdicts" "$(tail -1 "$out/verdicts.txt")"
 printf '%-44s %s\n' "batch self-test (selftest.batch)" "$(grep -E 'selftest[.]batch .*sec' "$out/kit.log" | sed 's/.*[.] *//')"
 printf '%-44s %s\n' "cheats on both backends (cheats.txt)" "$(tail -1 "$out/cheats.txt")"
+[ -f "$out/class/summary.txt" ] && grep -E "end to end|per submission|same grades" "$out/class/summary.txt"
 printf '%-44s %s\n' "missing-first-barrier mutant caught" "$race_caught of $repeats runs"
 for t in "${gate_tests[@]}"; do printf '%-44s %s\n' "$t" "passed ${gate_passed[$t]} of $repeats"; done
 printf '%-44s %s s\n' "whole script wall time" "$((end - start))"

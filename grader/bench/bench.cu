@@ -75,14 +75,18 @@ void write_plot(const Options& options, const std::vector<Row>& rows) {
         return;
     }
     std::map<std::string, std::vector<std::pair<int, double>>> series;
-    for (const Row& row : rows) series[row.kernel].push_back({row.size, 2.0 * row.size * row.size * row.size / (row.ms * 1e6)});
+    for (const Row& row : rows)  // TFLOP/s: 2 n^3 flops in row.ms milliseconds
+        series[row.kernel].push_back({row.size, 2.0 * row.size * row.size * row.size / (row.ms * 1e9)});
     std::ostringstream script;
     script << "set terminal svg size 800,500\nset output '" << options.plot << "'\n"
-           << "set title 'TileLab kernels against cuBLAS SGEMM (FP32)'\nset xlabel 'n (n x n x n)'\n"
-           << "set ylabel 'GFLOP/s'\nset logscale y\nset key left top\nset grid\nplot ";
+           // noenhanced: in gnuplot's enhanced text "TILE_WIDTH" would print WIDTH as a subscript.
+           << "set termoption noenhanced\nset title 'TileLab kernels (TILE_WIDTH " << TILE_WIDTH
+           << ") against cuBLAS SGEMM (FP32)'\nset xlabel 'n (n x n x n product)'\n"
+           << "set ylabel 'TFLOP/s (log scale)'\nset logscale xy 2\nset xtics (256, 512, 1024, 2048, 4096)\n"
+           << "set key left top\nset grid\nplot ";
     bool first = true;
     for (const auto& entry : series) {
-        script << (first ? "" : ", ") << "'-' with linespoints title '" << entry.first << "'";
+        script << (first ? "" : ", ") << "'-' with linespoints linewidth 2 title '" << entry.first << "'";
         first = false;
     }
     script << "\n";

@@ -19,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -123,6 +124,7 @@ Writer hello() {
                      status != cudaSuccess ? cudaGetErrorString(status) : "no device found");
     cudaDeviceProp properties{};
     check(cudaGetDeviceProperties(&properties, 0), "cudaGetDeviceProperties");
+    check(cudaFree(nullptr), "creating the CUDA context");  // now, while the checker holds the GPU to start it
     Writer out = reply(Status::ok);
     out.put_string(properties.name).put<std::int32_t>(properties.major).put<std::int32_t>(properties.minor);
     return out;
@@ -232,33 +234,75 @@ struct EventPair {
     }
 };
 
-// The performance gate's measurements: the reference (the previous stage's model kernel) and the kit's launch of
-// the student's kernel,
-// warmed up, then interleaved so drifting clocks affect both alike. The student's result comes back to be checked.
-Writer perf(Reader& in, const RunnerLab& lab) {
-    const int n = in.get<std::int32_t>(), repeats = in.get<std::int32_t>();
+// The performance gate, in three requests so that the checker holds the GPU alone only while the kernels are timed
+// (perf), not while the operands travel and the kernels warm up (perf_load) or the result comes back (perf_result).
+struct GateOperands {
+    explicit GateOperands(int side)
+        : n(side), M(product(side, side)), N(product(side, side)), reference_P(product(side, side)),
+          tiled_P(product(side, side)) {}
+    int n;
+    DeviceFloats M, N, reference_P, tiled_P;
+};
+
+std::unique_ptr<GateOperands>& gate_operands() {
+    static std::unique_ptr<GateOperands> operands;
+    return operands;
+}
+
+// The two kernels the gate compares (the reference is the previous stage's model kernel), each on the gate's operands.
+void launch_reference(const RunnerLab& lab, GateOperands& gate) {
+    lab.reference(gate.M.data(), gate.N.data(), gate.reference_P.data(), gate.n, gate.n, gate.n);
+}
+void launch_tiled(const RunnerLab& lab, GateOperands& gate) {
+    lab.contract_launch(gate.M.data(), gate.N.data(), gate.tiled_P.data(), gate.n, gate.n, gate.n);
+}
+
+Writer perf_load(Reader& in, const RunnerLab& lab) {
+    const int n = in.get<std::int32_t>();
     const std::vector<float> M = in.get_floats(), N = in.get_floats();
     check_sizes(n, n, n);
-    if (!in.at_end() || M.size() != product(n, n) || N.size() != product(n, n) || repeats <= 0 || repeats > 1000)
-        unsupported("malformed perf request");
+    if (!in.at_end() || M.size() != product(n, n) || N.size() != product(n, n)) unsupported("malformed perf_load request");
     if (lab.reference == nullptr) unsupported("this runner has no reference kernel");
-    DeviceFloats device_M(M.size()), device_N(N.size()), naive_P(M.size()), tiled_P(M.size());
-    device_M.upload(M);
-    device_N.upload(N);
+    gate_operands().reset();  // the last gate's buffers go before the new ones are allocated
+    gate_operands() = std::make_unique<GateOperands>(n);
+    GateOperands& gate = *gate_operands();
+    gate.M.upload(M);
+    gate.N.upload(N);
     EventPair events;
-    auto naive = [&] { lab.reference(device_M.data(), device_N.data(), naive_P.data(), n, n, n); };
-    auto tiled = [&] { lab.contract_launch(device_M.data(), device_N.data(), tiled_P.data(), n, n, n); };
-    for (int i = 0; i < 2; ++i) {  // warm-up: module loading and clocks stay out of the numbers
-        events.time(naive);
-        events.time(tiled);
+    for (int i = 0; i < 2; ++i) {  // warm-up: module loading stays out of the numbers
+        events.time([&] { launch_reference(lab, gate); });
+        events.time([&] { launch_tiled(lab, gate); });
     }
-    std::vector<float> naive_ms, tiled_ms;
+    return reply(Status::ok);
+}
+
+// The measurements: the reference kernel and the kit's launch of the student's kernel, interleaved so drifting
+// clocks affect both alike, after one more warm-up pair (the GPU was shared until this request).
+Writer perf(Reader& in, const RunnerLab& lab) {
+    const int repeats = in.get<std::int32_t>();
+    if (!in.at_end() || repeats <= 0 || repeats > 1000) unsupported("malformed perf request");
+    if (!gate_operands()) unsupported("perf before perf_load");
+    GateOperands& gate = *gate_operands();
+    EventPair events;
+    events.time([&] { launch_reference(lab, gate); });
+    events.time([&] { launch_tiled(lab, gate); });
+    std::vector<float> reference_ms, tiled_ms;
     for (int i = 0; i < repeats; ++i) {
-        naive_ms.push_back(events.time(naive));
-        tiled_ms.push_back(events.time(tiled));
+        reference_ms.push_back(events.time([&] { launch_reference(lab, gate); }));
+        tiled_ms.push_back(events.time([&] { launch_tiled(lab, gate); }));
     }
     Writer out = reply(Status::ok);
-    out.put_floats(naive_ms).put_floats(tiled_ms).put_floats(tiled_P.download());
+    out.put_floats(reference_ms).put_floats(tiled_ms);
+    return out;
+}
+
+Writer perf_result(Reader& in) {
+    if (!in.at_end()) unsupported("malformed perf_result request");
+    if (!gate_operands()) unsupported("perf_result before perf_load");
+    const std::vector<float> P = gate_operands()->tiled_P.download();
+    gate_operands().reset();
+    Writer out = reply(Status::ok);
+    out.put_floats(P);
     return out;
 }
 
@@ -369,6 +413,8 @@ Writer answer(const std::vector<unsigned char>& request) {
             case Op::kernel_time: return kernel_time(in, lab);
             case Op::timed_failure: return timed_failure(in, lab);
             case Op::free_memory: return free_memory();
+            case Op::perf_load: return perf_load(in, lab);
+            case Op::perf_result: return perf_result(in);
         }
         unsupported("unknown request");
     } catch (const RequestFailed& failed) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Self-test of grader/batch.sh: grades a class of bundled bad submissions in one batch (at TILE_WIDTH 16 to keep
-# it short) and checks each one's points and reason. Holds with or without a GPU: the GPU checks are either
-# graded or skipped and left out of the total, and neither changes what is asserted here.
+# Self-test of grader/batch.sh: grades a class of bundled bad submissions in one batch (the kit built once, at
+# TILE_WIDTH 16 to keep it short), checks each one's points and reason, and checks that one of them gets the same
+# grade, check by check, as when graded on their own by grade.cmake. Holds with or without a GPU: the GPU checks
+# are either graded or skipped and left out of the total, and neither changes what is asserted here.
 #   batch_test.sh <kit root> <work folder>
 set -uo pipefail
 root=$1
@@ -18,6 +19,7 @@ cp -r "$sol" "$class/calls-cublas" && cp "$root/grader/selftest/bad/calls-cublas
 cp -r "$sol" "$class/empty-file" && : >"$class/empty-file/03_tiled_boundary/kernel.cu"
 mkdir -p "$work/archive/student-archive" && cp -r "$sol"/* "$work/archive/student-archive/"
 (cd "$work/archive" && cmake -E tar czf "$class/archived.tar.gz" student-archive)
+echo "this is not an archive" >"$class/not-an-archive.zip"
 
 "$root/grader/batch.sh" "$class" "$work/out" -t 900 -- -DTILELAB_TILE_WIDTHS=16 || exit 1
 csv="$work/out/grades.csv"
@@ -25,27 +27,42 @@ cat "$csv"
 
 failures=0
 row() { grep "^$1," "$csv"; }
-field() { row "$1" | cut -d, -f"$2"; }
+column() { head -1 "$csv" | tr ',' '\n' | grep -nx "$1" | cut -d: -f1; }
+field() { row "$1" | cut -d, -f"$(column "$2")"; }
 expect() {  # expect <student> <description> <test command...>
   local student=$1 what=$2; shift 2
   if "$@"; then echo "ok: $student: $what"; else echo "FAILED: $student: $what"; echo "  row: $(row "$student")"; failures=$((failures + 1)); fi
 }
-full_marks() { [ -n "$(field "$1" 6)" ] && [ "$(field "$1" 6)" = "$(field "$1" 7)" ] && [ "$(field "$1" 7)" -gt 0 ]; }
+full_marks() { [ -n "$(field "$1" total)" ] && [ "$(field "$1" total)" = "$(field "$1" possible)" ] && [ "$(field "$1" possible)" -gt 0 ]; }
 lab_zero() { [ "$(field "$1" "$2")" = "0" ]; }
-note_has() { row "$1" | cut -d, -f8- | grep -q "$2"; }
+note_has() { row "$1" | cut -d, -f"$(column notes)"- | grep -q "$2"; }
 
 expect complete "full marks" full_marks complete
-expect stubs "build points only (labs 01 to 06), no correctness points" test "$(field stubs 6)" = 6
+expect stubs "build points only, no correctness points" test "$(field stubs total)" = "$(( $(column total) - 2 ))"
 expect archived "an archive is unpacked and graded in full" full_marks archived
-expect missing-lab02 "no lab 02 points" lab_zero missing-lab02 3
+expect not-an-archive "an unreadable archive gets a row and a reason" note_has not-an-archive "could not unpack"
+expect missing-lab02 "no lab 02 points" lab_zero missing-lab02 lab02
 expect missing-lab02 "reason: missing file" note_has missing-lab02 "missing file: 02_tiled/kernel.cu"
-expect missing-lab02 "lab 01 still graded" test "$(field missing-lab02 2)" -gt 0
-expect compile-error "no lab 01 points" lab_zero compile-error 2
+expect missing-lab02 "lab 01 still graded" test "$(field missing-lab02 lab01)" -gt 0
+expect compile-error "no lab 01 points" lab_zero compile-error lab01
 expect compile-error "reason: does not compile" note_has compile-error "does not compile"
-expect calls-cublas "no lab 01 points" lab_zero calls-cublas 2
+expect calls-cublas "no lab 01 points" lab_zero calls-cublas lab01
 expect calls-cublas "reason: calls a library" note_has calls-cublas "calls a library"
-expect empty-file "no lab 03 points" lab_zero empty-file 4
-expect empty-file "no lab 04 points (built with lab 03's file)" lab_zero empty-file 5
-expect empty-file "lab 02 still graded" test "$(field empty-file 3)" -gt 0
+expect empty-file "no lab 03 points" lab_zero empty-file lab03
+expect empty-file "no lab 04 points (built with lab 03's file)" lab_zero empty-file lab04
+expect empty-file "lab 02 still graded" test "$(field empty-file lab02)" -gt 0
+expect class "class.html written with every student" grep -q "not-an-archive" "$work/out/class.html"
+expect class "timings.csv has a row per graded submission" test "$(grep -c '^complete,' "$work/out/timings.csv")" = 1
+
+# The same submissions graded one at a time, each with a kit of its own (grade.cmake as before batches):
+# the batch must give the same points for every check.
+mkdir -p "$work/alone"
+for student in compile-error; do
+  cmake -DSUBMISSION="$class/$student" -DBUILD="$work/alone/$student" -DRESULTS="$work/alone/$student.json" \
+    "-DCONFIGURE_ARGS=-DTILELAB_TILE_WIDTHS=16" -P "$root/grader/grade.cmake" >"$work/alone/$student.txt" 2>&1
+  expect "$student" "same grade in the batch as graded alone" \
+    cmake -DA="$work/out/reports/$student/results.json" -DB="$work/alone/$student.json" \
+    -P "$root/grader/batch/same-grades.cmake"
+done
 [ "$failures" -eq 0 ] || { echo "$failures expectations failed"; exit 1; }
 echo "batch self-test: every expectation met"

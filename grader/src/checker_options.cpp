@@ -52,11 +52,17 @@ CheckerOptions parse_checker_options(int& argc, char** argv) {
         else if (arg == "--sanitizer-tool") options.sanitizer_tool = value();
         else if (arg == "--time-limit") seconds = std::strtod(value().c_str(), nullptr);
         else if (arg == "--verdict-file") options.verdict_file = value();
+        else if (arg == "--exclusive-gpu") options.exclusive_gpu = true;
+        else if (arg == "--request-limit") options.request_limit_seconds = std::strtod(value().c_str(), nullptr);
+        else if (arg == "--suite") options.series.push_back(parse_series_suite(value()));
         else argv[kept++] = argv[i];
     }
     argc = kept;
     if (lab.empty() || runner.empty()) throw std::invalid_argument("--lab and --runner are required");
     options.lab = lab_from_table(lab, tile_width);
+    if (!options.series.empty() && (!sanitizer.empty() || options.verdict_file.empty()))
+        throw std::invalid_argument("--suite needs --verdict-file (the prefix of each check's verdict) and no "
+                                    "--sanitizer");
     if (sanitizer.empty() != options.sanitizer_tool.empty())
         throw std::invalid_argument("--sanitizer and --sanitizer-tool go together");
     if (!sanitizer.empty())

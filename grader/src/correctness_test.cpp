@@ -60,6 +60,13 @@ TEST_SUITE("edges") {
     }
 }
 
+// Not a check of its own: what each compute-sanitizer run multiplies (cmake/TileLab.cmake).
+TEST_SUITE("sanitized") {
+    TEST_CASE("multiplies partial and single tiles under compute-sanitizer") {
+        check_shapes(sanitizer_shapes(lab_under_test()));
+    }
+}
+
 TEST_SUITE("odd-shapes") {
     TEST_CASE("handles prime, tall, wide and thin shapes") { check_shapes(odd_shapes(lab_under_test())); }
 }

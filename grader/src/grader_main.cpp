@@ -1,19 +1,25 @@
 // The checker's entry point: says what is graded and with which seed, skips (exit 77) without a usable GPU,
 // runs the selected checks against the lab's program (a separate, sandboxed process), and fails when a filter
-// selected no test at all, so a misspelt suite can never pass silently. Its verdict is its exit status, also
+// selected no test at all, so a misspelt suite can never pass silently. A failure ends with the section of
+// docs/grading.md that explains the check. Its verdict is its exit status, also
 // written to --verdict-file for grade.cmake; nothing the lab's program prints or returns decides it.
 #define DOCTEST_CONFIG_IMPLEMENT
+#include "grading_page.hpp"
 #include "lab_runner.hpp"
 #include "lab_under_test.hpp"
 #include "run_counter.hpp"
+#include "suite_series.hpp"
 
 #include <tilelab/random.hpp>
 
 #include <cuda_runtime_api.h>
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 #include <string>
@@ -23,25 +29,48 @@ namespace {
 /// Exit code that CTest's SKIP_RETURN_CODE turns into "skipped".
 constexpr int exit_skipped = 77;
 
-/// True when a CUDA GPU can be used; otherwise prints why not. Asked here, by the checker, so that a lab's
-/// program cannot have its GPU checks skipped by claiming there is no GPU.
-bool gpu_available() {
+/// True when a CUDA GPU can be used; @p said gets a line saying which, or why not. Asked here, by the checker, so
+/// that a lab's program cannot have its GPU checks skipped by claiming there is no GPU.
+bool gpu_available(std::string& said) {
+    char line[512];
     int count = 0;
     const cudaError_t status = cudaGetDeviceCount(&count);
     if (status != cudaSuccess || count == 0) {
-        std::printf("SKIPPED: no usable CUDA GPU (%s); the GPU checks did not run\n",
-                    status != cudaSuccess ? cudaGetErrorString(status) : "no device found");
+        std::snprintf(line, sizeof line, "SKIPPED: no usable CUDA GPU (%s); the GPU checks did not run\n",
+                      status != cudaSuccess ? cudaGetErrorString(status) : "no device found");
+        said += line;
         return false;
     }
     cudaDeviceProp properties{};
     if (cudaGetDeviceProperties(&properties, 0) == cudaSuccess) {
 #ifdef TILELAB_CPU_BACKEND
-        std::printf("Backend: %s; every __syncthreads() and shared-memory access is checked\n", properties.name);
+        std::snprintf(line, sizeof line, "Backend: %s; every __syncthreads() and shared-memory access is checked\n",
+                      properties.name);
 #else
-        std::printf("GPU: %s (compute capability %d.%d)\n", properties.name, properties.major, properties.minor);
+        std::snprintf(line, sizeof line, "GPU: %s (compute capability %d.%d)\n", properties.name, properties.major,
+                      properties.minor);
 #endif
+        said += line;
     }
     return true;
+}
+
+// The GPU as grade.cmake found it once for the whole grading (--device-query, passed on in TILELAB_GPU_FOUND:
+// "+" and the line when there is one, "-" and the reason when not), else this checker's own query. Asking once
+// matters in a batch: every query initialises CUDA, which the driver does for one process at a time. Only the
+// kit's own programs set it: a lab's program runs in a sandbox with an environment of the checker's making.
+bool gpu_found(std::string& said) {
+#ifndef TILELAB_CPU_BACKEND
+    const char* found = std::getenv("TILELAB_GPU_FOUND");
+    if (found != nullptr && (found[0] == '+' || found[0] == '-')) {
+        said += std::string(found + 1) + "\n";
+        return found[0] == '+';
+    }
+#endif
+    tilelab::grader::hold_gpu(tilelab::grader::GpuUse::starting);  // as a context, waits only for a memory check
+    const bool found_here = gpu_available(said);
+    tilelab::grader::gpu_lease().release_shared();
+    return found_here;
 }
 
 // What each compute-sanitizer tool's error means for a lab.
@@ -79,14 +108,78 @@ int sanitizer_verdict(const std::string& tool, int checks_result) {
 int write_verdict(const std::string& file, int result) {
     if (file.empty()) return result;
     std::ofstream out(file, std::ios::trunc);
-    out << (result == 0 ? "passed" : result == exit_skipped ? "skipped" : "failed") << "\n";
+    out << tilelab::grader::verdict_word(result) << "\n";
     if (!out) std::printf("error: cannot write the verdict to %s\n", file.c_str());
     return out ? result : 1;
+}
+
+// Every check of the series ends with @p result and, as its output, @p said (the checker could not start them).
+int end_every_check(const tilelab::grader::CheckerOptions& options, int result, const std::string& said) {
+    for (const tilelab::grader::SeriesSuite& suite : options.series) {
+        const std::string verdict_file = options.verdict_file + "." + suite.name;
+        std::ofstream(verdict_file + ".log", std::ios::trunc) << said;
+        if (write_verdict(verdict_file, result) != result) return 1;
+    }
+    std::printf("%s", said.c_str());
+    return 0;
+}
+
+// The checks of a series, one after another, with one lab's program for all while it stays usable: each check
+// has its own limit from its start, its output in <verdict file>.<suite>.log and its verdict beside it, which the
+// check's own test shows (--show-verdict). Fails only when a verdict could not be written: a failed check is
+// that check's test's failure.
+int run_series(int argc, char** argv, tilelab::grader::CheckerOptions options, const std::string& said) {
+    using namespace tilelab::grader;
+    const std::string label = std::filesystem::path(options.verdict_file).filename().string();
+    const char* holds_log = std::getenv("TILELAB_GPU_HOLDS_LOG");
+    for (const SeriesSuite& suite : options.series) {
+        const std::string verdict_file = options.verdict_file + "." + suite.name;
+        const auto started = std::chrono::steady_clock::now();
+        options.deadline = started + std::chrono::milliseconds(static_cast<long long>(suite.seconds * 1000));
+        options.request_limit_seconds = suite.request_limit_seconds;
+        options.exclusive_gpu = suite.exclusive_gpu;
+        set_checker_options(options);
+        if (holds_log != nullptr) gpu_lease().log_holds(holds_log, label + "." + suite.name);
+        int result = 0;
+        try {
+            const OutputToFile output(verdict_file + ".log");
+            std::printf("%s", said.c_str());
+            begin_check();
+            doctest::Context context(argc, argv);
+            context.setOption("test-suite", suite.name.c_str());
+            result = fail_if_nothing_ran(context.run());
+            if (result != 0) print_grading_page_links("");  // the page that explains it
+        } catch (const std::exception& error) {
+            std::printf("error: %s\n", error.what());
+            return 1;
+        }
+        if (write_verdict(verdict_file, result) != result) return 1;
+        const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
+        std::printf("%-16s %s in %.1f s\n", suite.name.c_str(), verdict_word(result), took.count());
+        std::fflush(stdout);
+    }
+    return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+    // The test of one check of a series: what the series' run of that check printed, and its verdict.
+    if (argc == 3 && std::string(argv[1]) == "--show-verdict") return tilelab::grader::show_verdict(argv[2]);
+    // The GPU's line for TILELAB_GPU_FOUND (see gpu_found): exit 0 with it, 77 with the reason there is none.
+    if (argc == 2 && std::string(argv[1]) == "--device-query") {
+        std::string said;
+        bool found = false;
+        try {
+            found = gpu_found(said);
+        } catch (const std::exception& error) {  // the GPU lock could not be held
+            std::printf("error: %s\n", error.what());
+            return 2;
+        }
+        if (!said.empty() && said.back() == '\n') said.pop_back();
+        std::printf("%s\n", said.c_str());
+        return found ? 0 : exit_skipped;
+    }
     tilelab::grader::CheckerOptions options;
     try {
         options = tilelab::grader::parse_checker_options(argc, argv);
@@ -97,21 +190,46 @@ int main(int argc, char** argv) {
         return 2;
     }
     tilelab::grader::set_checker_options(options);
+    if (const char* log = std::getenv("TILELAB_GPU_HOLDS_LOG"))  // a batch's record of who had the GPU how long
+        tilelab::grader::gpu_lease().log_holds(
+            log, std::filesystem::path(options.verdict_file).filename().string());
     doctest::Context context(argc, argv);
     if (context.shouldExit()) return context.run();
+    const bool series = !options.series.empty();
+    auto stop = [&](int result, const std::string& said) {
+        return series ? end_every_check(options, result, said) : (std::printf("%s", said.c_str()),
+                                                                   write_verdict(options.verdict_file, result));
+    };
 
     const auto& lab = tilelab::grader::lab_under_test();
+    std::string said;
     try {
-        std::printf("Grading %s (%s) at TILE_WIDTH %d with seed %llu (set TILELAB_SEED to change it)\n", lab.name,
-                    lab.launcher, lab.tile_width, static_cast<unsigned long long>(tilelab::base_seed()));
+        char line[256];
+        std::snprintf(line, sizeof line, "Grading %s (%s) at TILE_WIDTH %d with seed %llu (set TILELAB_SEED to change it)\n",
+                      lab.name, lab.launcher, lab.tile_width, static_cast<unsigned long long>(tilelab::base_seed()));
+        said = line;
     } catch (const std::exception& error) {
-        std::printf("error: %s\n", error.what());
-        return write_verdict(options.verdict_file, 2);
+        return stop(2, "error: " + std::string(error.what()) + "\n");
     }
+    std::printf("%s", said.c_str());
     std::fflush(stdout);
-    if (!gpu_available()) return write_verdict(options.verdict_file, exit_skipped);
+    std::string device;
+    bool have_gpu = false;
+    try {
+        have_gpu = gpu_found(device);
+    } catch (const std::exception& error) {  // the GPU lock could not be held
+        return stop(2, said + "error: " + error.what() + "\n");
+    }
+    if (series) {
+        if (!have_gpu) return end_every_check(options, exit_skipped, said + device);
+        std::printf("%s", device.c_str());
+        return run_series(argc, argv, options, said + device);
+    }
+    std::printf("%s", device.c_str());
+    if (!have_gpu) return write_verdict(options.verdict_file, exit_skipped);
 
     int result = tilelab::grader::fail_if_nothing_ran(context.run());
     if (!options.sanitizer_tool.empty()) result = sanitizer_verdict(options.sanitizer_tool, result);
+    if (result != 0) tilelab::grader::print_grading_page_links(options.sanitizer_tool);  // the page that explains it
     return write_verdict(options.verdict_file, result);
 }

@@ -1,5 +1,6 @@
 #include "lab_runner.hpp"
 
+#include "gpu_lease.hpp"
 #include "lab_under_test.hpp"
 
 #include <tilelab/cuda_check.hpp>
@@ -11,12 +12,40 @@ namespace tilelab::grader {
 namespace {
 
 std::unique_ptr<RunnerProcess> runner;
+bool runner_unusable = false;  // it ended, hung or lost its CUDA context: a later check needs a new one
+
+// GCC 12 warns, wrongly, that appending the one field to the empty request overflows it (-Wstringop-overflow on
+// std::vector::insert, a known false alarm of that release).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#endif
+wire::Writer hello_request() {
+    wire::Writer request;
+    request.put(wire::Op::hello);
+    return request;
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 RunnerProcess& started_runner() {
     if (!runner) {
         runner = std::make_unique<RunnerProcess>(checker_options().runner, checker_options().deadline);
+        runner->set_request_limit(
+            std::chrono::milliseconds(static_cast<long long>(checker_options().request_limit_seconds * 1000)));
         std::printf("Sandbox: %s\n", runner->confinement().c_str());
         std::fflush(stdout);
+        // The program's CUDA context is created by a request of its own, holding the GPU only as creating a context
+        // needs (gpu_lease.hpp): with many programs starting at once that takes a second or more, and a check
+        // waiting to time the GPU need not wait for it. Its reply is not read: the first real request says what
+        // went wrong, if anything did.
+        hold_gpu(GpuUse::starting);
+        struct ReleaseStarting {
+            ~ReleaseStarting() { gpu_lease().release_shared(); }
+        } release;
+        ReplyHeader header;
+        runner->call(hello_request(), "starting the lab's program", header);
     }
     return *runner;
 }
@@ -73,10 +102,48 @@ wire::Reader body(const Reply& reply) {
     return in;
 }
 
+void hold_gpu(GpuUse use) {
+    const auto waited = gpu_lease().hold(use);
+    if (waited <= std::chrono::steady_clock::duration::zero()) return;
+    if (runner) {
+        runner->postpone_deadline(waited);
+    } else {
+        CheckerOptions options = checker_options();
+        options.deadline += waited;
+        set_checker_options(std::move(options));
+    }
+}
+
 Reply ask_runner(const wire::Writer& request, const std::string& doing) {
+    // A check that measures the GPU holds it alone from its first request (the one that starts the runner's CUDA
+    // context) until it ends; the others share it, one request at a time.
+    return ask_runner(request, doing, checker_options().exclusive_gpu ? GpuUse::exclusive : GpuUse::shared);
+}
+
+Reply ask_runner(const wire::Writer& request, const std::string& doing, GpuUse use) {
+    struct ReleaseShared {  // after the reply (or the failure), whichever way this returns
+        ~ReleaseShared() { gpu_lease().release_shared(); }
+    } release;
     Reply reply;
-    reply.bytes = started_runner().call(request, doing, reply.header);
+    try {
+        RunnerProcess& process = started_runner();
+        hold_gpu(use);
+        reply.bytes = process.call(request, doing, reply.header);
+    } catch (const RunnerGone&) {
+        runner_unusable = true;
+        throw;
+    }
+    if (reply.header.context_lost) runner_unusable = true;
     return reply;
+}
+
+void begin_check() {
+    if (runner_unusable) runner.reset();
+    runner_unusable = false;
+    if (!runner) return;
+    runner->set_deadline(checker_options().deadline);
+    runner->set_request_limit(
+        std::chrono::milliseconds(static_cast<long long>(checker_options().request_limit_seconds * 1000)));
 }
 
 int finish_runner() { return runner ? runner->finish() : 0; }

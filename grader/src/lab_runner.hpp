@@ -2,6 +2,7 @@
 /// @brief The lab's program as the checks use it: one runner per checker process, started on first use.
 #pragma once
 
+#include "gpu_lease.hpp"
 #include "runner_process.hpp"
 
 #include <tilelab/wire.hpp>
@@ -42,9 +43,23 @@ wire::Reader body(const Reply& reply);
 /// Reads a reply's header from @p in.
 ReplyHeader read_header(wire::Reader& in);
 
+/// Holds this checker's GPU lease for @p use (gpu_lease.hpp), and moves the lab's deadline by the time it waited.
+void hold_gpu(GpuUse use);
+
 /// Sends @p request to the lab's program (starting it on first use, with the command from checker_options())
 /// and returns its reply; @p doing says what was asked, for messages. Throws RunnerGone.
 Reply ask_runner(const wire::Writer& request, const std::string& doing);
+
+/// As ask_runner, with the GPU held for @p use during the request whatever the check's option says: the
+/// performance gate holds it alone only while it times the kernels. An exclusive hold outlasts the request, until
+/// gpu_lease().release().
+Reply ask_runner(const wire::Writer& request, const std::string& doing, GpuUse use);
+
+/// Readies the lab's program for the next check of a series run by one checker (grader_main's --suite): one
+/// that ended, hung or lost its CUDA context in the last check is put away (the next request starts a new one);
+/// a usable one is kept, with checker_options()'s deadline and request limit from now on. Keeping it saves a
+/// CUDA context per check, which a GPU creates one at a time.
+void begin_check();
 
 /// Ends the lab's program, if it was started: closes the channel and returns its exit status (see
 /// RunnerProcess::finish); 0 when it never ran.

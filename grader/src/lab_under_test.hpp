@@ -2,6 +2,8 @@
 /// @brief What the checker knows about the lab it grades: from its own table, never from the lab's program.
 #pragma once
 
+#include "suite_series.hpp"
+
 #include <chrono>
 #include <string>
 #include <vector>
@@ -45,13 +47,17 @@ struct CheckerOptions {
     std::chrono::steady_clock::time_point deadline;  ///< When the lab's program must have answered everything.
     std::string verdict_file;                  ///< Where the checker writes its verdict for grade.cmake; may be empty.
     std::string sanitizer_tool;                ///< compute-sanitizer's tool the runner runs under; empty for none.
+    double request_limit_seconds = 0;          ///< Limit of each request to the runner (0: none), --request-limit.
+    bool exclusive_gpu = false;                ///< The check measures the GPU: it holds it alone (gpu_lease.hpp).
+    /// Checks run one after another by this process (--suite, suite_series.hpp); empty: the command line's.
+    std::vector<SeriesSuite> series;
 };
 
 /// compute-sanitizer's exit status when its tool found an error (--error-exitcode).
 inline constexpr int sanitizer_error_status = 86;
 
 /// Reads and removes the checker's own options (--lab, --tile-width, --runner, --time-limit, --verdict-file,
-/// --sanitizer PATH with --sanitizer-tool TOOL) from argv; throws std::invalid_argument with a message when one is missing or wrong.
+/// --sanitizer PATH with --sanitizer-tool TOOL, --exclusive-gpu, --request-limit SECONDS, --suite ...) from argv; throws std::invalid_argument with a message when one is missing or wrong.
 CheckerOptions parse_checker_options(int& argc, char** argv);
 
 /// The options this process was started with (set once by main).

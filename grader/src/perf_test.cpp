@@ -2,6 +2,7 @@
 // previous stage's model kernel (labs 02 and 03: the naive one at the same TILE_WIDTH; lab 05: the tiled one;
 // lab 06: the coarsened one). The lab's program times both in one process, interleaved, after
 // warm-up, on a working set larger than L2; this checker takes the medians, decides, and checks the result.
+#include "gpu_lease.hpp"
 #include "lab_runner.hpp"
 #include "lab_under_test.hpp"
 
@@ -60,20 +61,30 @@ TEST_SUITE("perf") {
         HostMatrix M(n, n), N(n, n);
         fill_uniform(M, derive_seed(base_seed(), "perf M"));
         fill_uniform(N, derive_seed(base_seed(), "perf N"));
-        wire::Writer request;
-        request.put(wire::Op::perf).put<std::int32_t>(n).put<std::int32_t>(repeats);
-        request.put_floats(M.data(), M.size()).put_floats(N.data(), N.size());
-        const std::string doing = "timing the kernels";
+        // The operands travel and both kernels warm up while the GPU is shared; it is held alone for the timed
+        // runs only, and the result comes back after (in a batch, others wait for the measuring part alone).
+        wire::Writer load, time, result;
+        load.put(wire::Op::perf_load).put<std::int32_t>(n).put_floats(M.data(), M.size()).put_floats(N.data(), N.size());
+        time.put(wire::Op::perf).put<std::int32_t>(repeats);
+        result.put(wire::Op::perf_result);
         std::vector<float> naive_ms, tiled_ms, P;
         try {
-            const Reply reply = ask_runner(request, doing);
-            require_ok(reply, "the kit's launch of the kernel");
-            wire::Reader in = body(reply);
+            require_ok(ask_runner(load, "loading the operands to time the kernels", GpuUse::shared),
+                       "the kit's launch of the kernel");
+            const Reply timings = ask_runner(time, "timing the kernels", GpuUse::timing);
+            gpu_lease().release();
+            require_ok(timings, "the kit's launch of the kernel");
+            wire::Reader in = body(timings);
             naive_ms = in.get_floats();
             tiled_ms = in.get_floats();
-            P = in.get_floats();
-            require_complete(in, doing);
+            require_complete(in, "timing the kernels");
+            const Reply product = ask_runner(result, "reading back the result of the timed runs", GpuUse::shared);
+            require_ok(product, "reading back the result");
+            wire::Reader out = body(product);
+            P = out.get_floats();
+            require_complete(out, "reading back the result of the timed runs");
         } catch (const std::exception& error) {
+            gpu_lease().release();
             FAIL(std::string(error.what()));
         }
         REQUIRE_MESSAGE((naive_ms.size() == static_cast<std::size_t>(repeats) && tiled_ms.size() == naive_ms.size() &&

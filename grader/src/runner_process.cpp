@@ -77,7 +77,13 @@ void RunnerProcess::gone(const std::string& what, const std::string& hint) {
 bool RunnerProcess::wait_readable(Clock::time_point until) {
     for (;;) {
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now()).count();
-        if (left <= 0) gone("the lab's program did not answer in time (the check's limit ran out)", too_slow_hint);
+        if (left <= 0) {
+            if (until < deadline_)
+                gone("the lab's program did not answer within " + std::to_string(request_limit_.count() / 1000) +
+                         " s, the limit of one request (--request-limit)",
+                     too_slow_hint);
+            gone("the lab's program did not answer in time (the check's limit ran out)", too_slow_hint);
+        }
         pollfd p{reply_fd_, POLLIN, 0};
         const int ready = poll(&p, 1, static_cast<int>(std::min<long long>(left, 200)));
         if (ready > 0) return true;
@@ -94,7 +100,7 @@ bool RunnerProcess::wait_readable(Clock::time_point until) {
 bool RunnerProcess::read_bytes(void* data, std::size_t size) {
     auto* p = static_cast<unsigned char*>(data);
     while (size > 0) {
-        if (!wait_readable(deadline_)) return false;
+        if (!wait_readable(reply_due_)) return false;
         const ssize_t n = read(reply_fd_, p, size);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) return false;
@@ -107,6 +113,8 @@ bool RunnerProcess::read_bytes(void* data, std::size_t size) {
 std::vector<unsigned char> RunnerProcess::call(const wire::Writer& request, const std::string& doing,
                                                ReplyHeader& header) {
     if (exit_status_ >= 0) throw RunnerGone("the lab's program has already ended");
+    reply_due_ = deadline_;
+    if (request_limit_.count() > 0) reply_due_ = std::min(deadline_, Clock::now() + request_limit_);
     if (!wire::send_frame(request_fd_, request.bytes())) {
         // It is gone: say how.
         int status = 0;

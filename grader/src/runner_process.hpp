@@ -53,6 +53,15 @@ public:
     /// What the runner printed so far, each line quoted as "  | ..." (at most @p max_bytes of it).
     std::string printed(std::size_t max_bytes = 6000) const;
 
+    /// Each request must also be answered within @p limit of being sent (zero: only the deadline counts), so that
+    /// a kernel that never ends is stopped long before the whole check's limit.
+    void set_request_limit(std::chrono::milliseconds limit) noexcept { request_limit_ = limit; }
+
+    /// Moves the deadline @p by later: the time this checker waited for its turn on the GPU is not the lab's.
+    void postpone_deadline(std::chrono::steady_clock::duration by) noexcept { deadline_ += by; }
+    /// Sets the deadline anew: the next check of a series has its own (grader_main's --suite).
+    void set_deadline(std::chrono::steady_clock::time_point deadline) noexcept { deadline_ = deadline; }
+
     /// How the runner is confined, in one line.
     const std::string& confinement() const noexcept { return sandbox_.description; }
 
@@ -70,6 +79,8 @@ private:
     int reply_fd_ = -1;
     int exit_status_ = -1;
     std::chrono::steady_clock::time_point deadline_;
+    std::chrono::milliseconds request_limit_{0};
+    std::chrono::steady_clock::time_point reply_due_;  ///< This request's: the deadline, or sooner.
 };
 
 }  // namespace tilelab::grader

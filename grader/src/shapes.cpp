@@ -31,6 +31,16 @@ std::vector<Shape> edge_shapes(const LabUnderTest& lab) {
     return shapes;
 }
 
+std::vector<Shape> sanitizer_shapes(const LabUnderTest& lab) {
+    const int t = lab.tile_width;
+    const std::vector<int> sizes = lab.needs_tile_multiples ? std::vector<int>{t, 2 * t} : std::vector<int>{1, t + 1};
+    std::vector<Shape> shapes;
+    for (int rows : sizes)
+        for (int inner : sizes)
+            for (int cols : sizes) shapes.push_back({rows, inner, cols});
+    return shapes;
+}
+
 std::vector<Shape> odd_shapes(const LabUnderTest& lab) {
     const int t = lab.tile_width;
     if (lab.needs_tile_multiples)

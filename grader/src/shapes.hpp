@@ -33,6 +33,11 @@ std::string to_string(const Shape& shape);
 std::vector<Shape> tiny_shapes(const LabUnderTest& lab);
 /// Every combination of 1, T−1, T and T+1 per dimension (T, 2T, 3T for a lab that needs multiples).
 std::vector<Shape> edge_shapes(const LabUnderTest& lab);
+/// What compute-sanitizer's runs multiply: every combination of 1 and T+1 per dimension (T and 2T for a lab that
+/// needs multiples), eight shapes. Each has a partial or a single tile where the edges have one, and each with an
+/// inner dimension above T has two phases, so a missing bounds check, barrier or zero-fill shows in them all the
+/// same; fewer shapes keep each run short, since every launch under a sanitizer costs tens of milliseconds.
+std::vector<Shape> sanitizer_shapes(const LabUnderTest& lab);
 /// Primes, tall, wide and thin-inner shapes.
 std::vector<Shape> odd_shapes(const LabUnderTest& lab);
 /// large_side cubed, and (large_side − 1) × (large_side + 1) × (large_side − 3) for labs that take any shape.

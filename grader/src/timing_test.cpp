@@ -30,11 +30,33 @@ struct TimedRun {
     std::string report;
 };
 
-// Calls matmul_timed in the lab's program on fresh inputs, with P poisoned and a guard zone after it in host memory.
+// The inputs of matmul_timed for @p shape (the same on every call) and their float64 product, kept for the last
+// shape asked: the clock and memory checks call it seven times on the large shape, holding the GPU alone in a batch,
+// and need the product only once. Ask for it before the first request and that once costs no GPU time either.
+struct TimedInputs {
+    Shape shape{0, 0, 0};
+    HostMatrix M{0, 0}, N{0, 0};
+    ReferenceProduct product;
+};
+
+const TimedInputs& timed_inputs(const Shape& shape) {
+    static TimedInputs inputs;
+    if (inputs.shape.rows != shape.rows || inputs.shape.inner != shape.inner || inputs.shape.cols != shape.cols) {
+        inputs.shape = shape;
+        inputs.M = HostMatrix(shape.rows, shape.inner);
+        inputs.N = HostMatrix(shape.inner, shape.cols);
+        fill_uniform(inputs.M, derive_seed(base_seed(), "M " + to_string(shape)));
+        fill_uniform(inputs.N, derive_seed(base_seed(), "N " + to_string(shape)));
+        inputs.product = reference_matmul(inputs.M, inputs.N);
+    }
+    return inputs;
+}
+
+// Calls matmul_timed in the lab's program, with P poisoned and a guard zone after it in host memory.
 TimedRun run_timed(const Shape& shape) {
-    HostMatrix M(shape.rows, shape.inner), N(shape.inner, shape.cols);
-    fill_uniform(M, derive_seed(base_seed(), "M " + to_string(shape)));
-    fill_uniform(N, derive_seed(base_seed(), "N " + to_string(shape)));
+    const TimedInputs& inputs = timed_inputs(shape);
+    const HostMatrix& M = inputs.M;
+    const HostMatrix& N = inputs.N;
     const std::size_t count = static_cast<std::size_t>(shape.rows) * shape.cols;
     const std::size_t guard = 4096;
     wire::Writer request;
@@ -49,7 +71,7 @@ TimedRun run_timed(const Shape& shape) {
     const std::vector<float> P = in.get_floats();
     require_complete(in, doing);
     if (P.size() != count + guard) throw RunnerGone("the lab's program sent back a P of the wrong size while " + doing);
-    const Comparison comparison = compare(P.data(), reference_matmul(M, N));
+    const Comparison comparison = compare(P.data(), inputs.product);
     TimedRun run{ms, comparison.passed(), {}};
     for (std::size_t i = count; i < P.size(); ++i)
         if (!is_unwritten(P[i])) {
@@ -110,6 +132,7 @@ TEST_SUITE("timing-results") {
 TEST_SUITE("timing-clock") {
     TEST_CASE("the reported time is the kernel's alone") {
         const Shape shape{large_side, large_side, large_side};
+        timed_inputs(shape);  // before the first request, which holds the GPU alone in a batch
         const float grader_ms = grader_kernel_ms(shape);
         std::vector<float> student;
         for (int i = 0; i < 5; ++i) {
@@ -133,6 +156,7 @@ TEST_SUITE("timing-clock") {
 TEST_SUITE("timing-memory") {
     TEST_CASE("gives back all the device memory it allocates") {
         const Shape shape{large_side, large_side, large_side};
+        timed_inputs(shape);  // before the first request, as in timing-clock
         REQUIRE_MESSAGE(run_timed(shape).correct, "the results must be right before memory is checked");
         const std::size_t before = free_device_bytes();  // after one call, so one-time set-up is not counted
         run_timed(shape);

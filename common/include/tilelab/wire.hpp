@@ -28,11 +28,14 @@ enum class Op : std::uint32_t {
     hello = 1,      ///< Reply: the device's name (or Status::no_device).
     multiply,       ///< Multiply given inputs in guarded device buffers, with the launcher or the contract launch.
     attributes,     ///< Reply: the kernel's shared memory, registers, blocks per multiprocessor, shared accesses.
-    perf,           ///< Time the reference (previous stage's model) kernel and the contract launch, interleaved.
+    perf,           ///< Time the reference (previous stage's model) kernel and the contract launch, interleaved, on
+                    ///< the operands of the last perf_load.
     timed,          ///< Lab 04: call matmul_timed on host inputs.
     kernel_time,    ///< Lab 04: the kit's own event timing of the lab 03 kernel on one shape.
     timed_failure,  ///< Lab 04: call matmul_timed on sizes no GPU can hold; free memory before and after.
     free_memory,    ///< Reply: the device's free and total bytes.
+    perf_load,      ///< The performance gate's operands to the device, both kernels warmed up on them.
+    perf_result,    ///< Reply: the lab's result of the last perf, whose device buffers are then freed.
 };
 
 /// How the runner carried out a request.

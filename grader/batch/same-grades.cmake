@@ -1,0 +1,40 @@
+# Compares two Gradescope results.json files check by check (name, score, possible): the grades-equal check of a
+# batch against the same submission graded on its own (grader/selftest/batch_test.sh, scripts/class-benchmark.sh).
+#
+#   cmake -DA=<results.json> -DB=<results.json> -P grader/batch/same-grades.cmake
+#
+# Prints "same grades: N checks" or each difference, and fails on any.
+cmake_minimum_required(VERSION 3.25)
+include("${CMAKE_CURRENT_LIST_DIR}/../report.cmake")
+# "name: score/max" for each check of a results.json.
+function(read_checks file out_var)
+  tilelab_read_results("${file}" checks error)
+  if(error)
+    message(FATAL_ERROR "${file} is not a results.json: ${error}")
+  endif()
+  list(TRANSFORM checks REPLACE "^([^|]*)[|]([^|]*)[|](.*)$" "\\3: \\1/\\2")
+  set(${out_var} "${checks}" PARENT_SCOPE)
+endfunction()
+foreach(file IN ITEMS "${A}" "${B}")
+  if(NOT EXISTS "${file}")
+    message(FATAL_ERROR "no results file ${file}")
+  endif()
+endforeach()
+read_checks("${A}" a)
+read_checks("${B}" b)
+set(differences "")
+foreach(check IN LISTS a)
+  if(NOT check IN_LIST b)
+    string(APPEND differences "\n  only in ${A}: ${check}")
+  endif()
+endforeach()
+foreach(check IN LISTS b)
+  if(NOT check IN_LIST a)
+    string(APPEND differences "\n  only in ${B}: ${check}")
+  endif()
+endforeach()
+list(LENGTH a count)
+if(differences)
+  message(FATAL_ERROR "different grades:${differences}")
+endif()
+message("same grades: ${count} checks")

@@ -1,0 +1,1 @@
+set(TILELAB_MIN_SPEEDUP [==[1.25]==])

@@ -1,0 +1,73 @@
+/// @file gpu_lease.hpp
+/// @brief Turns on one GPU among the checkers of a batch: measuring checks hold it alone, the others share it.
+#pragma once
+
+#include <chrono>
+#include <string>
+
+namespace tilelab::grader {
+
+/// How a check uses the GPU.
+enum class GpuUse {
+    starting,   ///< Creating a CUDA context (a lab's program's first request, the checker's device query): it runs
+                ///< no kernel, so only a check that reads the device's free memory must not see it happen.
+    shared,     ///< Correctness and sanitizer requests: any number at once (each has its own context).
+    timing,     ///< The performance gate's timed runs: no other kernel runs meanwhile; contexts may start.
+    exclusive,  ///< Lab 04's measuring checks (clock, memory, errors): nothing else runs or starts, since the
+                ///< memory check reads the whole device's free memory.
+};
+
+/// A fair reader-writer lock between processes over three lock files (flock): `<path>` (shared by requests, held
+/// alone by timing and exclusive holds), `<path>.contexts` (shared by starting holds, held alone by exclusive ones)
+/// and `<path>.turnstile`, where a checker waiting to hold the GPU alone stops new checkers from sharing it, so it
+/// is not starved. Keeping context creation (about a second each when many programs start at once: the driver makes
+/// contexts one at a time) off `<path>` means a check waiting to time the GPU waits for requests under way only.
+/// A timing or exclusive hold lasts until release() or the process ends; a shared or starting one until
+/// release_shared(). grader/batch.sh names the path (TILELAB_GPU_LOCK, one per GPU) when it grades several
+class GpuLease {
+public:
+    /// The lease on the lock files at @p path; an empty path holds nothing (every call returns at once).
+    explicit GpuLease(std::string path);
+    GpuLease(const GpuLease&) = delete;
+    GpuLease& operator=(const GpuLease&) = delete;
+    ~GpuLease();
+
+    /// Holds the GPU for @p use from now on (a hold that does not cover @p use is let go of first; an exclusive
+    /// one covers every use) and returns how long it waited. Throws std::runtime_error when a lock file cannot be opened or locked.
+    std::chrono::steady_clock::duration hold(GpuUse use);
+
+    /// Lets go of a shared or starting hold (a timing or exclusive one is kept): checks that only share the GPU
+    /// hold it for one request at a time, so a check waiting to measure never waits for a whole slow check (a
+    /// compute-sanitizer run), only for the requests under way.
+    void release_shared();
+
+    /// Lets go of the hold, whatever it is: the performance gate hands the GPU back as soon as it has its timings.
+    void release();
+
+    /// Appends one line per hold to @p log (`<label>,<shared|exclusive>,<waited ms>,<held ms>,<start, ms since the
+    /// epoch>`), written when the hold ends: how long each check had the GPU, which a batch sums up
+    /// (grader/batch/gpu-holds.sh). An empty @p log writes nothing.
+    void log_holds(std::string log, std::string label);
+
+private:
+    void write_hold_line() const;
+    void open_lock_files();
+
+    std::string path_;
+    std::string log_;
+    std::string label_;
+    std::chrono::steady_clock::time_point asked_{};
+    std::chrono::steady_clock::time_point held_since_{};
+    std::chrono::system_clock::time_point held_since_wall_{};
+    int lock_fd_ = -1;
+    int contexts_fd_ = -1;
+    int turnstile_fd_ = -1;
+    bool held_ = false;
+    GpuUse use_ = GpuUse::shared;
+};
+
+/// This checker's lease, on the path in the environment variable TILELAB_GPU_LOCK (none when it is unset, and
+/// always none on the CPU backend, which runs no GPU).
+GpuLease& gpu_lease();
+
+}  // namespace tilelab::grader

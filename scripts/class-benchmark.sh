@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Class-scale grading benchmark (docs/benchmarks.md): generates a class (scripts/make-class.cmake: copies of the
+# solutions, other correct styles, stubs, bad submissions and every self-test mutant), grades it with
+# grader/batch.sh at every tile width on both backends, then grades a sample again one at a time against the
+# same kit, nothing else running, and checks that each gets the same points, check by check. Prints the time end
+# to end, the cost per submission and where it went (build, CPU checks, GPU checks) last.
+#   scripts/class-benchmark.sh [COUNT] [SAMPLE]      (defaults 200 and 6)
+# Environment: OUT (where logs go; default build/class-benchmark), TILELAB_BATCH_JOBS (-j of batch.sh),
+# TILELAB_CUDA_ARCHS (default native), TILELAB_BATCH_DEADLINE (seconds after which the batch is stopped and
+# what it finished is reported; default none).
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+count=${1:-200}
+sample=${2:-6}
+out=${OUT:-$root/build/class-benchmark}
+work=${TILELAB_BENCH_WORK:-$root/build/class-benchmark-work}
+mkdir -p "$out" "$work"
+export CUDAARCHS=${TILELAB_CUDA_ARCHS:-native}
+[ -d "$root/.deps/root/usr" ] && export CMAKE_PREFIX_PATH="$root/.deps/root/usr"
+[ -d "$root/.deps/boost" ] && export CMAKE_PREFIX_PATH="${CMAKE_PREFIX_PATH:+$CMAKE_PREFIX_PATH:}$root/.deps/boost"
+
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | tee "$out/gpu.txt"
+echo "$(nproc) cores" | tee -a "$out/gpu.txt"
+cmake -DCOUNT="$count" -DOUT="$work" -P scripts/make-class.cmake || exit 1
+
+jobs_args=()
+[ -n "${TILELAB_BATCH_JOBS:-}" ] && jobs_args=(-j "$TILELAB_BATCH_JOBS")
+start=$(date +%s)
+if [ -n "${TILELAB_BATCH_DEADLINE:-}" ]; then
+  timeout --kill-after=20 "$TILELAB_BATCH_DEADLINE" grader/batch.sh "$work/class" "$work/out" "${jobs_args[@]}" \
+    2>&1 | tee "$out/batch.log"
+  grader/batch.sh --merge "$work/out" 2>&1 | tail -1
+else
+  grader/batch.sh "$work/class" "$work/out" "${jobs_args[@]}" 2>&1 | tee "$out/batch.log"
+fi
+end=$(date +%s)
+cp "$work/out/grades.csv" "$work/out/timings.csv" "$work/out/class.html" "$out/" 2>/dev/null
+graded=$(grep -c 'graded student-' "$out/batch.log")
+kit_seconds=$(cat "$work/out/kit-seconds.txt" 2>/dev/null || echo "?")
+
+# Grades equal: a sample (spread over the variants) graded again, one at a time, against the same kit.
+same=0 compared=0
+echo "grading a sample of $sample again, one at a time, from $(date +%s)" >&2
+step=$(( count / sample > 0 ? count / sample : 1 ))
+: >"$out/same-grades.txt"
+for i in $(seq 1 "$step" "$count" | head -"$sample"); do
+  student=$(ls "$work/class" | sed -n "${i}p")
+  [ -f "$work/out/reports/$student/results.json" ] || continue
+  cmake -DSUBMISSION="$work/class/$student" -DBUILD="$work/alone/$student" -DKIT="$work/out/kit" \
+    -DRESULTS="$work/alone/$student.json" -P grader/grade.cmake >"$work/alone-$student.txt" 2>&1
+  compared=$((compared + 1))
+  if cmake -DA="$work/out/reports/$student/results.json" -DB="$work/alone/$student.json" \
+       -P grader/batch/same-grades.cmake >>"$out/same-grades.txt" 2>&1; then
+    same=$((same + 1)); echo "  $student: same" >>"$out/same-grades.txt"
+  else
+    echo "  $student: DIFFERENT" >>"$out/same-grades.txt"
+  fi
+done
+
+# Test-seconds per kind of check and backend, over the class (each submission's CTest report).
+cat "$work"/out/builds/*/grade.xml 2>/dev/null | grep -o '<testcase name="[^"]*"[^>]*time="[0-9.]*"' |
+  sed 's/<testcase name="\([^"]*\)".*time="\([0-9.]*\)"/\1 \2/' |
+  awk '{ n = split($1, part, "."); backend = ($1 ~ /[.]cpu[.]/) ? "cpu" : "gpu"; key = backend " " part[n];
+         sum[key] += $2; count[key]++ }
+       END { for (k in sum) printf "%-28s %8.1f test-s in %5d tests (%.2f s each)\n", k, sum[k], count[k], sum[k] / count[k] }' |
+  sort -k3 -n -r | tee "$out/suite-times.txt"
+cp "$work"/alone-*.txt "$out/" 2>/dev/null
+
+# How long the GPU was held (grader/src/gpu_lease.hpp's log): alone by the measuring checks, one after another,
+# and shared by the others (the time any shared hold was on, overlapping holds counted once), per kind of check.
+cat "$work"/out/gpu*-holds.csv 2>/dev/null | sort -t, -k5,5n |
+  awk -F, '{ n = split($1, part, "."); kind = part[n]; held = $4 / 1000; start = $5 / 1000; end = start + held
+             if ($2 == "exclusive" || $2 == "timing") { alone += held; alone_n++ } else { shared_n++
+               if (start > busy_end) { busy += busy_end - busy_start; busy_start = start; busy_end = end }
+               else if (end > busy_end) busy_end = end }
+             total[$2 " " kind] += held; count[$2 " " kind]++; wait[$2 " " kind] += $3 / 1000 }
+       END { busy += busy_end - busy_start
+             printf "GPU held alone %.1f s (%d holds); shared holds on for %.1f s (%d holds)\n", alone, alone_n, busy, shared_n
+             for (k in total) printf "  %-32s %8.1f s held in %5d holds (%.3f s each), %8.1f s waited\n", k, total[k], count[k], total[k] / count[k], wait[k] }' |
+  tee "$out/gpu-holds.txt"
+
+# Where the time went, summed over the class (timings.csv: seconds per submission).
+awk -F, 'NR > 1 && $2 != "" { n++; wall += $2; conf += $3; pre += $4; b += $5; c += $6; g += $7 }
+  END { if (n) printf "per submission (mean of %d): wall %.1f s in its slot; configure %.1f s, labs built %.1f s; test-seconds: build checks %.1f, CPU checks %.1f, GPU checks %.1f\n", n, wall / n, conf / n, pre / n, b / n, c / n, g / n }' \
+  "$out/timings.csv" | tee "$out/cost.txt"
+total=$((end - start))
+{
+  echo
+  echo "== class benchmark ($(head -1 "$out/gpu.txt"), $(nproc) cores)"
+  printf '%-44s %s\n' "submissions generated / graded" "$count / $graded"
+  printf '%-44s %s s\n' "kit built once" "$kit_seconds"
+  printf '%-44s %d s (%dm%02ds)\n' "end to end (kit, grading, merge)" "$total" $((total / 60)) $((total % 60))
+  [ "$graded" -gt 0 ] && awk -v t="$total" -v n="$graded" 'BEGIN { printf "%-44s %.1f s\n", "per submission (end to end / graded)", t / n }' 
+  printf '%-44s %d of %d\n' "same grades graded alone" "$same" "$compared"
+} | tee "$out/summary.txt"
