@@ -33,11 +33,18 @@ std::vector<Shape> edge_shapes(const LabUnderTest& lab) {
 
 std::vector<Shape> sanitizer_shapes(const LabUnderTest& lab) {
     const int t = lab.tile_width;
-    const std::vector<int> sizes = lab.needs_tile_multiples ? std::vector<int>{t, 2 * t} : std::vector<int>{1, t + 1};
     std::vector<Shape> shapes;
-    for (int rows : sizes)
-        for (int inner : sizes)
-            for (int cols : sizes) shapes.push_back({rows, inner, cols});
+    if (lab.needs_tile_multiples) {
+        for (int rows : {t, 2 * t})
+            for (int inner : {t, 2 * t})
+                for (int cols : {t, 2 * t}) shapes.push_back({rows, inner, cols});
+        return shapes;
+    }
+    // A partial block tile of P (rows, cols) and a partial phase (inner) past a whole one, as in edge_shapes.
+    const int b = lab.tile(), d = lab.depth();
+    for (int rows : {1, b + 1})
+        for (int inner : {1, d + 1})
+            for (int cols : {1, b + 1}) shapes.push_back({rows, inner, cols});
     return shapes;
 }
 

@@ -34,7 +34,7 @@ std::vector<Shape> tiny_shapes(const LabUnderTest& lab);
 /// Every combination of 1, T−1, T and T+1 per dimension (T, 2T, 3T for a lab that needs multiples).
 std::vector<Shape> edge_shapes(const LabUnderTest& lab);
 /// What compute-sanitizer's runs multiply: every combination of 1 and T+1 per dimension (T and 2T for a lab that
-/// needs multiples), eight shapes. Each has a partial or a single tile where the edges have one, and each with an
+/// needs multiples; the block tile and phase depth, plus one, for labs 05 and up), eight shapes. Each has a partial or a single tile where the edges have one, and each with an
 /// inner dimension above T has two phases, so a missing bounds check, barrier or zero-fill shows in them all the
 /// same; fewer shapes keep each run short, since every launch under a sanitizer costs tens of milliseconds.
 std::vector<Shape> sanitizer_shapes(const LabUnderTest& lab);
