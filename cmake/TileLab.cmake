@@ -10,7 +10,7 @@
 include_guard(GLOBAL)
 
 # The labs, in order. For each: the submission files it is built from, and the kinds of checks it gets.
-set(TILELAB_LABS 01_naive 02_tiled 03_tiled_boundary 04_timing 05_coarsened 06_register_tiled)
+set(TILELAB_LABS 01_naive 02_tiled 03_tiled_boundary 04_timing 05_coarsened 06_register_tiled 07_vectorized 08_warp_tiled)
 set(TILELAB_01_naive_FILES 01_naive/kernel.cu)
 set(TILELAB_01_naive_CHECKS correctness)
 set(TILELAB_02_tiled_FILES 02_tiled/kernel.cu)
@@ -23,6 +23,10 @@ set(TILELAB_05_coarsened_FILES 05_coarsened/kernel.cu)
 set(TILELAB_05_coarsened_CHECKS correctness perf)
 set(TILELAB_06_register_tiled_FILES 06_register_tiled/kernel.cu)
 set(TILELAB_06_register_tiled_CHECKS correctness perf)
+set(TILELAB_07_vectorized_FILES 07_vectorized/kernel.cu)
+set(TILELAB_07_vectorized_CHECKS correctness perf)
+set(TILELAB_08_warp_tiled_FILES 08_warp_tiled/kernel.cu)
+set(TILELAB_08_warp_tiled_CHECKS correctness perf)
 
 # The model kernel each lab's performance gate races against (grader/CMakeLists.txt builds them): the previous
 # stage's model answer.
@@ -30,11 +34,13 @@ set(TILELAB_02_tiled_REFERENCE tilelab_reference_naive)
 set(TILELAB_03_tiled_boundary_REFERENCE tilelab_reference_naive)
 set(TILELAB_05_coarsened_REFERENCE tilelab_reference_tiled)
 set(TILELAB_06_register_tiled_REFERENCE tilelab_reference_coarsened)
+set(TILELAB_07_vectorized_REFERENCE tilelab_reference_register_tiled)
+set(TILELAB_08_warp_tiled_REFERENCE tilelab_reference_vectorized)
 
 # Labs whose configuration is their own (constants in common/include/tilelab/labs.hpp), not TILE_WIDTH: built and
 # graded at one tile width only, TILELAB_PERF_TILE_WIDTH where the build has it (else the first of
 # TILELAB_TILE_WIDTHS), so the test names keep their shape (graded.lab05.tw16.cpu.edges) and no check repeats.
-set(TILELAB_FIXED_CONFIGURATION_LABS 05_coarsened 06_register_tiled)
+set(TILELAB_FIXED_CONFIGURATION_LABS 05_coarsened 06_register_tiled 07_vectorized 08_warp_tiled)
 
 # Each kind of check: its doctest suites (one CTest test each) and the object library holding them.
 set(TILELAB_correctness_SUITES tiny edges odd-shapes large index-order)

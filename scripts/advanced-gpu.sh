@@ -18,7 +18,7 @@ export CUDAARCHS=${TILELAB_CUDA_ARCHS:-90}
 repeats=${TILELAB_REPEATS:-20}
 sizes=${TILELAB_BENCH_SIZES:-4096,8192,4095}
 labs='lab0[5-9]'                       # the advanced labs' tests: graded.lab05..., stubs.lab05..., mutants
-mutants='mutant-(coarsened|register)-'  # ... and their mutants
+mutants='mutant-(coarsened|register|vectorized|warp)-'  # ... and their mutants
 
 start=$(date +%s)
 nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader | tee "$out/gpu.txt"

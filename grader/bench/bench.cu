@@ -1,5 +1,5 @@
 // tilelab-bench: times the naive, tiled and boundary-tiled kernels of one submission (and the coarsened and
-// register-tiled ones of labs 05 and 06, where it has them) against cuBLAS SGEMM over a range of square sizes
+// register-tiled, vectorised and warp-tiled ones of labs 05 to 08, where it has them) against cuBLAS SGEMM over a range of square sizes
 // (tile multiples and not), and writes a table, a CSV file and, with gnuplot, a plot.
 #include <tilelab/device_buffer.hpp>
 #include <tilelab/labs.hpp>
@@ -135,6 +135,12 @@ int main(int argc, char** argv) {
 #endif
 #ifdef TILELAB_BENCH_LAB06
             {"register", [&] { matmul_register_tiled(M.data(), N.data(), P.data(), n, n, n); }},
+#endif
+#ifdef TILELAB_BENCH_LAB07
+            {"vectorized", [&] { matmul_vectorized(M.data(), N.data(), P.data(), n, n, n); }},
+#endif
+#ifdef TILELAB_BENCH_LAB08
+            {"warp-tiled", [&] { matmul_warp_tiled(M.data(), N.data(), P.data(), n, n, n); }},
 #endif
             // Row-major P = M N is column-major Pᵀ = Nᵀ Mᵀ: swap the operands instead of transposing.
             {"cublas", [&] {

@@ -218,3 +218,62 @@ tilelab_add_mutant(NAME register-missing-barrier LAB 06_register_tiled EXPECT ra
   MATCH "shared-memory race"
   CPU_EXPECT fail
   CPU_MATCH "shared-memory race in matmul_register_tiled_kernel.*A barrier is missing between loading the tiles and computing from them")
+
+# --- lab 07 (vectorised loads) ---
+# A 16-byte load without testing that the row's length is a multiple of 4: where it is not, the rows after the
+# first start between 16-byte boundaries, and the float4 load is misaligned.
+tilelab_add_mutant(NAME vectorized-unaligned-load LAB 07_vectorized
+  FIND "if (vector && col + 3 < limit) return *reinterpret_cast<const float4*>(row + col);"
+  REPLACE "if (col + 3 < limit) return *reinterpret_cast<const float4*>(row + col);"
+  MATCH "cudaErrorMisalignedAddress"
+  CPU_MATCH "misaligned address in the kernel matmul_vectorized_kernel.*16-byte vector")
+
+# M's rows read without testing the row: past the last row of M the float4 loads run outside M. Those values only
+# reach rows of P that are never stored, so the products are right; compute-sanitizer's memcheck sees the reads.
+tilelab_add_mutant(NAME vectorized-load-past-M LAB 07_vectorized EXPECT memcheck-fails
+  FIND "const float4 m = r < rows ? load_four("
+  REPLACE "const float4 m = true ? load_four("
+  MATCH "Invalid __global__ read"
+  CPU_EXPECT fail
+  CPU_MATCH "illegal memory access in the kernel matmul_vectorized_kernel.*past its last element.*out-of-bounds read")
+
+# The micro-tile's rows stored without testing them against rows: a partial block tile writes past P.
+tilelab_add_mutant(NAME vectorized-row-boundary-missed LAB 07_vectorized
+  FIND "if (row >= rows) break;"
+  REPLACE ""
+  MATCH "out-of-bounds write")
+
+# --- lab 08 (warp tiling, asynchronous copies) ---
+# Without the barrier after the wait, a thread reads a stage before the other threads' copies into it have landed,
+# and refills the previous stage while slower threads still multiply from it.
+tilelab_add_mutant(NAME warp-missing-stage-barrier LAB 08_warp_tiled
+  FIND "__syncthreads();  // everyone's copies of phase p have landed, and everyone is done with phase p - 1's stage"
+  REPLACE ""
+  MATCH "elements wrong"
+  CPU_MATCH "shared-memory race in matmul_warp_tiled_kernel")
+
+# Without the wait, the barrier does not make the copies land: threads read stages still in flight.
+tilelab_add_mutant(NAME warp-missing-wait LAB 08_warp_tiled
+  FIND "__pipeline_wait_prior(kStages - 2);  // this thread's copies of phase p have landed"
+  REPLACE ""
+  MATCH "elements wrong"
+  CPU_MATCH "shared-memory race in matmul_warp_tiled_kernel.*still in flight. A wait is missing")
+
+# The micro-tile's indices swapped: each thread adds its products into the transposed places.
+tilelab_add_mutant(NAME warp-micro-tile-swapped LAB 08_warp_tiled
+  FIND "sums[i][j] += m_values[i] * n_values[j];"
+  REPLACE "sums[j][i] += m_values[i] * n_values[j];"
+  MATCH "elements wrong")
+
+# A 16-byte copy of N without testing that cols is a multiple of 4: misaligned where it is not.
+tilelab_add_mutant(NAME warp-unaligned-copy LAB 08_warp_tiled
+  FIND "if (cols % 4 == 0 && k < inner && c < cols) {"
+  REPLACE "if (k < inner && c < cols) {"
+  MATCH "cudaErrorMisalignedAddress"
+  CPU_MATCH "misaligned address in the kernel matmul_warp_tiled_kernel")
+
+# The stores not tested against rows: a partial block tile writes past P.
+tilelab_add_mutant(NAME warp-row-boundary-missed LAB 08_warp_tiled
+  FIND "if (row < rows) {"
+  REPLACE "{"
+  MATCH "out-of-bounds write")

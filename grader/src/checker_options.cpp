@@ -26,8 +26,14 @@ LabUnderTest lab_from_table(const std::string& id, int tile_width) {
                 COARSENED_THREADS, "the model tiled kernel (lab 03, TILE_WIDTH 16)"};
     if (id == "lab06")
         return {"lab06", "matmul_register_tiled", tile_width, false, false, REGISTER_BLOCK_TILE, REGISTER_PHASE_DEPTH,
-                REGISTER_THREADS, "the model coarsened kernel (lab 05)"};
-    throw std::invalid_argument("--lab: no lab '" + id + "' (lab01 to lab06)");
+                REGISTER_THREADS, "the model coarsened kernel (lab 05)", 1.15};
+    if (id == "lab07")
+        return {"lab07", "matmul_vectorized", tile_width, false, false, VECTOR_BLOCK_TILE, VECTOR_PHASE_DEPTH,
+                VECTOR_THREADS, "the model register-tiled kernel (lab 06)"};
+    if (id == "lab08")
+        return {"lab08", "matmul_warp_tiled", tile_width, false, false, WARP_TILED_BLOCK_TILE, WARP_TILED_PHASE_DEPTH,
+                WARP_TILED_THREADS, "the model vectorised kernel (lab 07)", 1.05};
+    throw std::invalid_argument("--lab: no lab '" + id + "' (lab01 to lab08)");
 }
 
 }  // namespace

@@ -117,3 +117,55 @@ TILELAB_KERNEL void matmul_register_tiled_kernel(const float* M, const float* N,
 /// REGISTER_BLOCK_TILE × REGISTER_BLOCK_TILE tile of P, partial tiles included (device pointers).
 void matmul_register_tiled(const float* M, const float* N, float* P, int rows, int inner, int cols);
 /// @}
+
+/// @name Lab 07: vectorised 16-byte loads, M's tile transposed in shared memory, any shape
+/// The lab's own configuration, fixed for every TILE_WIDTH: lab 06's block tile, micro-tile, threads and phase
+/// depth, with M_tile stored transposed (one row per k, VECTOR_SHARED_PADDING floats longer than the block tile so
+/// that the transposing stores do not collide in a bank), global memory read and P written 16 bytes (a `float4`) at
+/// a time where a row's length allows it, and both tiles read from shared memory as `float4`s.
+/// @{
+
+/// Rows and columns of P one block computes.
+inline constexpr int VECTOR_BLOCK_TILE = 128;
+/// Columns of M (rows of N) one phase stages in shared memory.
+inline constexpr int VECTOR_PHASE_DEPTH = 8;
+/// Rows and columns of the micro-tile of P each thread computes.
+inline constexpr int VECTOR_MICRO_TILE = 8;
+/// Floats added to each row of the transposed M_tile: a multiple of 4 keeps each row 16-byte aligned.
+inline constexpr int VECTOR_SHARED_PADDING = 4;
+/// Threads per block: one per micro-tile.
+inline constexpr int VECTOR_THREADS = (VECTOR_BLOCK_TILE / VECTOR_MICRO_TILE) * (VECTOR_BLOCK_TILE / VECTOR_MICRO_TILE);
+
+/// Each thread computes a VECTOR_MICRO_TILE × VECTOR_MICRO_TILE micro-tile of P, as in lab 06, moving 16 bytes
+/// per load and store wherever the operands' row lengths are multiples of 4; any rows, inner and cols.
+TILELAB_KERNEL void matmul_vectorized_kernel(const float* M, const float* N, float* P, int rows, int inner, int cols);
+/// Launches matmul_vectorized_kernel with VECTOR_THREADS threads per block, one block per VECTOR_BLOCK_TILE ×
+/// VECTOR_BLOCK_TILE tile of P, partial tiles included (device pointers).
+void matmul_vectorized(const float* M, const float* N, float* P, int rows, int inner, int cols);
+/// @}
+
+/// @name Lab 08: warp tiling and double buffering with asynchronous copies, any shape
+/// The lab's own configuration, fixed for every TILE_WIDTH: a block of WARP_TILED_THREADS threads (eight warps)
+/// computes a WARP_TILED_BLOCK_TILE × WARP_TILED_BLOCK_TILE tile of P; each warp a region of it (the warp tile),
+/// each thread WARP_TILED_MICRO_TILE × WARP_TILED_MICRO_TILE outputs spread over that region; the tiles of the next
+/// phase (WARP_TILED_PHASE_DEPTH deep) are copied into shared memory asynchronously while the current one is
+/// multiplied. The warp tile's shape and the number of stages are the lab's tuning knobs, in the student's file.
+/// @{
+
+/// Rows and columns of P one block computes.
+inline constexpr int WARP_TILED_BLOCK_TILE = 128;
+/// Columns of M (rows of N) one phase stages in shared memory.
+inline constexpr int WARP_TILED_PHASE_DEPTH = 8;
+/// Rows and columns of P each thread computes (in four 4 × 4 pieces, see the handout).
+inline constexpr int WARP_TILED_MICRO_TILE = 8;
+/// Threads per block: one per micro-tile (eight warps).
+inline constexpr int WARP_TILED_THREADS =
+    (WARP_TILED_BLOCK_TILE / WARP_TILED_MICRO_TILE) * (WARP_TILED_BLOCK_TILE / WARP_TILED_MICRO_TILE);
+
+/// Each warp computes its warp tile of P from stages of M_tile (transposed) and N_tile filled by asynchronous
+/// copies one phase ahead of the multiplication; any rows, inner and cols.
+TILELAB_KERNEL void matmul_warp_tiled_kernel(const float* M, const float* N, float* P, int rows, int inner, int cols);
+/// Launches matmul_warp_tiled_kernel with WARP_TILED_THREADS threads per block, one block per
+/// WARP_TILED_BLOCK_TILE × WARP_TILED_BLOCK_TILE tile of P, partial tiles included (device pointers).
+void matmul_warp_tiled(const float* M, const float* N, float* P, int rows, int inner, int cols);
+/// @}

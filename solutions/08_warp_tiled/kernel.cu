@@ -1,0 +1,156 @@
+/// @file solutions/08_warp_tiled/kernel.cu
+/// @brief Lab 08 model answer: warp tiles, 4 × 4 pieces of each thread's outputs spread over them, and the next
+/// phase's tiles copied into shared memory asynchronously while the current phase is multiplied.
+#include <tilelab/labs.hpp>
+
+#include <cuda_pipeline.h>
+
+namespace {
+constexpr int kTile = WARP_TILED_BLOCK_TILE;    // rows and columns of P per block
+constexpr int kDepth = WARP_TILED_PHASE_DEPTH;  // inner-dimension elements per phase
+constexpr int kThreads = WARP_TILED_THREADS;
+constexpr int kWarps = kThreads / 32;
+constexpr int kPadding = 4;  // floats added to each row of the transposed M_tile: no bank shared by a warp's stores
+
+// The tuning knobs (see the handout): the warp tile's shape and the number of shared-memory stages.
+constexpr int kWarpRows = 32;  // rows of P per warp
+constexpr int kWarpCols = 64;  // columns of P per warp
+constexpr int kStages = 2;     // phases in flight: the one multiplied and those being copied
+
+// Each thread's outputs: kMicroRows × kMicroCols, in 4 × 4 pieces spread over the warp tile (see the kernel).
+constexpr int kMicroRows = WARP_TILED_MICRO_TILE, kMicroCols = WARP_TILED_MICRO_TILE;
+constexpr int kPieceRows = kMicroRows / 4, kPieceCols = kMicroCols / 4;  // pieces down and across
+constexpr int kLaneCols = kWarpCols / kMicroCols;  // lanes across the warp tile
+static_assert((kTile / kWarpRows) * (kTile / kWarpCols) == kWarps, "the warp tiles cover the block tile");
+static_assert((kWarpRows / kMicroRows) * (kWarpCols / kMicroCols) == 32, "each lane computes its micro-tile");
+constexpr int kGroups = kTile * kDepth / (4 * kThreads);  // groups of four elements of each tile per thread
+static_assert(kGroups >= 1 && kGroups * 4 * kThreads == kTile * kDepth, "the tiles divide evenly among the threads");
+static_assert(kStages >= 2, "double buffering at least");
+
+/// Stores four elements of a row of P at @p col, those before @p limit: one 16-byte store where it may.
+__device__ __forceinline__ void store_four(float* __restrict__ row, int col, int limit, bool vector, float4 v) {
+    if (vector && col + 3 < limit) {
+        *reinterpret_cast<float4*>(row + col) = v;
+        return;
+    }
+    if (col < limit) row[col] = v.x;
+    if (col + 1 < limit) row[col + 1] = v.y;
+    if (col + 2 < limit) row[col + 2] = v.z;
+    if (col + 3 < limit) row[col + 3] = v.w;
+}
+}  // namespace
+
+/// Computes a kTile × kTile tile of P. Warp w owns the kWarpRows × kWarpCols warp tile at (w / (kTile /
+/// kWarpCols), w % (kTile / kWarpCols)); its lane (lane_row, lane_col) owns four 4 × 4 pieces of it, at rows
+/// lane_row·4 and lane_row·4 + kWarpRows/2, columns lane_col·4 and lane_col·4 + kWarpCols/2, so that for each k
+/// the warp reads a few contiguous float4s of each tile (lanes with the same lane_row or lane_col share theirs).
+/// The phases run through kStages shared-memory stages: while phase p is multiplied, phases up to p + kStages - 1
+/// are being copied.
+__global__ void __launch_bounds__(WARP_TILED_THREADS)
+    matmul_warp_tiled_kernel(const float* __restrict__ M, const float* __restrict__ N, float* __restrict__ P,
+                             int rows, int inner, int cols) {
+    // Stage s holds one phase: M_tile_T[s][k][r] = M(tile_row + r, phase + k), N_tile[s][k][c] = N(phase + k, tile_col + c).
+    __shared__ __align__(16) float M_tile_T[kStages][kDepth][kTile + kPadding];
+    __shared__ __align__(16) float N_tile[kStages][kDepth][kTile];
+
+    const int tile_row = blockIdx.y * kTile;
+    const int tile_col = blockIdx.x * kTile;
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int warp_row = (warp / (kTile / kWarpCols)) * kWarpRows;
+    const int warp_col = (warp % (kTile / kWarpCols)) * kWarpCols;
+    const int row0 = warp_row + (lane / kLaneCols) * 4;  // first row of this lane's first piece, in the block tile
+    const int col0 = warp_col + (lane % kLaneCols) * 4;  // its first column
+
+
+    // Issues this thread's asynchronous copies of the phase starting at @p phase into stage @p s: groups of four
+    // elements of a row of M, each element to its own row of the transposed M_tile (4-byte copies), and groups of
+    // four of a row of N (one 16-byte copy where the row's length is a multiple of 4, so that it starts aligned).
+    // Elements outside M or N are zero-filled: nothing is read for them.
+    auto copy_phase = [&](int s, int phase) {
+#pragma unroll
+        for (int g = 0; g < kGroups; ++g) {
+            const int q = g * kThreads + static_cast<int>(threadIdx.x);  // consecutive threads, consecutive groups
+            const int m_row = q / (kDepth / 4), m_k = (q % (kDepth / 4)) * 4;
+            const int r = tile_row + m_row;
+#pragma unroll
+            for (int i = 0; i < 4; ++i) {
+                const int k = phase + m_k + i;
+                const bool inside = r < rows && k < inner;
+                __pipeline_memcpy_async(&M_tile_T[s][m_k + i][m_row],
+                                        inside ? M + static_cast<long long>(r) * inner + k : M, sizeof(float),
+                                        inside ? 0 : sizeof(float));
+            }
+            const int n_k = q / (kTile / 4), n_col = (q % (kTile / 4)) * 4;
+            const int k = phase + n_k, c = tile_col + n_col;
+            if (cols % 4 == 0 && k < inner && c < cols) {
+                __pipeline_memcpy_async(&N_tile[s][n_k][n_col], N + static_cast<long long>(k) * cols + c, 16);
+            } else {
+#pragma unroll
+                for (int j = 0; j < 4; ++j) {
+                    const bool inside = k < inner && c + j < cols;
+                    __pipeline_memcpy_async(&N_tile[s][n_k][n_col + j],
+                                            inside ? N + static_cast<long long>(k) * cols + c + j : N, sizeof(float),
+                                            inside ? 0 : sizeof(float));
+                }
+            }
+        }
+    };
+
+    const int phases = (inner + kDepth - 1) / kDepth;
+    // Prologue: the first kStages - 1 phases in flight, one batch each (empty batches keep the count regular).
+#pragma unroll
+    for (int s = 0; s < kStages - 1; ++s) {
+        if (s < phases) copy_phase(s, s * kDepth);
+        __pipeline_commit();
+    }
+
+    float sums[kMicroRows][kMicroCols] = {};
+    for (int p = 0; p < phases; ++p) {
+        __pipeline_wait_prior(kStages - 2);  // this thread's copies of phase p have landed
+        __syncthreads();  // everyone's copies of phase p have landed, and everyone is done with phase p - 1's stage
+        const int next = p + kStages - 1;  // refills the stage phase p - 1 used
+        if (next < phases) copy_phase(next % kStages, next * kDepth);
+        __pipeline_commit();
+
+        const int s = p % kStages;
+#pragma unroll
+        for (int k = 0; k < kDepth; ++k) {
+            float m_values[kMicroRows], n_values[kMicroCols];
+#pragma unroll
+            for (int a = 0; a < kPieceRows; ++a) {
+                const float4 m = *reinterpret_cast<const float4*>(&M_tile_T[s][k][row0 + a * (kWarpRows / kPieceRows)]);
+                m_values[4 * a] = m.x, m_values[4 * a + 1] = m.y, m_values[4 * a + 2] = m.z, m_values[4 * a + 3] = m.w;
+            }
+#pragma unroll
+            for (int b = 0; b < kPieceCols; ++b) {
+                const float4 n = *reinterpret_cast<const float4*>(&N_tile[s][k][col0 + b * (kWarpCols / kPieceCols)]);
+                n_values[4 * b] = n.x, n_values[4 * b + 1] = n.y, n_values[4 * b + 2] = n.z, n_values[4 * b + 3] = n.w;
+            }
+#pragma unroll
+            for (int i = 0; i < kMicroRows; ++i)
+#pragma unroll
+                for (int j = 0; j < kMicroCols; ++j) sums[i][j] += m_values[i] * n_values[j];
+        }
+    }
+
+    const bool vector_P = cols % 4 == 0;
+#pragma unroll
+    for (int i = 0; i < kMicroRows; ++i) {
+        const int row = tile_row + row0 + (i / 4) * (kWarpRows / kPieceRows) + i % 4;
+        if (row < rows) {
+            float* P_row = P + static_cast<long long>(row) * cols;
+#pragma unroll
+            for (int b = 0; b < kPieceCols; ++b)
+                store_four(P_row, tile_col + col0 + b * (kWarpCols / kPieceCols), cols, vector_P,
+                           make_float4(sums[i][4 * b], sums[i][4 * b + 1], sums[i][4 * b + 2], sums[i][4 * b + 3]));
+        }
+    }
+}
+
+/// Launches one block of WARP_TILED_THREADS threads per WARP_TILED_BLOCK_TILE² tile of P, partial tiles included.
+void matmul_warp_tiled(const float* M, const float* N, float* P, int rows, int inner, int cols) {
+    const dim3 block(WARP_TILED_THREADS);
+    const dim3 grid((cols + WARP_TILED_BLOCK_TILE - 1) / WARP_TILED_BLOCK_TILE,
+                    (rows + WARP_TILED_BLOCK_TILE - 1) / WARP_TILED_BLOCK_TILE);
+    matmul_warp_tiled_kernel<<<grid, block>>>(M, N, P, rows, inner, cols);
+}
