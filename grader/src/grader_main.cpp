@@ -57,8 +57,8 @@ bool gpu_available(std::string& said) {
 
 // The GPU as grade.cmake found it once for the whole grading (--device-query, passed on in TILELAB_GPU_FOUND:
 // "+" and the line when there is one, "-" and the reason when not), else this checker's own query. Asking once
-// matters in a batch: every query initialises CUDA, which the driver does for one process at a time. Only the
-// kit's own programs set it: a lab's program runs in a sandbox with an environment of the checker's making.
+// matters in a batch: every query initialises CUDA, which the driver does for one process at a time. It is this
+// checker's own environment, from grade.cmake: nothing a lab's program does can change it.
 bool gpu_found(std::string& said) {
 #ifndef TILELAB_CPU_BACKEND
     const char* found = std::getenv("TILELAB_GPU_FOUND");

@@ -29,6 +29,15 @@ wire::Writer hello_request() {
 #pragma GCC diagnostic pop
 #endif
 
+// Lets go of a shared or starting hold when it goes out of scope, whichever way its scope ends (a timing or
+// exclusive hold is kept: GpuLease::release_shared).
+struct SharedHoldRelease {
+    SharedHoldRelease() = default;
+    SharedHoldRelease(const SharedHoldRelease&) = delete;
+    SharedHoldRelease& operator=(const SharedHoldRelease&) = delete;
+    ~SharedHoldRelease() { gpu_lease().release_shared(); }
+};
+
 RunnerProcess& started_runner() {
     if (!runner) {
         runner = std::make_unique<RunnerProcess>(checker_options().runner, checker_options().deadline);
@@ -41,9 +50,7 @@ RunnerProcess& started_runner() {
         // waiting to time the GPU need not wait for it. Its reply is not read: the first real request says what
         // went wrong, if anything did.
         hold_gpu(GpuUse::starting);
-        struct ReleaseStarting {
-            ~ReleaseStarting() { gpu_lease().release_shared(); }
-        } release;
+        const SharedHoldRelease release;
         ReplyHeader header;
         runner->call(hello_request(), "starting the lab's program", header);
     }
@@ -121,9 +128,7 @@ Reply ask_runner(const wire::Writer& request, const std::string& doing) {
 }
 
 Reply ask_runner(const wire::Writer& request, const std::string& doing, GpuUse use) {
-    struct ReleaseShared {  // after the reply (or the failure), whichever way this returns
-        ~ReleaseShared() { gpu_lease().release_shared(); }
-    } release;
+    const SharedHoldRelease release;  // after the reply, or the failure
     Reply reply;
     try {
         RunnerProcess& process = started_runner();
