@@ -5,7 +5,8 @@
 set(TILELAB_DOCS_PAGES
     docs/mainpage.md docs/labs.md
     labs/01_naive/README.md labs/02_tiled/README.md labs/03_tiled_boundary/README.md labs/04_timing/README.md
-    labs/05_coarsened/README.md labs/06_register_tiled/README.md
+    labs/05_coarsened/README.md labs/06_register_tiled/README.md labs/07_vectorized/README.md
+    labs/08_warp_tiled/README.md
     docs/grading.md docs/cpu-backend.md docs/resources.md docs/benchmarks.md docs/instructors.md docs/search.md)
 
 # English is the source, at the site's root. Each language below has its site in a folder of it (html/es/...),

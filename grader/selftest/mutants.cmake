@@ -228,12 +228,13 @@ tilelab_add_mutant(NAME vectorized-unaligned-load LAB 07_vectorized
   MATCH "cudaErrorMisalignedAddress"
   CPU_MATCH "misaligned address in the kernel matmul_vectorized_kernel.*16-byte vector")
 
-# M's rows read without testing the row: past the last row of M the float4 loads run outside M. Those values only
-# reach rows of P that are never stored, so the products are right; compute-sanitizer's memcheck sees the reads.
-tilelab_add_mutant(NAME vectorized-load-past-M LAB 07_vectorized EXPECT memcheck-fails
+# M's rows read without testing the row: past the last row of M the loads run outside M. Those values only reach
+# rows of P that are never stored, so the products are right, and on the GPU the reads stay inside the lab
+# program's own memory (compute-sanitizer's memcheck saw nothing on an H100): a bug only the CPU backend shows.
+tilelab_add_mutant(NAME vectorized-load-past-M LAB 07_vectorized EXPECT none
   FIND "const float4 m = r < rows ? load_four("
   REPLACE "const float4 m = true ? load_four("
-  MATCH "Invalid __global__ read"
+  MATCH "out-of-bounds read"
   CPU_EXPECT fail
   CPU_MATCH "illegal memory access in the kernel matmul_vectorized_kernel.*past its last element.*out-of-bounds read")
 
@@ -252,11 +253,14 @@ tilelab_add_mutant(NAME warp-missing-stage-barrier LAB 08_warp_tiled
   MATCH "elements wrong"
   CPU_MATCH "shared-memory race in matmul_warp_tiled_kernel")
 
-# Without the wait, the barrier does not make the copies land: threads read stages still in flight.
-tilelab_add_mutant(NAME warp-missing-wait LAB 08_warp_tiled
+# Without the wait, the barrier does not make the copies land: threads may read stages still in flight. On an H100
+# the copies had landed by then in every run (no wrong element), so only the CPU backend, which lands a copy at the
+# wait alone, shows the bug.
+tilelab_add_mutant(NAME warp-missing-wait LAB 08_warp_tiled EXPECT none
   FIND "__pipeline_wait_prior(kStages - 2);  // this thread's copies of phase p have landed"
   REPLACE ""
   MATCH "elements wrong"
+  CPU_EXPECT fail
   CPU_MATCH "shared-memory race in matmul_warp_tiled_kernel.*still in flight. A wait is missing")
 
 # The micro-tile's indices swapped: each thread adds its products into the transposed places.

@@ -113,6 +113,9 @@ TEST_SUITE("perf") {
         if (wrong > 0)
             FAIL_CHECK((std::to_string(wrong) + " of " + std::to_string(sampled_elements) +
                         " sampled elements of the tiled result are wrong at this size: fix correctness first"));
+        else  // the rate of a right result, for Gradescope's leaderboard (report.cmake reads this line)
+            std::printf("leaderboard: %.1f GFLOP/s (%s, %dx%dx%d, median of %d runs)\n",
+                        2.0 * n * n * static_cast<double>(n) / (tiled_median * 1e6), lab.name, n, n, n, repeats);
         if (!(speedup >= required) && lab.block_tile > 0)
             FAIL_CHECK((std::string(line) + "\n  the kernel is not fast enough: it runs no faster than " +
                         lab.reference + ", whose design this lab improves on. Keep each thread's outputs in "

@@ -26,6 +26,8 @@ static_assert((kWarpRows / kMicroRows) * (kWarpCols / kMicroCols) == 32, "each l
 constexpr int kGroups = kTile * kDepth / (4 * kThreads);  // groups of four elements of each tile per thread
 static_assert(kGroups >= 1 && kGroups * 4 * kThreads == kTile * kDepth, "the tiles divide evenly among the threads");
 static_assert(kStages >= 2, "double buffering at least");
+static_assert(kStages * kDepth * (2 * kTile + kPadding) * sizeof(float) <= 48 * 1024,
+              "a kernel's static shared memory is at most 48 KB: fewer stages, or a shallower phase");
 
 /// Stores four elements of a row of P at @p col, those before @p limit: one 16-byte store where it may.
 __device__ __forceinline__ void store_four(float* __restrict__ row, int col, int limit, bool vector, float4 v) {
@@ -46,7 +48,8 @@ __device__ __forceinline__ void store_four(float* __restrict__ row, int col, int
 /// the warp reads a few contiguous float4s of each tile (lanes with the same lane_row or lane_col share theirs).
 /// The phases run through kStages shared-memory stages: while phase p is multiplied, phases up to p + kStages - 1
 /// are being copied.
-__global__ void __launch_bounds__(WARP_TILED_THREADS)
+// Two blocks per SM (at most 128 registers a thread): measured faster than one block with more registers.
+__global__ void __launch_bounds__(WARP_TILED_THREADS, 2)
     matmul_warp_tiled_kernel(const float* __restrict__ M, const float* __restrict__ N, float* __restrict__ P,
                              int rows, int inner, int cols) {
     // Stage s holds one phase: M_tile_T[s][k][r] = M(tile_row + r, phase + k), N_tile[s][k][c] = N(phase + k, tile_col + c).

@@ -155,7 +155,7 @@ void matmul_vectorized(const float* M, const float* N, float* P, int rows, int i
 /// Rows and columns of P one block computes.
 inline constexpr int WARP_TILED_BLOCK_TILE = 128;
 /// Columns of M (rows of N) one phase stages in shared memory.
-inline constexpr int WARP_TILED_PHASE_DEPTH = 8;
+inline constexpr int WARP_TILED_PHASE_DEPTH = 16;
 /// Rows and columns of P each thread computes (in four 4 × 4 pieces, see the handout).
 inline constexpr int WARP_TILED_MICRO_TILE = 8;
 /// Threads per block: one per micro-tile (eight warps).
