@@ -1,6 +1,7 @@
 // The performance gate: the lab's kernel, launched by the kit with the contract's grid and block, must beat the
 // previous stage's model kernel (labs 02 and 03: the naive one at the same TILE_WIDTH; lab 05: the tiled one;
-// lab 06: the coarsened one). The lab's program times both in one process, interleaved, after
+// lab 06: the coarsened one; lab 07: the register-tiled one; lab 08: the vectorised one), by the lab's own
+// margin (LabUnderTest::min_speedup). The lab's program times both in one process, interleaved, after
 // warm-up, on a working set larger than L2; this checker takes the medians, decides, and checks the result.
 #include "gpu_lease.hpp"
 #include "lab_runner.hpp"
