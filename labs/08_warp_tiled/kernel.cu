@@ -17,11 +17,11 @@ constexpr int kStages = 2;     // shared-memory stages: the phase being multipli
 /// phases are copied into shared memory with __pipeline_memcpy_async while the current phase is multiplied; any
 /// rows, inner and cols.
 __global__ void matmul_warp_tiled_kernel(const float* M, const float* N, float* P, int rows, int inner, int cols) {
-    // TODO(student): step 1, declare kStages stages in shared memory, each a transposed M_tile and an N_tile as in
-    //                lab 07, 16-byte aligned; find this warp's tile and this lane's first row and column in it.
-    // TODO(student): step 2, write the copy of one phase into one stage: four 4-byte asynchronous copies of
-    //                M's elements (down the transposed tile), one 16-byte copy of N's four where the row allows
-    //                it; zero-fill what lies outside M or N.
+    // TODO(student): step 1, declare kStages stages in shared memory, each an M_tile in M's layout and an N_tile,
+    //                16-byte aligned; find this warp's tile and this lane's first row and column in it.
+    // TODO(student): step 2, write the copy of one phase into one stage: one 16-byte asynchronous copy per group
+    //                of four where the row allows it (M's into its swizzled chunk), else four 4-byte copies;
+    //                zero-fill what lies outside M or N.
     // TODO(student): step 3, start the first kStages - 1 phases, committing one batch each.
     // TODO(student): step 4, for each phase: wait for its batch, wait for the other threads, start the copy of
     //                the phase kStages - 1 ahead, commit, then multiply from this phase's stage.

@@ -1,6 +1,7 @@
 /// @file solutions/08_warp_tiled/kernel.cu
 /// @brief Lab 08 model answer: warp tiles, 4 × 4 pieces of each thread's outputs spread over them, and the next
-/// phase's tiles copied into shared memory asynchronously while the current phase is multiplied.
+/// phases' tiles copied into shared memory asynchronously (16 bytes at a time, M's tile swizzled rather than
+/// transposed) while the current phase is multiplied.
 #include <tilelab/labs.hpp>
 
 #include <cuda_pipeline.h>
@@ -10,12 +11,11 @@ constexpr int kTile = WARP_TILED_BLOCK_TILE;    // rows and columns of P per blo
 constexpr int kDepth = WARP_TILED_PHASE_DEPTH;  // inner-dimension elements per phase
 constexpr int kThreads = WARP_TILED_THREADS;
 constexpr int kWarps = kThreads / 32;
-constexpr int kPadding = 4;  // floats added to each row of the transposed M_tile: no bank shared by a warp's stores
 
 // The tuning knobs (see the handout): the warp tile's shape and the number of shared-memory stages.
 constexpr int kWarpRows = 32;  // rows of P per warp
 constexpr int kWarpCols = 64;  // columns of P per warp
-constexpr int kStages = 2;     // phases in flight: the one multiplied and those being copied
+constexpr int kStages = 3;     // phases in shared memory at once: the one multiplied and those being copied
 
 // Each thread's outputs: kMicroRows × kMicroCols, in 4 × 4 pieces spread over the warp tile (see the kernel).
 constexpr int kMicroRows = WARP_TILED_MICRO_TILE, kMicroCols = WARP_TILED_MICRO_TILE;
@@ -26,8 +26,15 @@ static_assert((kWarpRows / kMicroRows) * (kWarpCols / kMicroCols) == 32, "each l
 constexpr int kGroups = kTile * kDepth / (4 * kThreads);  // groups of four elements of each tile per thread
 static_assert(kGroups >= 1 && kGroups * 4 * kThreads == kTile * kDepth, "the tiles divide evenly among the threads");
 static_assert(kStages >= 2, "double buffering at least");
-static_assert(kStages * kDepth * (2 * kTile + kPadding) * sizeof(float) <= 48 * 1024,
+static_assert(kDepth == 16, "the swizzle permutes a row's four 16-byte chunks: a phase is 16 deep");
+static_assert((kWarpRows / kPieceRows) % 16 == 0, "a lane's pieces lie 16 rows apart or more: they share a swizzle");
+static_assert(kStages * kDepth * (2 * kTile) * sizeof(float) <= 48 * 1024,
               "a kernel's static shared memory is at most 48 KB: fewer stages, or a shallower phase");
+
+/// Where chunk @p chunk (four floats, k = 4·chunk to 4·chunk + 3) of row @p row of a stage's M_tile is stored: the
+/// chunks of rows 4 apart are permuted (XOR) so that a warp reading one chunk of rows 0, 4, 8 and 12 hits four
+/// different groups of banks, where without it all four rows' chunk would share one.
+__device__ __forceinline__ int swizzled_chunk(int row, int chunk) { return chunk ^ ((row >> 2) & 3); }
 
 /// Stores four elements of a row of P at @p col, those before @p limit: one 16-byte store where it may.
 __device__ __forceinline__ void store_four(float* __restrict__ row, int col, int limit, bool vector, float4 v) {
@@ -45,15 +52,17 @@ __device__ __forceinline__ void store_four(float* __restrict__ row, int col, int
 /// Computes a kTile × kTile tile of P. Warp w owns the kWarpRows × kWarpCols warp tile at (w / (kTile /
 /// kWarpCols), w % (kTile / kWarpCols)); its lane (lane_row, lane_col) owns four 4 × 4 pieces of it, at rows
 /// lane_row·4 and lane_row·4 + kWarpRows/2, columns lane_col·4 and lane_col·4 + kWarpCols/2, so that for each k
-/// the warp reads a few contiguous float4s of each tile (lanes with the same lane_row or lane_col share theirs).
+/// the warp reads a few float4s of each tile (lanes with the same lane_row or lane_col share theirs).
 /// The phases run through kStages shared-memory stages: while phase p is multiplied, phases up to p + kStages - 1
-/// are being copied.
+/// are being copied. Every copy moves 16 bytes where the shape allows: M's tile keeps M's layout (a copy cannot
+/// transpose), its chunks swizzled so that the reads down a column do not collide in a bank.
 // Two blocks per SM (at most 128 registers a thread): measured faster than one block with more registers.
 __global__ void __launch_bounds__(WARP_TILED_THREADS, 2)
     matmul_warp_tiled_kernel(const float* __restrict__ M, const float* __restrict__ N, float* __restrict__ P,
                              int rows, int inner, int cols) {
-    // Stage s holds one phase: M_tile_T[s][k][r] = M(tile_row + r, phase + k), N_tile[s][k][c] = N(phase + k, tile_col + c).
-    __shared__ __align__(16) float M_tile_T[kStages][kDepth][kTile + kPadding];
+    // Stage s holds one phase: M(tile_row + r, phase + k) in M_tile[s][r][4 · swizzled_chunk(r, k / 4) + k % 4],
+    // N(phase + k, tile_col + c) in N_tile[s][k][c].
+    __shared__ __align__(16) float M_tile[kStages][kTile][kDepth];
     __shared__ __align__(16) float N_tile[kStages][kDepth][kTile];
 
     const int tile_row = blockIdx.y * kTile;
@@ -66,22 +75,26 @@ __global__ void __launch_bounds__(WARP_TILED_THREADS, 2)
 
 
     // Issues this thread's asynchronous copies of the phase starting at @p phase into stage @p s: groups of four
-    // elements of a row of M, each element to its own row of the transposed M_tile (4-byte copies), and groups of
-    // four of a row of N (one 16-byte copy where the row's length is a multiple of 4, so that it starts aligned).
-    // Elements outside M or N are zero-filled: nothing is read for them.
+    // elements of a row of M (to their swizzled chunk of M_tile) and of a row of N, each one 16-byte copy where the
+    // row's length is a multiple of 4 (so that the group starts aligned) and the group lies inside, else four
+    // 4-byte copies. Elements outside M or N are zero-filled: nothing is read for them.
     auto copy_phase = [&](int s, int phase) {
 #pragma unroll
         for (int g = 0; g < kGroups; ++g) {
             const int q = g * kThreads + static_cast<int>(threadIdx.x);  // consecutive threads, consecutive groups
-            const int m_row = q / (kDepth / 4), m_k = (q % (kDepth / 4)) * 4;
-            const int r = tile_row + m_row;
+            const int m_row = q / (kDepth / 4), m_chunk = q % (kDepth / 4);
+            const int r = tile_row + m_row, m_k = phase + m_chunk * 4;
+            const int m_col = swizzled_chunk(m_row, m_chunk) * 4;  // where the group goes in its row of M_tile
+            if (inner % 4 == 0 && r < rows && m_k < inner) {
+                __pipeline_memcpy_async(&M_tile[s][m_row][m_col], M + static_cast<long long>(r) * inner + m_k, 16);
+            } else {
 #pragma unroll
-            for (int i = 0; i < 4; ++i) {
-                const int k = phase + m_k + i;
-                const bool inside = r < rows && k < inner;
-                __pipeline_memcpy_async(&M_tile_T[s][m_k + i][m_row],
-                                        inside ? M + static_cast<long long>(r) * inner + k : M, sizeof(float),
-                                        inside ? 0 : sizeof(float));
+                for (int i = 0; i < 4; ++i) {
+                    const bool inside = r < rows && m_k + i < inner;
+                    __pipeline_memcpy_async(&M_tile[s][m_row][m_col + i],
+                                            inside ? M + static_cast<long long>(r) * inner + m_k + i : M, sizeof(float),
+                                            inside ? 0 : sizeof(float));
+                }
             }
             const int n_k = q / (kTile / 4), n_col = (q % (kTile / 4)) * 4;
             const int k = phase + n_k, c = tile_col + n_col;
@@ -108,31 +121,42 @@ __global__ void __launch_bounds__(WARP_TILED_THREADS, 2)
     }
 
     float sums[kMicroRows][kMicroCols] = {};
+    int read_stage = 0, write_stage = kStages - 1;  // the stages of phases p and p + kStages - 1, in turn
     for (int p = 0; p < phases; ++p) {
         __pipeline_wait_prior(kStages - 2);  // this thread's copies of phase p have landed
         __syncthreads();  // everyone's copies of phase p have landed, and everyone is done with phase p - 1's stage
-        const int next = p + kStages - 1;  // refills the stage phase p - 1 used
-        if (next < phases) copy_phase(next % kStages, next * kDepth);
+        const int next = p + kStages - 1;  // refills the stage phase p - 1 used: no thread reads it any more
+        if (next < phases) copy_phase(write_stage, next * kDepth);
+        write_stage = write_stage == kStages - 1 ? 0 : write_stage + 1;
         __pipeline_commit();
 
-        const int s = p % kStages;
+        const int s = read_stage;
+        read_stage = read_stage == kStages - 1 ? 0 : read_stage + 1;
+        // Four k at a time: one float4 of each of this lane's rows of M_tile (its pieces' rows share the swizzle).
 #pragma unroll
-        for (int k = 0; k < kDepth; ++k) {
-            float m_values[kMicroRows], n_values[kMicroCols];
-#pragma unroll
-            for (int a = 0; a < kPieceRows; ++a) {
-                const float4 m = *reinterpret_cast<const float4*>(&M_tile_T[s][k][row0 + a * (kWarpRows / kPieceRows)]);
-                m_values[4 * a] = m.x, m_values[4 * a + 1] = m.y, m_values[4 * a + 2] = m.z, m_values[4 * a + 3] = m.w;
-            }
-#pragma unroll
-            for (int b = 0; b < kPieceCols; ++b) {
-                const float4 n = *reinterpret_cast<const float4*>(&N_tile[s][k][col0 + b * (kWarpCols / kPieceCols)]);
-                n_values[4 * b] = n.x, n_values[4 * b + 1] = n.y, n_values[4 * b + 2] = n.z, n_values[4 * b + 3] = n.w;
-            }
+        for (int kc = 0; kc < kDepth / 4; ++kc) {
+            float4 m4[kMicroRows];
 #pragma unroll
             for (int i = 0; i < kMicroRows; ++i)
+                m4[i] = *reinterpret_cast<const float4*>(
+                    &M_tile[s][row0 + (i / 4) * (kWarpRows / kPieceRows) + i % 4][swizzled_chunk(row0, kc) * 4]);
 #pragma unroll
-                for (int j = 0; j < kMicroCols; ++j) sums[i][j] += m_values[i] * n_values[j];
+            for (int kx = 0; kx < 4; ++kx) {
+                const int k = kc * 4 + kx;
+                float m_values[kMicroRows], n_values[kMicroCols];
+#pragma unroll
+                for (int i = 0; i < kMicroRows; ++i)
+                    m_values[i] = kx == 0 ? m4[i].x : kx == 1 ? m4[i].y : kx == 2 ? m4[i].z : m4[i].w;
+#pragma unroll
+                for (int b = 0; b < kPieceCols; ++b) {
+                    const float4 n = *reinterpret_cast<const float4*>(&N_tile[s][k][col0 + b * (kWarpCols / kPieceCols)]);
+                    n_values[4 * b] = n.x, n_values[4 * b + 1] = n.y, n_values[4 * b + 2] = n.z, n_values[4 * b + 3] = n.w;
+                }
+#pragma unroll
+                for (int i = 0; i < kMicroRows; ++i)
+#pragma unroll
+                    for (int j = 0; j < kMicroCols; ++j) sums[i][j] += m_values[i] * n_values[j];
+            }
         }
     }
 

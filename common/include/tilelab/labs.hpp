@@ -162,8 +162,8 @@ inline constexpr int WARP_TILED_MICRO_TILE = 8;
 inline constexpr int WARP_TILED_THREADS =
     (WARP_TILED_BLOCK_TILE / WARP_TILED_MICRO_TILE) * (WARP_TILED_BLOCK_TILE / WARP_TILED_MICRO_TILE);
 
-/// Each warp computes its warp tile of P from stages of M_tile (transposed) and N_tile filled by asynchronous
-/// copies one phase ahead of the multiplication; any rows, inner and cols.
+/// Each warp computes its warp tile of P from stages of M_tile (M's layout, its 16-byte chunks swizzled) and N_tile
+/// filled by asynchronous copies ahead of the multiplication; any rows, inner and cols.
 TILELAB_KERNEL void matmul_warp_tiled_kernel(const float* M, const float* N, float* P, int rows, int inner, int cols);
 /// Launches matmul_warp_tiled_kernel with WARP_TILED_THREADS threads per block, one block per
 /// WARP_TILED_BLOCK_TILE × WARP_TILED_BLOCK_TILE tile of P, partial tiles included (device pointers).
