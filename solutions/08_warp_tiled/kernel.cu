@@ -1,10 +1,12 @@
 /// @file solutions/08_warp_tiled/kernel.cu
 /// @brief Lab 08 model answer: warp tiles, 4 × 4 pieces of each thread's outputs spread over them, and the next
 /// phases' tiles copied into shared memory asynchronously (16 bytes at a time, M's tile swizzled rather than
-/// transposed) while the current phase is multiplied.
+/// transposed) while the current phase is multiplied; blocks wholly inside M, N and P copy without bounds tests.
 #include <tilelab/labs.hpp>
 
 #include <cuda_pipeline.h>
+
+#include <type_traits>
 
 namespace {
 constexpr int kTile = WARP_TILED_BLOCK_TILE;    // rows and columns of P per block
@@ -55,9 +57,11 @@ __device__ __forceinline__ void store_four(float* __restrict__ row, int col, int
 /// the warp reads a few float4s of each tile (lanes with the same lane_row or lane_col share theirs).
 /// The phases run through kStages shared-memory stages: while phase p is multiplied, phases up to p + kStages - 1
 /// are being copied. Every copy moves 16 bytes where the shape allows: M's tile keeps M's layout (a copy cannot
-/// transpose), its chunks swizzled so that the reads down a column do not collide in a bank.
-// Two blocks per SM (at most 128 registers a thread): measured faster than one block with more registers.
-__global__ void __launch_bounds__(WARP_TILED_THREADS, 2)
+/// transpose), its chunks swizzled so that the reads down a column do not collide in a bank. Most blocks of a large
+/// product lie wholly inside it: they run a copy of the loop whose copies test nothing.
+// One block per SM, so up to 255 registers a thread: with the interior blocks' copies below, measured faster than
+// two blocks at 128 registers, where those copies' pointers no longer fit and spill.
+__global__ void __launch_bounds__(WARP_TILED_THREADS, 1)
     matmul_warp_tiled_kernel(const float* __restrict__ M, const float* __restrict__ N, float* __restrict__ P,
                              int rows, int inner, int cols) {
     // Stage s holds one phase: M(tile_row + r, phase + k) in M_tile[s][r][4 · swizzled_chunk(r, k / 4) + k % 4],
@@ -72,7 +76,6 @@ __global__ void __launch_bounds__(WARP_TILED_THREADS, 2)
     const int warp_col = (warp % (kTile / kWarpCols)) * kWarpCols;
     const int row0 = warp_row + (lane / kLaneCols) * 4;  // first row of this lane's first piece, in the block tile
     const int col0 = warp_col + (lane % kLaneCols) * 4;  // its first column
-
 
     // Issues this thread's asynchronous copies of the phase starting at @p phase into stage @p s: groups of four
     // elements of a row of M (to their swizzled chunk of M_tile) and of a row of N, each one 16-byte copy where the
@@ -112,53 +115,87 @@ __global__ void __launch_bounds__(WARP_TILED_THREADS, 2)
         }
     };
 
-    const int phases = (inner + kDepth - 1) / kDepth;
-    // Prologue: the first kStages - 1 phases in flight, one batch each (empty batches keep the count regular).
+    // An interior block: its tiles lie inside M and N in every phase, and every row of M and N starts 16-byte aligned.
+    // Its copies need no tests, only each thread's offsets into the block's rows of M and N (32-bit: the condition
+    // keeps them below 2^31), moved on by one phase at a time.
+    const bool interior = tile_row + kTile <= rows && tile_col + kTile <= cols && inner % kDepth == 0 &&
+                          cols % 4 == 0 && static_cast<long long>(kTile) * inner < (1LL << 31) &&
+                          static_cast<long long>(inner) * cols < (1LL << 31);
+    const int tid = static_cast<int>(threadIdx.x);
+    const float* M_rows = M + static_cast<long long>(tile_row) * inner;  // the block's first row of M
+    const float* N_cols = N + tile_col;                                   // its first column of N
+    const int m_offset = (tid / (kDepth / 4)) * inner + (tid % (kDepth / 4)) * 4;
+    const int n_offset = (tid / (kTile / 4)) * cols + (tid % (kTile / 4)) * 4;
+    auto copy_interior_phase = [&](int s, int phase) {
 #pragma unroll
-    for (int s = 0; s < kStages - 1; ++s) {
-        if (s < phases) copy_phase(s, s * kDepth);
-        __pipeline_commit();
-    }
+        for (int g = 0; g < kGroups; ++g) {
+            const int q = g * kThreads + tid;  // the same groups as copy_phase
+            const int m_row = q / (kDepth / 4), m_chunk = q % (kDepth / 4);
+            __pipeline_memcpy_async(&M_tile[s][m_row][swizzled_chunk(m_row, m_chunk) * 4],
+                                    M_rows + (m_offset + g * (kThreads / (kDepth / 4)) * inner + phase), 16);
+            const int n_k = q / (kTile / 4), n_col = (q % (kTile / 4)) * 4;
+            __pipeline_memcpy_async(&N_tile[s][n_k][n_col],
+                                    N_cols + (n_offset + (g * (kThreads / (kTile / 4)) + phase) * cols), 16);
+        }
+    };
 
     float sums[kMicroRows][kMicroCols] = {};
-    int read_stage = 0, write_stage = kStages - 1;  // the stages of phases p and p + kStages - 1, in turn
-    for (int p = 0; p < phases; ++p) {
-        __pipeline_wait_prior(kStages - 2);  // this thread's copies of phase p have landed
-        __syncthreads();  // everyone's copies of phase p have landed, and everyone is done with phase p - 1's stage
-        const int next = p + kStages - 1;  // refills the stage phase p - 1 used: no thread reads it any more
-        if (next < phases) copy_phase(write_stage, next * kDepth);
-        write_stage = write_stage == kStages - 1 ? 0 : write_stage + 1;
-        __pipeline_commit();
-
-        const int s = read_stage;
-        read_stage = read_stage == kStages - 1 ? 0 : read_stage + 1;
-        // Four k at a time: one float4 of each of this lane's rows of M_tile (its pieces' rows share the swizzle).
+    // The loop over the phases, compiled twice: once with the interior copies, once with copy_phase's tests. Kept
+    // apart, the tests' registers and instructions stay out of the interior blocks' loop.
+    auto multiply_phases = [&](auto interior_tag) {
+        auto copy = [&](int s, int p) {
+            if constexpr (decltype(interior_tag)::value) copy_interior_phase(s, p * kDepth);
+            else copy_phase(s, p * kDepth);
+        };
+        const int phases = (inner + kDepth - 1) / kDepth;
+        // Prologue: the first kStages - 1 phases in flight, one batch each (empty batches keep the count regular).
 #pragma unroll
-        for (int kc = 0; kc < kDepth / 4; ++kc) {
-            float4 m4[kMicroRows];
-#pragma unroll
-            for (int i = 0; i < kMicroRows; ++i)
-                m4[i] = *reinterpret_cast<const float4*>(
-                    &M_tile[s][row0 + (i / 4) * (kWarpRows / kPieceRows) + i % 4][swizzled_chunk(row0, kc) * 4]);
-#pragma unroll
-            for (int kx = 0; kx < 4; ++kx) {
-                const int k = kc * 4 + kx;
-                float m_values[kMicroRows], n_values[kMicroCols];
-#pragma unroll
-                for (int i = 0; i < kMicroRows; ++i)
-                    m_values[i] = kx == 0 ? m4[i].x : kx == 1 ? m4[i].y : kx == 2 ? m4[i].z : m4[i].w;
-#pragma unroll
-                for (int b = 0; b < kPieceCols; ++b) {
-                    const float4 n = *reinterpret_cast<const float4*>(&N_tile[s][k][col0 + b * (kWarpCols / kPieceCols)]);
-                    n_values[4 * b] = n.x, n_values[4 * b + 1] = n.y, n_values[4 * b + 2] = n.z, n_values[4 * b + 3] = n.w;
-                }
-#pragma unroll
-                for (int i = 0; i < kMicroRows; ++i)
-#pragma unroll
-                    for (int j = 0; j < kMicroCols; ++j) sums[i][j] += m_values[i] * n_values[j];
-            }
+        for (int s = 0; s < kStages - 1; ++s) {
+            if (s < phases) copy(s, s);
+            __pipeline_commit();
         }
-    }
+
+        int s = 0;  // the stage phase p is in; phase p + kStages - 1 goes into the stage before it (phase p - 1's)
+        for (int p = 0; p < phases; ++p) {
+            __pipeline_wait_prior(kStages - 2);  // this thread's copies of phase p have landed
+            __syncthreads();  // everyone's copies of phase p have landed, and everyone is done with phase p - 1's stage
+            const int next = p + kStages - 1;  // refills the stage phase p - 1 used: no thread reads it any more
+            if (next < phases) copy(s == 0 ? kStages - 1 : s - 1, next);
+            __pipeline_commit();
+
+            // Four k at a time: one float4 of each of this lane's rows of M_tile (its pieces' rows share the swizzle).
+#pragma unroll
+            for (int kc = 0; kc < kDepth / 4; ++kc) {
+                float4 m4[kMicroRows];
+#pragma unroll
+                for (int i = 0; i < kMicroRows; ++i)
+                    m4[i] = *reinterpret_cast<const float4*>(
+                        &M_tile[s][row0 + (i / 4) * (kWarpRows / kPieceRows) + i % 4][swizzled_chunk(row0, kc) * 4]);
+#pragma unroll
+                for (int kx = 0; kx < 4; ++kx) {
+                    const int k = kc * 4 + kx;
+                    float m_values[kMicroRows], n_values[kMicroCols];
+#pragma unroll
+                    for (int i = 0; i < kMicroRows; ++i)
+                        m_values[i] = kx == 0 ? m4[i].x : kx == 1 ? m4[i].y : kx == 2 ? m4[i].z : m4[i].w;
+#pragma unroll
+                    for (int b = 0; b < kPieceCols; ++b) {
+                        const float4 n =
+                            *reinterpret_cast<const float4*>(&N_tile[s][k][col0 + b * (kWarpCols / kPieceCols)]);
+                        n_values[4 * b] = n.x, n_values[4 * b + 1] = n.y;
+                        n_values[4 * b + 2] = n.z, n_values[4 * b + 3] = n.w;
+                    }
+#pragma unroll
+                    for (int i = 0; i < kMicroRows; ++i)
+#pragma unroll
+                        for (int j = 0; j < kMicroCols; ++j) sums[i][j] += m_values[i] * n_values[j];
+                }
+            }
+            s = s == kStages - 1 ? 0 : s + 1;
+        }
+    };
+    if (interior) multiply_phases(std::true_type{});
+    else multiply_phases(std::false_type{});
 
     const bool vector_P = cols % 4 == 0;
 #pragma unroll
