@@ -287,7 +287,7 @@ endforeach()
 file(WRITE "${build}/points.txt" "${points}total ${run_SCORE} ${run_POSSIBLE}\n")
 # Where the time went (grader/batch.sh sums it over a class): wall-clock seconds of the steps, and test-seconds of
 # the build checks, the CPU backend's checks and the GPU's (tests overlap, so these add up to more than the wall
-# clock); and each performance gate's speedup.
+# clock); and each performance gate's speedup and the speedup it required.
 set(ms_build 0)
 set(ms_cpu 0)
 set(ms_gpu 0)
@@ -301,7 +301,7 @@ foreach(test IN LISTS run_TESTS)
   endif()
   math(EXPR ms_${kind} "${ms_${kind}} + ${run_MS_${test}}")
   if(DEFINED run_SPEEDUP_${test})
-    string(APPEND measures "speedup ${test} ${run_SPEEDUP_${test}}\n")
+    string(APPEND measures "speedup ${test} ${run_SPEEDUP_${test}} ${run_REQUIRED_${test}}\n")
   endif()
 endforeach()
 math(EXPR configure_seconds "${configured} - ${started}")

@@ -40,7 +40,8 @@ endfunction()
 
 # tilelab_read_junit(<file> <prefix>): sets <prefix>_TESTS (the test names, in order) and, for each test,
 # <prefix>_STATUS_<name> (passed, failed, skipped or notrun), <prefix>_REASON_<name>, <prefix>_MS_<name> (its time, milliseconds)
-# and, for a performance gate that measured one, <prefix>_SPEEDUP_<name> and, where its result was right,
+# and, for a performance gate that measured one, <prefix>_SPEEDUP_<name>, <prefix>_REQUIRED_<name> (the speedup it
+# asked for: each lab has its own) and, where its result was right,
 # <prefix>_GFLOPS_<name> (both from the checker's own lines, never from a
 # quoted line of the lab's program).
 function(tilelab_read_junit file prefix)
@@ -93,8 +94,9 @@ function(tilelab_read_junit file prefix)
       set(output "not run: the lab's build check failed (missing file or compile error)\n${output}")
     endif()
     _tilelab_reason("${output}" "${verdict}" reason)
-    if(output MATCHES "(^|\n)[^ \n][^\n]*, speedup ([0-9.]+)x, required")
+    if(output MATCHES "(^|\n)[^ \n][^\n]*, speedup ([0-9.]+)x, required ([0-9.]+)x")
       set(${prefix}_SPEEDUP_${name} "${CMAKE_MATCH_2}" PARENT_SCOPE)
+      set(${prefix}_REQUIRED_${name} "${CMAKE_MATCH_3}" PARENT_SCOPE)
     endif()
     if(output MATCHES "(^|\n)leaderboard: ([0-9]+[.][0-9]) GFLOP/s")
       set(${prefix}_GFLOPS_${name} "${CMAKE_MATCH_2}" PARENT_SCOPE)

@@ -27,6 +27,17 @@ expect "the required speedup drawn" grep -q "required: 1.25x" "$page"
 expect "a note's markup stays text" grep -q "a &lt;script&gt; in a note" "$page"
 expect "a note's reasons all kept" grep -q "naive code; lab03 1x1x1" "$page"
 expect "an ungraded student listed with the reason" grep -q "chloe</td>.*Slurm task 2 failed" "$page"
+
+# A batch whose gates said what they required (labs differ: lab 06 asks 1.15x): a mark per lab, no common line.
+cp -r "$root/grader/selftest/class" "$work/per-lab"
+sed -i -e 's#lab02=2.19 lab03=2.05#lab02=2.19/1.25 lab03=2.05/1.15#' -e 's#lab02=1.01 lab03=2.12#lab02=1.01/1.25 lab03=2.12/1.15#' \
+  "$work/per-lab/timings.csv"
+cmake -DOUT="$work/per-lab" -P "$root/grader/batch/class-report.cmake" || exit 1
+per_lab="$work/per-lab/class.html"
+expect "each lab's own requirement drawn" grep -q "lab03 required: 1.15x" "$per_lab"
+expect "no common requirement line then" test "$(grep -c 'required: 1.25x</title>' "$per_lab")" = 1
+expect "the table says what was required" grep -q "lab03=2.05x (required 1.15x)" "$per_lab"
+expect "still one dot per speedup" test "$(grep -o '<circle ' "$per_lab" | wc -l)" = 4
 [ "$failures" -eq 0 ] || { echo "$failures expectations failed"; exit 1; }
 
 browser=$(command -v chromium || command -v chromium-browser || command -v google-chrome || true)

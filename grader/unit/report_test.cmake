@@ -57,6 +57,8 @@ endif()
 # The leaderboard: the fastest right result of the gates (a slow gate's too), never a line the lab's program printed.
 tilelab_read_junit("${fixtures}/junit-gates.xml" gates)
 expect("a gate's rate" "${gates_GFLOPS_graded.lab03.tw16.perf}" 8159.2)
+expect("a gate's speedup" "${gates_SPEEDUP_graded.lab03.tw16.perf}" 2.37)
+expect("the speedup that gate required (each lab its own)" "${gates_REQUIRED_graded.lab03.tw16.perf}" 1.25)
 if(DEFINED gates_GFLOPS_graded.lab07.tw16.perf)
   message(FATAL_ERROR "a quoted line of the lab's program was read as a rate")
 endif()
