@@ -169,9 +169,10 @@ if(NOT count_before EQUAL count_after OR NOT sources_before STREQUAL sources_aft
 endif()
 tilelab_read_junit("${build}/grade.xml" run)
 # Only the checker's verdict turns a passed test into points: a graded check CTest saw pass must have left
-# "passed" in verdicts/ (build checks and checks skipped for want of a GPU are not the checker's).
+# "passed" in verdicts/ (build checks, the series that runs a lab's checks, <prefix>.checks, which earns nothing,
+# and checks skipped for want of a GPU are not the checker's).
 foreach(test IN LISTS run_TESTS)
-  if(NOT test MATCHES "^graded[.]" OR test MATCHES "[.]build$" OR NOT run_STATUS_${test} STREQUAL "passed")
+  if(NOT test MATCHES "^graded[.]" OR test MATCHES "[.](build|checks)$" OR NOT run_STATUS_${test} STREQUAL "passed")
     continue()
   endif()
   set(verdict "")
