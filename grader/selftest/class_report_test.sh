@@ -24,6 +24,9 @@ expect "a check graded nowhere says so" grep -q "compute-sanitizer</td><td class
 expect "histogram: ten bins" test "$(count '<rect x=')" = 10
 expect "speedups: one dot each (2 students x 2 labs)" test "$(count '<circle ')" = 4
 expect "the required speedup drawn" grep -q "required: 1.25x" "$page"
+# On the axis (120 px per 1x from 60): the line at 1.25x, ben's lab02 dot (1.01x) at 181, left of it.
+expect "the required line at 1.25x" grep -q '<line x1="210" y1="10" x2="210"' "$page"
+expect "a dot where its speedup is" grep -q '<circle cx="181" cy="60"' "$page"
 expect "a note's markup stays text" grep -q "a &lt;script&gt; in a note" "$page"
 expect "a note's reasons all kept" grep -q "naive code; lab03 1x1x1" "$page"
 expect "an ungraded student listed with the reason" grep -q "chloe</td>.*Slurm task 2 failed" "$page"
@@ -35,6 +38,7 @@ sed -i -e 's#lab02=2.19 lab03=2.05#lab02=2.19/1.25 lab03=2.05/1.15#' -e 's#lab02
 cmake -DOUT="$work/per-lab" -P "$root/grader/batch/class-report.cmake" || exit 1
 per_lab="$work/per-lab/class.html"
 expect "each lab's own requirement drawn" grep -q "lab03 required: 1.15x" "$per_lab"
+expect "on its lab's row, at 1.15x" grep -q '<line x1="198" y1="78" x2="198" y2="102"' "$per_lab"
 expect "no common requirement line then" test "$(grep -c 'required: 1.25x</title>' "$per_lab")" = 1
 expect "the table says what was required" grep -q "lab03=2.05x (required 1.15x)" "$per_lab"
 expect "still one dot per speedup" test "$(grep -o '<circle ' "$per_lab" | wc -l)" = 4
