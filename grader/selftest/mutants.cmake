@@ -281,3 +281,55 @@ tilelab_add_mutant(NAME warp-row-boundary-missed LAB 08_warp_tiled
   FIND "if (row < rows) {"
   REPLACE "{"
   MATCH "out-of-bounds write")
+
+# --- fast paths on too weak a condition (the shapes that reach them: fast_path_shapes in grader/src/shapes.cpp) ---
+# Lab 08's interior copies (no tests) taken when inner is a multiple of 4, where they need a multiple of the phase
+# depth (16): with inner = 4, 8 or 12 past a multiple of 16, the last phase of an interior block copies rows of N
+# past N's end (the guard's NaN on a GPU) and the next row's elements of M.
+tilelab_add_mutant(NAME warp-interior-on-inner-multiple-of-4 LAB 08_warp_tiled
+  FIND "inner % kDepth == 0 &&"
+  REPLACE "inner % 4 == 0 &&"
+  MATCH "results are NaN: the kernel read past the end of M or N"
+  CPU_MATCH "illegal memory access in the kernel matmul_warp_tiled_kernel.*out-of-bounds read")
+
+# The interior test without the columns: a block whose tile overhangs the last column copies N past the end of its
+# rows, and on N's last row past N itself. Those columns of P are never stored, so the results are right and a GPU
+# sees nothing (the reads land in the guard zone, inside the allocation); the CPU backend's page guard stops it.
+tilelab_add_mutant(NAME warp-interior-ignores-cols LAB 08_warp_tiled EXPECT none
+  FIND "tile_row + kTile <= rows && tile_col + kTile <= cols && inner % kDepth == 0 &&"
+  REPLACE "tile_row + kTile <= rows && inner % kDepth == 0 &&"
+  MATCH "out-of-bounds read"
+  CPU_EXPECT fail
+  CPU_MATCH "illegal memory access in the kernel matmul_warp_tiled_kernel.*out-of-bounds read")
+
+# 16-byte copies of N when cols is even: with cols = 2 (mod 4) every other row of N starts 8 bytes off a 16-byte
+# boundary, and the copy is misaligned.
+tilelab_add_mutant(NAME warp-copy-on-even-cols LAB 08_warp_tiled
+  FIND "if (cols % 4 == 0 && k < inner && c < cols) {"
+  REPLACE "if (cols % 2 == 0 && k < inner && c < cols) {"
+  MATCH "cudaErrorMisalignedAddress"
+  CPU_MATCH "misaligned address in the kernel matmul_warp_tiled_kernel")
+
+# Lab 07's 16-byte load of M taken wherever M's rows are aligned, without the test that the four lie inside the
+# row: with inner = 4 (mod 8) the last phase's second group reads the next row's first four elements, and past M's
+# end on its last row (NaN on a GPU, a page fault on the CPU backend).
+tilelab_add_mutant(NAME vectorized-load-past-row-end LAB 07_vectorized
+  FIND "const float4 m = r < rows ? load_four(M + static_cast<long long>(r) * inner, phase + m_k, inner, vector_M)"
+  REPLACE "const float4 m = r < rows ? (vector_M ? *reinterpret_cast<const float4*>(M + static_cast<long long>(r) * inner + phase + m_k) : load_four(M + static_cast<long long>(r) * inner, phase + m_k, inner, false))"
+  MATCH "results are NaN: the kernel read past the end of M or N"
+  CPU_MATCH "illegal memory access in the kernel matmul_vectorized_kernel.*out-of-bounds read")
+
+# Labs 05 and 06: the inner test on M's loads skipped when inner is a multiple of 4 (lab 07's condition for a
+# vector load, taken for "no partial phase"): with inner = 4 (mod 8) the last phase reads four elements past each
+# row, past M's end on its last row.
+tilelab_add_mutant(NAME coarsened-inner-test-on-multiple-of-4 LAB 05_coarsened
+  FIND "(m_r < rows && m_k < inner) ? "
+  REPLACE "(m_r < rows && (inner % 4 == 0 || m_k < inner)) ? "
+  MATCH "results are NaN: the kernel read past the end of M or N"
+  CPU_MATCH "illegal memory access in the kernel matmul_coarsened_kernel.*out-of-bounds read")
+
+tilelab_add_mutant(NAME register-inner-test-on-multiple-of-4 LAB 06_register_tiled
+  FIND "(m_r < rows && m_k < inner) ? "
+  REPLACE "(m_r < rows && (inner % 4 == 0 || m_k < inner)) ? "
+  MATCH "results are NaN: the kernel read past the end of M or N"
+  CPU_MATCH "illegal memory access in the kernel matmul_register_tiled_kernel.*out-of-bounds read")
