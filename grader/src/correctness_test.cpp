@@ -55,7 +55,7 @@ TEST_SUITE("tiny") {
 }
 
 TEST_SUITE("edges") {
-    TEST_CASE("handles every dimension at 1 and around the tile width") {
+    TEST_CASE("handles every dimension at 1 and around the tile width, and both sides of each fast path") {
         check_shapes(edge_shapes(lab_under_test()));
     }
 }

@@ -28,7 +28,30 @@ std::vector<Shape> edge_shapes(const LabUnderTest& lab) {
     for (int rows : {1, b - 1, b, b + 1})
         for (int inner : {1, d - 1, d, d + 1})
             for (int cols : {1, b - 1, b, b + 1}) shapes.push_back({rows, inner, cols});
+    const std::vector<Shape> fast = fast_path_shapes(lab);
+    shapes.insert(shapes.end(), fast.begin(), fast.end());
     return shapes;
+}
+
+std::vector<Shape> fast_path_shapes(const LabUnderTest& lab) {
+    if (lab.needs_tile_multiples) return {};
+    // The fast paths seen: 16-byte loads and copies where a row's length is a multiple of 4, and blocks whose tiles
+    // lie inside M and N in every phase (lab 08's model: whole block tiles, inner a multiple of its 16-deep phase,
+    // cols a multiple of 4). A weak condition shows only where the strong one is false and the weak one true:
+    // inner 4, 8 or 12 past a multiple of 16, cols 1, 2 or 3 past a multiple of 4, a partial tile beside a whole
+    // one. base is a multiple of 16 at least one phase deep, so that every inner below has two phases or more.
+    const int b = lab.tile();
+    const int base = (lab.depth() + 15) / 16 * 16;
+    return {
+        {2 * b, base + 4, b + 4},   // inner = 4 (mod 16), cols = 0 (mod 4): whole row tiles, a partial column tile
+        {b + 1, base + 8, 2 * b},   // inner = 8 (mod 16): whole column tiles, a partial row tile
+        {b + 3, base + 12, b + 8},  // inner = 12 (mod 16)
+        {b + 2, base + 16, b + 4},  // inner = 0 (mod 16), cols = 0 (mod 4): one interior block, three partial ones
+        // cols 1, 2, 3 (mod 4) beside a whole block tile: one tile of rows is enough, and halves their cost.
+        {b, base + 16, b + 1},
+        {b, base + 16, b + 2},  // every other row of N starts 8 bytes off a 16-byte boundary
+        {b, base + 16, b + 3},
+    };
 }
 
 std::vector<Shape> sanitizer_shapes(const LabUnderTest& lab) {

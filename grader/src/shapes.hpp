@@ -31,8 +31,16 @@ std::string to_string(const Shape& shape);
 
 /// The smallest product: 1×1×1 (or one tile cubed for a lab that needs tile multiples).
 std::vector<Shape> tiny_shapes(const LabUnderTest& lab);
-/// Every combination of 1, T−1, T and T+1 per dimension (T, 2T, 3T for a lab that needs multiples).
+/// Every combination of 1, T−1, T and T+1 per dimension (T, 2T, 3T for a lab that needs multiples), then
+/// fast_path_shapes.
 std::vector<Shape> edge_shapes(const LabUnderTest& lab);
+/// Both sides of every condition under which a kernel may skip its bounds tests, for a lab that takes any shape
+/// (none for a lab that needs multiples): two block tiles of rows and of columns, the first whole, with inner 4, 8
+/// and 12 past a multiple of 16 (and cols a multiple of 4: an interior block's path taken on inner % 4 reads past
+/// M's rows and N's end), then inner a multiple of 16 past one phase, with cols 0, 1, 2 and 3 past a multiple of 4
+/// beside a whole block tile, and the second tile of rows or of columns partial. Small inner keeps them cheap on the
+/// CPU backend.
+std::vector<Shape> fast_path_shapes(const LabUnderTest& lab);
 /// What compute-sanitizer's runs multiply: every combination of 1 and T+1 per dimension (T and 2T for a lab that
 /// needs multiples; the block tile and phase depth, plus one, for labs 05 and up), eight shapes. Each has a partial or a single tile where the edges have one, and each with an
 /// inner dimension above T has two phases, so a missing bounds check, barrier or zero-fill shows in them all the
