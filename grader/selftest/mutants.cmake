@@ -36,6 +36,15 @@ tilelab_add_mutant(NAME naive-faults LAB 01_naive
   REPLACE "P[row * cols + col + (1ll << 40)] = sum;"
   MATCH "cudaErrorIllegalAddress" CPU_MATCH "illegal memory access in the kernel matmul_naive_kernel.*cudaErrorIllegalAddress")
 
+# x mapped to rows and y to columns, with a launcher to match: the launcher's P is right, the kit's launch of the
+# kernel (x over columns) reaches only the part of P where the two mappings overlap, and the message says so.
+tilelab_add_mutant(NAME naive-x-over-rows LAB 01_naive
+  FIND "const int row = blockIdx.y * blockDim.y + threadIdx.y;\n    const int col = blockIdx.x * blockDim.x + threadIdx.x;"
+  REPLACE "const int row = blockIdx.x * blockDim.x + threadIdx.x;\n    const int col = blockIdx.y * blockDim.y + threadIdx.y;"
+  FIND2 "grid((cols + TILE_WIDTH - 1) / TILE_WIDTH, (rows + TILE_WIDTH - 1) / TILE_WIDTH)"
+  REPLACE2 "grid((rows + TILE_WIDTH - 1) / TILE_WIDTH, (cols + TILE_WIDTH - 1) / TILE_WIDTH)"
+  MATCH "your launcher's P is right, but the kernel launched by the kit with the contract's grid [(][0-9]+, [0-9]+[)] of blocks [(]16, 16[)]: x = blockIdx.x [*] blockDim.x [+] threadIdx.x runs over the columns of P.*hint: the kernel maps x to rows and y to columns")
+
 tilelab_add_mutant(NAME naive-compile-error LAB 01_naive EXPECT build-fails
   FIND "float sum = 0.0f;"
   REPLACE "float sum = 0.0f"

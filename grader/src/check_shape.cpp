@@ -65,9 +65,12 @@ DeviceRun run_in_lab(const Shape& shape, const HostMatrix& M, const HostMatrix& 
     return run;
 }
 
-// The verdict on one run's P and guard zones, with the report of what is wrong.
+// The verdict on one run's P and guard zones, with the report of what is wrong. @p contract: the run was the kit's
+// launch of the kernel, after the launcher's P was right; its hints name that launch's causes (diagnose()'s would
+// blame the grid, which is the kit's).
 ShapeVerdict judge(const LabUnderTest& lab, const Shape& shape, const HostMatrix& M, const HostMatrix& N,
-                   const ReferenceProduct& reference, const DeviceRun& run, const std::string& heading) {
+                   const ReferenceProduct& reference, const DeviceRun& run, const std::string& heading,
+                   bool contract = false) {
     const Comparison comparison = compare(run.P.data(), reference);
     ShapeVerdict verdict;
     verdict.passed = comparison.passed() && run.damage.changed == 0;
@@ -91,7 +94,8 @@ ShapeVerdict judge(const LabUnderTest& lab, const Shape& shape, const HostMatrix
                 report << bad.got;
             report << ", expected " << bad.expected;
         }
-        for (const std::string& hint : diagnose({shape, lab.tile(), M, N, reference, run.P, comparison}))
+        const FailedRun failed{shape, lab.tile(), M, N, reference, run.P, comparison};
+        for (const std::string& hint : contract ? diagnose_contract_launch(lab, failed) : diagnose(failed))
             report << "\n  hint: " << hint;
     }
     verdict.report = report.str();
@@ -120,15 +124,10 @@ ShapeVerdict check_shape(const LabUnderTest& lab, const Shape& shape, std::uint6
     // so a launcher that computes P on the host (or in some other kernel) earns nothing.
     const DeviceRun contract = run_in_lab(shape, M, N, wire::LaunchMode::contract, "the kit's launch of the kernel");
     const std::string contract_heading =
-        heading + "\n  the launcher's P is right, but the kernel itself, launched by the kit with " + lab.contract_blocks() +
-        " over all of P (the contract's grid), did not compute it:";
-    verdict = judge(lab, shape, M, N, reference, contract, contract_heading);
-    if (!verdict.passed) {
-        verdict.report += "\n  hint: P must be computed on the GPU by the lab's kernel, launched with the contract's "
-                          "grid and block: a launcher that computes on the host, or "
-                          "through another kernel, earns nothing";
-        return verdict;
-    }
+        heading + "\n  your launcher's P is right, but the kernel launched by the kit with the contract's " +
+        describe_contract_launch(lab, shape) + ", did not compute it:";
+    verdict = judge(lab, shape, M, N, reference, contract, contract_heading, true);
+    if (!verdict.passed) return verdict;
     const int tile = lab.tile();
     const std::uint64_t blocks = static_cast<std::uint64_t>((shape.rows + tile - 1) / tile) *
                                  static_cast<std::uint64_t>((shape.cols + tile - 1) / tile);

@@ -1,5 +1,6 @@
 #include "diagnose.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 
@@ -104,6 +105,83 @@ std::vector<std::string> diagnose(const FailedRun& run) {
         std::string hint = transposition_hint(run);
         if (!hint.empty()) hints.push_back(std::move(hint));
     }
+    return hints;
+}
+
+namespace {
+
+int round_up(int n, int tile) { return (n + tile - 1) / tile * tile; }
+
+// How a block's threads are indexed, for the hints: a 2D block of TILE_WIDTH labs names threadIdx too.
+bool two_dimensional_blocks(const LabUnderTest& lab) { return lab.block_tile == 0; }
+
+}  // namespace
+
+std::string describe_contract_launch(const LabUnderTest& lab, const Shape& shape) {
+    const int t = lab.tile();
+    const int grid_x = (shape.cols + t - 1) / t, grid_y = (shape.rows + t - 1) / t;
+    const std::string x_range = "0 to " + std::to_string(grid_x * t - 1) + ", P has " + std::to_string(shape.cols);
+    const std::string y_range = "0 to " + std::to_string(grid_y * t - 1) + ", P has " + std::to_string(shape.rows);
+    const std::string grid = "grid (" + std::to_string(grid_x) + ", " + std::to_string(grid_y) + ")";
+    if (two_dimensional_blocks(lab))
+        return grid + " of blocks (" + std::to_string(t) + ", " + std::to_string(t) +
+               "): x = blockIdx.x * blockDim.x + threadIdx.x runs over the columns of P (" + x_range +
+               "), y = blockIdx.y * blockDim.y + threadIdx.y over its rows (" + y_range + ")";
+    return grid + " of blocks (" + std::to_string(lab.threads_per_block()) + ", 1), each a " + std::to_string(t) +
+           " x " + std::to_string(t) + " tile of P: blockIdx.x * " + std::to_string(t) +
+           " is the tile's first column (columns " + x_range + "), blockIdx.y * " + std::to_string(t) +
+           " its first row (rows " + y_range + ")";
+}
+
+bool looks_like_x_over_rows(const FailedRun& run) {
+    const Shape& s = run.shape;
+    const int t = run.tile_width;
+    // With the axes swapped, x (rounded up to whole blocks over the columns) names rows and y names columns.
+    const int rows_reached = std::min(s.rows, round_up(s.cols, t));
+    const int cols_reached = std::min(s.cols, round_up(s.rows, t));
+    if (rows_reached == s.rows && cols_reached == s.cols) return false;  // it would have computed all of P
+    for (int r = 0; r < s.rows; ++r)
+        for (int c = 0; c < s.cols; ++c) {
+            const ElementStatus status = run.comparison.status[static_cast<std::size_t>(r) * s.cols + c];
+            const bool reached = r < rows_reached && c < cols_reached;
+            if (status != (reached ? ElementStatus::correct : ElementStatus::unwritten)) return false;
+        }
+    return true;
+}
+
+std::vector<std::string> diagnose_contract_launch(const LabUnderTest& lab, const FailedRun& run) {
+    const Shape& s = run.shape;
+    const Comparison& cmp = run.comparison;
+    const bool two_d = two_dimensional_blocks(lab);
+    const std::string contract =
+        two_d ? "the contract ties x to columns and y to rows: col = blockIdx.x * blockDim.x + threadIdx.x, "
+                "row = blockIdx.y * blockDim.y + threadIdx.y, and the launcher's grid is ((cols + TILE_WIDTH - 1) / "
+                "TILE_WIDTH, (rows + TILE_WIDTH - 1) / TILE_WIDTH)"
+              : "the contract ties blockIdx.x to the tile's columns and blockIdx.y to its rows: the tile starts at "
+                "column blockIdx.x * " + std::to_string(lab.tile()) + " and row blockIdx.y * " +
+                    std::to_string(lab.tile()) + ", and the launcher's grid is ((cols + " + std::to_string(lab.tile()) +
+                    " - 1) / " + std::to_string(lab.tile()) + ", (rows + " + std::to_string(lab.tile()) + " - 1) / " +
+                    std::to_string(lab.tile()) + ")";
+    if (looks_like_x_over_rows(run)) {
+        const int rows_reached = std::min(s.rows, round_up(s.cols, run.tile_width));
+        const int cols_reached = std::min(s.cols, round_up(s.rows, run.tile_width));
+        return {"the kernel maps x to rows and y to columns: under the kit's launch it wrote exactly the elements "
+                "with row < " + std::to_string(rows_reached) + " and col < " + std::to_string(cols_reached) +
+                ", all of them right, the part of P that the kit's x reaches as rows and its y as columns; your "
+                "launcher used the same mapping, so its own P was right. Instead, " + contract +
+                " (a warp's threads then read a row of N and write a row of P side by side)"};
+    }
+    std::vector<std::string> hints;
+    if (cmp.unwritten == cmp.status.size())
+        hints.push_back("the kernel wrote nothing under the kit's launch");
+    else if (cmp.wrong == 0)
+        hints.push_back("every element the kernel wrote under the kit's launch is right, but " +
+                        std::to_string(cmp.unwritten) + " were never written: its threads cover less of P than "
+                        "under your launcher");
+    hints.push_back("likely causes, most likely first: (1) x mapped to rows and y to columns; " + contract +
+                    "; (2) the kernel relies on a grid or block of your launcher's own (another block size, a 1D "
+                    "grid, a count of threads or blocks it assumes): it must work with exactly the kit's launch above; "
+                    "(3) your launcher computes P itself, on the host or through another kernel, which earns nothing");
     return hints;
 }
 

@@ -29,4 +29,20 @@ struct FailedRun {
 /// and, for square shapes, a transposed result, a transposed input or swapped operands.
 std::vector<std::string> diagnose(const FailedRun& run);
 
+/// The kit's own launch of @p lab's kernel for @p shape, in words: its grid and block, x over the columns of P and
+/// y over its rows, e.g. "grid (3, 2) of blocks (16, 16): x = blockIdx.x * blockDim.x + threadIdx.x runs over the
+/// columns of P (0 to 47, P has 37), y = ... over its rows (0 to 31, P has 20)".
+std::string describe_contract_launch(const LabUnderTest& lab, const Shape& shape);
+
+/// True when @p run is what a kernel that takes its row from x and its column from y leaves under the kit's launch
+/// (x over columns): every element that launch's x and y reach with the axes swapped holds its right value, and
+/// every other element was never written. run.tile_width is the lab's block tile (LabUnderTest::tile()).
+bool looks_like_x_over_rows(const FailedRun& run);
+
+/// Hints, most likely cause first, for a kernel whose launcher's P was right but whose P under the kit's launch
+/// (the contract's grid and block) is wrong: x mapped to rows (said outright when looks_like_x_over_rows), a grid
+/// or block of the student's own, P computed by other code than the kernel. Replaces diagnose() for that launch,
+/// whose hints (a grid too small...) would blame the kit's grid.
+std::vector<std::string> diagnose_contract_launch(const LabUnderTest& lab, const FailedRun& run);
+
 }  // namespace tilelab::grader

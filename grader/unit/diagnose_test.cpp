@@ -5,6 +5,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -35,6 +36,26 @@ struct Scenario {
         return all;
     }
 
+    // The hints for the kit's launch of the kernel (the launcher's P was right), for @p lab.
+    std::string contract_hints(const tilelab::grader::LabUnderTest& lab) {
+        const auto comparison = tilelab::compare(got.data(), ref);
+        std::string all;
+        for (const auto& hint :
+             tilelab::grader::diagnose_contract_launch(lab, {shape, lab.tile(), M, N, ref, got, comparison}))
+            all += hint + "\n";
+        return all;
+    }
+
+    // What a kernel that takes its row from x and its column from y leaves under the kit's launch (x over columns,
+    // in blocks of @p tile): right values where x reaches rows and y columns, the rest never written.
+    void leave_x_over_rows(int tile) {
+        const int rows_reached = std::min(shape.rows, (shape.cols + tile - 1) / tile * tile);
+        const int cols_reached = std::min(shape.cols, (shape.rows + tile - 1) / tile * tile);
+        for (int r = 0; r < shape.rows; ++r)
+            for (int c = 0; c < shape.cols; ++c)
+                if (r >= rows_reached || c >= cols_reached) at(r, c) = tilelab::unwritten_value();
+    }
+
     void set_from(const HostMatrix& A, const HostMatrix& B) {
         const auto other = tilelab::reference_matmul(A, B);
         for (std::size_t i = 0; i < got.size(); ++i) got[i] = static_cast<float>(other.value[i]);
@@ -49,6 +70,16 @@ HostMatrix transposed(const HostMatrix& a) {
 }
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// Lab 01 at TILE_WIDTH 16, and lab 08's configuration (128 x 128 block tiles, 256 threads).
+tilelab::grader::LabUnderTest naive_lab() { return {"lab01", "matmul_naive", 16, false, false}; }
+tilelab::grader::LabUnderTest warp_lab() {
+    tilelab::grader::LabUnderTest lab{"lab08", "matmul_warp_tiled", 16, false, false};
+    lab.block_tile = 128;
+    lab.phase_depth = 16;
+    lab.block_threads = 256;
+    return lab;
+}
 }  // namespace
 
 TEST_SUITE("diagnose") {
@@ -123,5 +154,75 @@ TEST_SUITE("diagnose") {
         Scenario s({32, 32, 48});
         for (float& x : s.got) x += 0.5f;
         CHECK(s.hints().empty());
+    }
+
+    TEST_CASE("the kit's launch is described for the shape: grid, block, x over columns, y over rows") {
+        const std::string naive = tilelab::grader::describe_contract_launch(naive_lab(), {20, 9, 37});
+        CHECK(has(naive, "grid (3, 2) of blocks (16, 16)"));
+        CHECK(has(naive, "x = blockIdx.x * blockDim.x + threadIdx.x runs over the columns of P (0 to 47, P has 37)"));
+        CHECK(has(naive, "over its rows (0 to 31, P has 20)"));
+        const std::string warp = tilelab::grader::describe_contract_launch(warp_lab(), {300, 9, 130});
+        CHECK(has(warp, "grid (2, 3) of blocks (256, 1), each a 128 x 128 tile of P"));
+        CHECK(has(warp, "blockIdx.x * 128 is the tile's first column (columns 0 to 255, P has 130)"));
+    }
+
+    TEST_CASE("a kernel that maps x to rows is named outright under the kit's launch") {
+        for (const Shape shape : {Shape{20, 9, 37}, Shape{37, 9, 20}, Shape{1, 1, 17}}) {
+            CAPTURE(tilelab::grader::to_string(shape));
+            Scenario s(shape);
+            s.leave_x_over_rows(16);
+            const std::string hints = s.contract_hints(naive_lab());
+            CHECK(has(hints, "the kernel maps x to rows and y to columns"));
+            CHECK(has(hints, "col = blockIdx.x * blockDim.x + threadIdx.x"));
+            CHECK_FALSE(has(hints, "likely causes"));
+        }
+        Scenario s({20, 9, 37});
+        s.leave_x_over_rows(16);
+        CHECK(has(s.contract_hints(naive_lab()), "it wrote exactly the elements with row < 20 and col < 32, all of them right"));
+        // Lab 08: whole 128 x 128 tiles swap, the threads within a block do not.
+        Scenario w({300, 4, 130});
+        w.leave_x_over_rows(128);
+        const std::string warp = w.contract_hints(warp_lab());
+        CHECK(has(warp, "with row < 256 and col < 130"));
+        CHECK(has(warp, "the tile starts at column blockIdx.x * 128 and row blockIdx.y * 128"));
+    }
+
+    TEST_CASE("the x-over-rows pattern needs every reached element right and every other one unwritten") {
+        Scenario wrong_inside({20, 9, 37});
+        wrong_inside.leave_x_over_rows(16);
+        wrong_inside.at(3, 3) += 1.0f;
+        Scenario written_outside({20, 9, 37});
+        written_outside.leave_x_over_rows(16);
+        written_outside.at(5, 35) = 0.0f;
+        for (Scenario* s : {&wrong_inside, &written_outside}) {
+            const std::string hints = s->contract_hints(naive_lab());
+            CHECK_FALSE(has(hints, "the kernel maps x to rows"));
+            CHECK(has(hints, "likely causes"));
+        }
+    }
+
+    TEST_CASE("otherwise the causes come in order: x mapped to rows, a grid or block of one's own, the host") {
+        Scenario row_zero({20, 9, 37});  // a 1D grid of the student's own: only the first row reached
+        for (int r = 1; r < 20; ++r)
+            for (int c = 0; c < 37; ++c) row_zero.at(r, c) = tilelab::unwritten_value();
+        const std::string hints = row_zero.contract_hints(naive_lab());
+        CHECK(has(hints, "its threads cover less of P than under your launcher"));
+        const auto first = hints.find("(1) x mapped to rows"), second = hints.find("(2) the kernel relies on a grid or block"),
+                   third = hints.find("(3) your launcher computes P itself, on the host or through another kernel");
+        REQUIRE(first != std::string::npos);
+        REQUIRE(second != std::string::npos);
+        REQUIRE(third != std::string::npos);
+        CHECK(first < second);
+        CHECK(second < third);
+
+        Scenario nothing({20, 9, 37});
+        for (float& x : nothing.got) x = tilelab::unwritten_value();
+        CHECK(has(nothing.contract_hints(naive_lab()), "the kernel wrote nothing under the kit's launch"));
+    }
+
+    TEST_CASE("a square shape is never blamed on x mapped to rows: both mappings reach all of P") {
+        Scenario s({20, 20, 20});
+        s.at(19, 19) = tilelab::unwritten_value();
+        CHECK_FALSE(has(s.contract_hints(naive_lab()), "the kernel maps x to rows"));
     }
 }
