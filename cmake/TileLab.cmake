@@ -28,14 +28,6 @@ set(TILELAB_07_vectorized_CHECKS correctness perf)
 set(TILELAB_08_warp_tiled_FILES 08_warp_tiled/kernel.cu)
 set(TILELAB_08_warp_tiled_CHECKS correctness perf)
 
-# The model kernel each lab's performance gate races against (grader/CMakeLists.txt builds them): the previous
-# stage's model answer.
-set(TILELAB_02_tiled_REFERENCE tilelab_reference_naive)
-set(TILELAB_03_tiled_boundary_REFERENCE tilelab_reference_naive)
-set(TILELAB_05_coarsened_REFERENCE tilelab_reference_tiled)
-set(TILELAB_06_register_tiled_REFERENCE tilelab_reference_coarsened)
-set(TILELAB_07_vectorized_REFERENCE tilelab_reference_register_tiled)
-set(TILELAB_08_warp_tiled_REFERENCE tilelab_reference_vectorized)
 
 # Labs whose configuration is their own (constants in common/include/tilelab/labs.hpp), not TILE_WIDTH: built and
 # graded at one tile width only, TILELAB_PERF_TILE_WIDTH where the build has it (else the first of
@@ -242,14 +234,12 @@ function(tilelab_add_lab)
     add_dependencies(${target}_lab tilelab-sandbox-compile)
     add_executable(${target} EXCLUDE_FROM_ALL $<TARGET_OBJECTS:${adapter}>)
     target_link_libraries(${target} PRIVATE ${target}_lab tilelab_runner_main_${backend} tilelab_lab_support_${backend})
-    if(backend STREQUAL "gpu" AND perf IN_LIST TILELAB_${arg_LAB}_CHECKS)
-      target_link_libraries(${target} PRIVATE ${TILELAB_${arg_LAB}_REFERENCE})
-    endif()
     set(built_targets ${target})
     if(perf IN_LIST checks_built)
       # The performance gate's runner: the same files built again with global loads cached in L2 only, raced
-      # against the model naive kernel built the same way, so that only reuse through shared memory counts, not
-      # the L1 cache that makes a naive kernel fast on recent GPUs.
+      # against the previous stage's model kernel built the same way (a program of its own, grader/CMakeLists.txt),
+      # so that only reuse through shared memory counts, not the L1 cache that makes a naive kernel fast on recent
+      # GPUs.
       add_library(${target}_gate_lab OBJECT EXCLUDE_FROM_ALL ${sources})
       target_compile_definitions(${target}_gate_lab PRIVATE TILE_WIDTH=${arg_TILE_WIDTH})
       target_compile_options(${target}_gate_lab PRIVATE ${TILELAB_GATE_CUDA_FLAGS})
@@ -258,7 +248,7 @@ function(tilelab_add_lab)
       add_dependencies(${target}_gate_lab tilelab-sandbox-compile)
       add_executable(${target}_gate EXCLUDE_FROM_ALL $<TARGET_OBJECTS:${adapter}>)
       target_link_libraries(${target}_gate PRIVATE ${target}_gate_lab tilelab_runner_main_${backend}
-                            tilelab_lab_support_${backend} ${TILELAB_${arg_LAB}_REFERENCE}_gate)
+                            tilelab_lab_support_${backend})
       list(APPEND built_targets ${target}_gate)
     endif()
     # One target per submission builds all its labs at once (grade.cmake, before the checks).

@@ -20,15 +20,6 @@ function(tilelab_export_kit)
   if("cpu" IN_LIST TILELAB_BACKENDS)
     list(APPEND targets tilelab-cuda-to-cpp tilelab_boost_context)
   endif()
-  if("gpu" IN_LIST TILELAB_BACKENDS)
-    # Each gate's reference kernel (the previous stage's model answer), as built and as built for the gate.
-    foreach(lab IN LISTS TILELAB_LABS)
-      if(TILELAB_${lab}_REFERENCE AND TARGET ${TILELAB_${lab}_REFERENCE})
-        list(APPEND targets ${TILELAB_${lab}_REFERENCE} ${TILELAB_${lab}_REFERENCE}_gate)
-      endif()
-    endforeach()
-    list(REMOVE_DUPLICATES targets)
-  endif()
   export(TARGETS ${targets} FILE "${CMAKE_BINARY_DIR}/tilelab-kit-targets.cmake")
 
   # The settings a submission's build must share with the kit: compilers, flags, and the grading options.

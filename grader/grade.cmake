@@ -54,7 +54,8 @@ function(tilelab_kit_hashes out_var with_build)
        "${root}/docs/*")
   list(APPEND files "${root}/CMakeLists.txt" "${root}/CMakePresets.json")
   if(with_build)
-    file(GLOB_RECURSE built LIST_DIRECTORIES false "${build}/grader/tilelab-checker-*" "${build}/*CTestTestfile.cmake")
+    file(GLOB_RECURSE built LIST_DIRECTORIES false "${build}/grader/tilelab-checker-*" "${build}/grader/tilelab-gate-reference-*"
+         "${build}/*CTestTestfile.cmake")
     list(APPEND files ${built})
     if(kit)
       # What every submission of a batch is graded with: the kit's programs, libraries and objects.

@@ -18,7 +18,6 @@ struct RunnerLab {
     Launcher contract_launch;  ///< The kit's launch of the student's kernel with the contract's grid and block.
     const void* kernel;        ///< The student's kernel (its host stub), for cudaFuncGetAttributes.
     TimedMultiply timed;       ///< Lab 04's matmul_timed; null for the other labs.
-    Launcher reference;        ///< The previous stage's model kernel the performance gate races against; null without one.
 };
 
 /// The lab this runner holds.

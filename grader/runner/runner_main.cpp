@@ -10,6 +10,8 @@
 #include <cuda_runtime_api.h>
 #ifdef TILELAB_CPU_BACKEND
 #include <tilelab/cpu/emulator.hpp>
+#else
+#include "gate_device.hpp"
 #endif
 
 #include <algorithm>
@@ -234,14 +236,18 @@ struct EventPair {
     }
 };
 
-// The performance gate, in three requests so that the checker holds the GPU alone only while the kernels are timed
-// (perf), not while the operands travel and the kernels warm up (perf_load) or the result comes back (perf_result).
+// The performance gate. The checker times each request with its own clock, the same requests to this program and
+// to the gate's reference program (this harness with the model kernel, no student code), so the times it compares
+// are never measured here: perf_fill draws operand sets from the checker's seed (untimed), perf_launches launches
+// the kernel once on each set, waits, and sends back each result's digest (timed by the checker), perf_result sends
+// back one result, chosen by the checker after the digests came, to verify a digest and sample the product.
 struct GateOperands {
-    explicit GateOperands(int side)
-        : n(side), M(product(side, side)), N(product(side, side)), reference_P(product(side, side)),
-          tiled_P(product(side, side)) {}
-    int n;
-    DeviceFloats M, N, reference_P, tiled_P;
+    GateOperands(int side, int count)
+        : n(side), sets(count), M(product(side, side) * count), N(product(side, side) * count),
+          P(product(side, side) * count) {}
+    std::size_t set_size() const { return product(n, n); }
+    int n, sets;
+    DeviceFloats M, N, P;  // sets consecutive n × n matrices each
 };
 
 std::unique_ptr<GateOperands>& gate_operands() {
@@ -249,58 +255,78 @@ std::unique_ptr<GateOperands>& gate_operands() {
     return operands;
 }
 
-// The two kernels the gate compares (the reference is the previous stage's model kernel), each on the gate's operands.
-void launch_reference(const RunnerLab& lab, GateOperands& gate) {
-    lab.reference(gate.M.data(), gate.N.data(), gate.reference_P.data(), gate.n, gate.n, gate.n);
-}
-void launch_tiled(const RunnerLab& lab, GateOperands& gate) {
-    lab.contract_launch(gate.M.data(), gate.N.data(), gate.tiled_P.data(), gate.n, gate.n, gate.n);
-}
+constexpr int max_gate_sets = 16;
 
-Writer perf_load(Reader& in, const RunnerLab& lab) {
-    const int n = in.get<std::int32_t>();
-    const std::vector<float> M = in.get_floats(), N = in.get_floats();
+// Buffers for `sets` operand sets of side n; the last gate's go first.
+Writer perf_load(Reader& in) {
+    const int n = in.get<std::int32_t>(), sets = in.get<std::int32_t>();
+    if (!in.at_end() || sets <= 0 || sets > max_gate_sets) unsupported("malformed perf_load request");
     check_sizes(n, n, n);
-    if (!in.at_end() || M.size() != product(n, n) || N.size() != product(n, n)) unsupported("malformed perf_load request");
-    if (lab.reference == nullptr) unsupported("this runner has no reference kernel");
-    gate_operands().reset();  // the last gate's buffers go before the new ones are allocated
-    gate_operands() = std::make_unique<GateOperands>(n);
-    GateOperands& gate = *gate_operands();
-    gate.M.upload(M);
-    gate.N.upload(N);
-    EventPair events;
-    for (int i = 0; i < 2; ++i) {  // warm-up: module loading stays out of the numbers
-        events.time([&] { launch_reference(lab, gate); });
-        events.time([&] { launch_tiled(lab, gate); });
-    }
+#ifdef TILELAB_CPU_BACKEND
+    unsupported("the CPU backend has no performance gate");
+#else
+    gate_operands().reset();
+    gate_operands() = std::make_unique<GateOperands>(n, sets);
+#endif
     return reply(Status::ok);
 }
 
-// The measurements: the reference kernel and the kit's launch of the student's kernel, interleaved so drifting
-// clocks affect both alike, after one more warm-up pair (the GPU was shared until this request).
-Writer perf(Reader& in, const RunnerLab& lab) {
-    const int repeats = in.get<std::int32_t>();
-    if (!in.at_end() || repeats <= 0 || repeats > 1000) unsupported("malformed perf request");
-    if (!gate_operands()) unsupported("perf before perf_load");
-    GateOperands& gate = *gate_operands();
-    EventPair events;
-    events.time([&] { launch_reference(lab, gate); });
-    events.time([&] { launch_tiled(lab, gate); });
-    std::vector<float> reference_ms, tiled_ms;
-    for (int i = 0; i < repeats; ++i) {
-        reference_ms.push_back(events.time([&] { launch_reference(lab, gate); }));
-        tiled_ms.push_back(events.time([&] { launch_tiled(lab, gate); }));
-    }
+GateOperands& loaded_gate(const char* request) {
+    if (!gate_operands()) unsupported((std::string(request) + " before perf_load").c_str());
+    return *gate_operands();
+}
+
+// The first `sets` operand sets drawn afresh from the checker's seed; P's poisoned so a launch that writes
+// nothing leaves no earlier result behind.
+Writer perf_fill(Reader& in) {
+    const auto seed = in.get<std::uint64_t>();
+    const int sets = in.get<std::int32_t>();
+    GateOperands& gate = loaded_gate("perf_fill");
+    if (!in.at_end() || sets <= 0 || sets > gate.sets) unsupported("malformed perf_fill request");
+#ifndef TILELAB_CPU_BACKEND
+    for (int s = 0; s < sets; ++s)
+        tilelab::runner::gate_fill(gate.M.data() + s * gate.set_size(), gate.N.data() + s * gate.set_size(), gate.n,
+                                   seed, static_cast<std::uint32_t>(s));
+    check(cudaMemset(gate.P.data(), 0xff, sets * gate.set_size() * sizeof(float)), "cudaMemset");
+    check(cudaDeviceSynchronize(), "cudaMemset");
+#endif
+    return reply(Status::ok);
+}
+
+// The timed request: one launch on each of the first `sets` operand sets, a wait, each result's digest. Events
+// around the launches give this program's own reading of the kernels' time, which the checker prints beside its
+// own and never decides by.
+Writer perf_launches(Reader& in, const RunnerLab& lab) {
+    const int sets = in.get<std::int32_t>();
+    GateOperands& gate = loaded_gate("perf_launches");
+    if (!in.at_end() || sets <= 0 || sets > gate.sets) unsupported("malformed perf_launches request");
     Writer out = reply(Status::ok);
-    out.put_floats(reference_ms).put_floats(tiled_ms);
+#ifndef TILELAB_CPU_BACKEND
+    EventPair events;
+    const std::size_t size = gate.set_size();
+    const float ms = events.time([&] {
+        for (int s = 0; s < sets; ++s)
+            lab.contract_launch(gate.M.data() + s * size, gate.N.data() + s * size, gate.P.data() + s * size, gate.n,
+                                gate.n, gate.n);
+    });
+    const std::vector<std::uint64_t> digests = tilelab::runner::gate_digests(gate.P.data(), size, sets);
+    out.put<std::int32_t>(sets);
+    for (const std::uint64_t digest : digests) out.put(digest);
+    out.put<float>(ms);
+#else
+    static_cast<void>(lab);
+#endif
     return out;
 }
 
+// One result of the last perf_launches.
 Writer perf_result(Reader& in) {
-    if (!in.at_end()) unsupported("malformed perf_result request");
-    if (!gate_operands()) unsupported("perf_result before perf_load");
-    const std::vector<float> P = gate_operands()->tiled_P.download();
-    gate_operands().reset();
+    const int set = in.get<std::int32_t>();
+    GateOperands& gate = loaded_gate("perf_result");
+    if (!in.at_end() || set < 0 || set >= gate.sets) unsupported("malformed perf_result request");
+    std::vector<float> P(gate.set_size());
+    check(cudaMemcpy(P.data(), gate.P.data() + set * gate.set_size(), P.size() * sizeof(float), cudaMemcpyDeviceToHost),
+          "cudaMemcpy");
     Writer out = reply(Status::ok);
     out.put_floats(P);
     return out;
@@ -408,13 +434,14 @@ Writer answer(const std::vector<unsigned char>& request) {
             case Op::hello: return hello();
             case Op::multiply: return multiply(in, lab);
             case Op::attributes: return attributes(in, lab);
-            case Op::perf: return perf(in, lab);
+            case Op::perf_launches: return perf_launches(in, lab);
             case Op::timed: return timed(in, lab);
             case Op::kernel_time: return kernel_time(in, lab);
             case Op::timed_failure: return timed_failure(in, lab);
             case Op::free_memory: return free_memory();
-            case Op::perf_load: return perf_load(in, lab);
+            case Op::perf_load: return perf_load(in);
             case Op::perf_result: return perf_result(in);
+            case Op::perf_fill: return perf_fill(in);
         }
         unsupported("unknown request");
     } catch (const RequestFailed& failed) {

@@ -36,8 +36,10 @@ struct ReplyHeader {
 class RunnerProcess {
 public:
     /// Starts @p command (the runner, after any wrapper such as compute-sanitizer) in a new sandbox. Every
-    /// request must be answered before @p deadline.
-    RunnerProcess(std::vector<std::string> command, std::chrono::steady_clock::time_point deadline);
+    /// request must be answered before @p deadline. @p kit_program: the command is the kit's own (the gate's
+    /// reference program), run unconfined, as the checker's user (prepare_sandbox).
+    RunnerProcess(std::vector<std::string> command, std::chrono::steady_clock::time_point deadline,
+                  bool kit_program = false);
     ~RunnerProcess();
     RunnerProcess(const RunnerProcess&) = delete;
     RunnerProcess& operator=(const RunnerProcess&) = delete;

@@ -46,7 +46,7 @@ void limit(int resource, rlim_t value) {
 
 }  // namespace
 
-Sandbox prepare_sandbox() {
+Sandbox prepare_sandbox(bool confine) {
     Sandbox sandbox;
     const char* tmp = std::getenv("TMPDIR");
     std::string pattern = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/tilelab-runner-XXXXXX";
@@ -58,6 +58,10 @@ Sandbox prepare_sandbox() {
     mkdir(sandbox.scratch.c_str(), 0700);
     chmod(sandbox.folder.c_str(), 0711);  // the runner may pass through to its scratch folder, not list this one
 
+    if (!confine) {
+        sandbox.description = "a program of the kit's own: runs as the checker's user, out of the lab's program's reach";
+        return sandbox;
+    }
     if (geteuid() != 0) {
         sandbox.description = "not root: the lab's program runs as the grader's own user, with its rights over the "
                               "kit's files (grade as root, as Gradescope and CI do, to confine it)";

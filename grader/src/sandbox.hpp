@@ -22,8 +22,10 @@ struct Sandbox {
 };
 
 /// Makes the folders and chooses the user id: TILELAB_RUNNER_UID where set, else one derived from the
-/// checker's process id, else "nobody"; none when the checker is not root (the description says so).
-Sandbox prepare_sandbox();
+/// checker's process id, else "nobody"; none when the checker is not root (the description says so). With
+/// @p confine false (a program of the kit's own, such as the gate's reference program), only the folders: it runs
+/// as the checker's user, out of reach of the lab's program, whose user id may not signal or trace it.
+Sandbox prepare_sandbox(bool confine = true);
 
 /// In a freshly forked child: becomes the sandbox's user (when it is confined) with no way back or up, and
 /// limits what it may use (processes, core files, file size). False when the user could not be taken.

@@ -28,14 +28,15 @@ enum class Op : std::uint32_t {
     hello = 1,      ///< Reply: the device's name (or Status::no_device).
     multiply,       ///< Multiply given inputs in guarded device buffers, with the launcher or the contract launch.
     attributes,     ///< Reply: the kernel's shared memory, registers, blocks per multiprocessor, shared accesses.
-    perf,           ///< Time the reference (previous stage's model) kernel and the contract launch, interleaved, on
-                    ///< the operands of the last perf_load.
+    perf_launches,  ///< The gate's timed request: the kernel launched once on each operand set of the last perf_fill,
+                    ///< a wait, each result's digest (tilelab/gate_data.hpp) and the program's own event time.
     timed,          ///< Lab 04: call matmul_timed on host inputs.
     kernel_time,    ///< Lab 04: the kit's own event timing of the lab 03 kernel on one shape.
     timed_failure,  ///< Lab 04: call matmul_timed on sizes no GPU can hold; free memory before and after.
     free_memory,    ///< Reply: the device's free and total bytes.
-    perf_load,      ///< The performance gate's operands to the device, both kernels warmed up on them.
-    perf_result,    ///< Reply: the lab's result of the last perf, whose device buffers are then freed.
+    perf_load,      ///< The performance gate's device buffers: a side and a number of operand sets.
+    perf_result,    ///< Reply: one result of the last perf_launches, to verify its digest and sample it.
+    perf_fill,      ///< The gate's operand sets drawn afresh from the checker's seed (tilelab/gate_data.hpp).
 };
 
 /// How the runner carried out a request.

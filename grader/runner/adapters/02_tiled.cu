@@ -1,6 +1,5 @@
 // Lab 02 in its runner: the student's launcher, and the kit's own launch of the student's kernel.
 // Compiled once per backend, as the lab's files are (CUDA on the GPU, rewritten C++ on the CPU backend).
-#include "reference_kernels.hpp"
 #include "runner_lab.hpp"
 
 #include <tilelab/labs.hpp>
@@ -15,7 +14,6 @@ void contract_launch(const float* M, const float* N, float* P, int rows, int inn
 
 const tilelab::runner::RunnerLab& tilelab::runner::runner_lab() {
     static const RunnerLab lab{&::matmul_tiled, &contract_launch, reinterpret_cast<const void*>(&::matmul_tiled_kernel),
-                               nullptr,
-                               TILELAB_REFERENCE_NAIVE};
+                               nullptr};
     return lab;
 }

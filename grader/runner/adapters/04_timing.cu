@@ -14,7 +14,6 @@ void contract_launch(const float* M, const float* N, float* P, int rows, int inn
 
 const tilelab::runner::RunnerLab& tilelab::runner::runner_lab() {
     static const RunnerLab lab{&::matmul_tiled_boundary, &contract_launch,
-                               reinterpret_cast<const void*>(&::matmul_tiled_boundary_kernel), &::matmul_timed,
-                               nullptr};
+                               reinterpret_cast<const void*>(&::matmul_tiled_boundary_kernel), &::matmul_timed};
     return lab;
 }
