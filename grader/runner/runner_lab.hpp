@@ -3,6 +3,8 @@
 /// launch of the student's kernel. One adapter (grader/runner/adapters/<lab>.cu) defines runner_lab().
 #pragma once
 
+#include <tilelab/kernel_record.hpp>
+
 #include <cuda_runtime_api.h>
 
 namespace tilelab::runner {
@@ -19,6 +21,10 @@ struct RunnerLab {
     const void* kernel;        ///< The student's kernel (its host stub), for cudaFuncGetAttributes.
     TimedMultiply timed;       ///< Lab 04's matmul_timed; null for the other labs.
     Launcher reference;        ///< The previous stage's model kernel the performance gate races against; null without one.
+    /// Lab 04: zeroes the record the kit's lab 03 kernel keeps of its launches (grader/runner/lab04); null elsewhere.
+    void (*reset_record)() = nullptr;
+    /// Lab 04: that record, read back after a call of matmul_timed; null elsewhere.
+    KernelRecord (*read_record)() = nullptr;
 };
 
 /// The lab this runner holds.
