@@ -149,41 +149,21 @@ function(_tilelab_adapter lab backend out_var)
   set(${out_var} ${adapter} PARENT_SCOPE)
 endfunction()
 
-# Lab 04's lab 03 kernel on a backend at a tile width: the kit's model answer (solutions/03_tiled_boundary), built
-# into the kit under the contract's names and instrumented to record its launches (grader/runner/lab04), so that
-# lab 04 grades the student's host code alone, with a kernel whose launches the checker can see. The model's kernel
-# becomes the __device__ body of the recording kernel: one text edit, which fails the configuration if the model
-# answer no longer has the line it edits. Kit code, built once per backend and tile width, as the adapters are.
+# Lab 04's lab 03 kernel on a backend at a tile width: the kit's copy of the model answer
+# (solutions/03_tiled_boundary, in grader/runner/lab04/recorded_kernel.cu), built into the kit under the contract's
+# names and instrumented to record its launches, so that lab 04 grades the student's host code alone, with a kernel
+# whose launches the checker can see. Kit code, built once per backend and tile width, as the adapters are.
 function(_tilelab_lab04_kernel backend tile_width out_var)
   set(library tilelab_lab04_kernel_${backend}_tw${tile_width})
   if(NOT TARGET ${library})
-    set(model "${_tilelab_kit_source_dir}/solutions/03_tiled_boundary/kernel.cu")
-    set(template "${_tilelab_kit_source_dir}/grader/runner/lab04/recorded_kernel.cu")
-    set(generated "${CMAKE_BINARY_DIR}/lab04_kernel/recorded_kernel.cu")
-    set_property(DIRECTORY "${_tilelab_kit_source_dir}" APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${model}" "${template}")
-    file(READ "${model}" model_text)
-    file(READ "${template}" text)
-    set(kernel_line "__global__ void matmul_tiled_boundary_kernel(")
-    string(FIND "${model_text}" "${kernel_line}" found)
-    if(found EQUAL -1)
-      message(FATAL_ERROR "TileLab: '${kernel_line}' is not in ${model}: lab 04's kernel is built from it")
-    endif()
-    string(REPLACE "${kernel_line}" "__device__ void tilelab_lab03_model_body(" model_text "${model_text}")
-    string(REPLACE "// @TILELAB_LAB03_MODEL@" "${model_text}" text "${text}")
-    set(previous "")
-    if(EXISTS "${generated}")
-      file(READ "${generated}" previous)
-    endif()
-    if(NOT previous STREQUAL text)  # written only when it changes, so that nothing rebuilds for nothing
-      file(WRITE "${generated}" "${text}")
-    endif()
-    set(source "${generated}")
+    set(folder "${_tilelab_kit_source_dir}/grader/runner/lab04")
+    set(source "${folder}/recorded_kernel.cu")
     if(backend STREQUAL "cpu")
-      _tilelab_cpu_sources(${library} "${CMAKE_BINARY_DIR}/lab04_kernel" source "${generated}")
+      _tilelab_cpu_sources(${library} "${folder}" source "${source}")
     endif()
     add_library(${library} OBJECT "${source}")
     target_compile_definitions(${library} PRIVATE TILE_WIDTH=${tile_width})
-    target_include_directories(${library} PRIVATE "${_tilelab_kit_source_dir}/grader/runner/lab04")
+    target_include_directories(${library} PRIVATE "${folder}")
     target_link_libraries(${library} PRIVATE tilelab_lab_support_${backend})
   endif()
   set(${out_var} ${library} PARENT_SCOPE)

@@ -2,8 +2,9 @@
 // the contract's names so that a student's matmul_timed links against it, and instrumented to record its
 // launches (tilelab/kernel_record.hpp) in memory of its own that the runner reads back after each call.
 //
-// This file is a template: the build (cmake/TileLab.cmake, _tilelab_lab04_kernel) writes the model answer where
-// the marker below is, with its kernel renamed into a __device__ function, the body the kernel below runs. One
+// The model answer is copied below, verbatim but for its kernel's name and kind: a __device__ function, the body
+// the recording kernel runs. A copy, so that a kit shipped without solutions/ (Gradescope) builds lab 04; the
+// self-test selftest.lab04-kernel-is-the-model fails when it drifts from solutions/03_tiled_boundary/kernel.cu. One
 // file, so that the CPU backend's rewrite reaches all of it (it does not follow #include).
 #include <tilelab/cuda_check.hpp>
 #include <tilelab/kernel_record.hpp>
@@ -15,7 +16,46 @@
 
 __device__ void tilelab_lab03_model_body(const float* M, const float* N, float* P, int rows, int inner, int cols);
 
-// @TILELAB_LAB03_MODEL@
+// --- begin: solutions/03_tiled_boundary/kernel.cu, its kernel renamed ---
+/// @file solutions/03_tiled_boundary/kernel.cu
+/// @brief Lab 03 model answer: the tiled kernel for any shape, with partial tiles zero-filled.
+#include <tilelab/labs.hpp>
+
+/// Computes one TILE_WIDTH × TILE_WIDTH tile of P for any rows, inner and cols. Tile elements that fall
+/// outside M or N are loaded as 0.0f, so they add nothing to the sum; threads outside P still load and
+/// still reach both barriers, and only skip the final store.
+__device__ void tilelab_lab03_model_body(const float* M, const float* N, float* P, int rows, int inner,
+                                             int cols) {
+    __shared__ float M_tile[TILE_WIDTH][TILE_WIDTH];
+    __shared__ float N_tile[TILE_WIDTH][TILE_WIDTH];
+
+    const int tx = threadIdx.x;
+    const int ty = threadIdx.y;
+    const int row = blockIdx.y * TILE_WIDTH + ty;
+    const int col = blockIdx.x * TILE_WIDTH + tx;
+
+    float sum = 0.0f;
+    const int phases = (inner + TILE_WIDTH - 1) / TILE_WIDTH;  // the last phase may cover a partial tile
+    for (int phase = 0; phase < phases; ++phase) {
+        const int m_col = phase * TILE_WIDTH + tx;
+        const int n_row = phase * TILE_WIDTH + ty;
+        M_tile[ty][tx] = (row < rows && m_col < inner) ? M[row * inner + m_col] : 0.0f;
+        N_tile[ty][tx] = (n_row < inner && col < cols) ? N[n_row * cols + col] : 0.0f;
+        __syncthreads();  // the tiles are complete before any thread reads them
+
+        for (int k = 0; k < TILE_WIDTH; ++k) sum += M_tile[ty][k] * N_tile[k][tx];
+        __syncthreads();  // every thread is done with the tiles before the next phase overwrites them
+    }
+    if (row < rows && col < cols) P[row * cols + col] = sum;
+}
+
+/// Launches one block per tile of P, rounding up so that partial tiles get a block too.
+void matmul_tiled_boundary(const float* M, const float* N, float* P, int rows, int inner, int cols) {
+    const dim3 block(TILE_WIDTH, TILE_WIDTH);
+    const dim3 grid((cols + TILE_WIDTH - 1) / TILE_WIDTH, (rows + TILE_WIDTH - 1) / TILE_WIDTH);
+    matmul_tiled_boundary_kernel<<<grid, block>>>(M, N, P, rows, inner, cols);
+}
+// --- end: solutions/03_tiled_boundary/kernel.cu ---
 
 namespace {
 
