@@ -17,7 +17,8 @@ set(TILELAB_02_tiled_FILES 02_tiled/kernel.cu)
 set(TILELAB_02_tiled_CHECKS correctness shared-memory perf)
 set(TILELAB_03_tiled_boundary_FILES 03_tiled_boundary/kernel.cu)
 set(TILELAB_03_tiled_boundary_CHECKS correctness shared-memory perf)
-set(TILELAB_04_timing_FILES 04_timing/timing.cu 03_tiled_boundary/kernel.cu)
+# Lab 04 is built with the kit's own lab 03 kernel (_tilelab_lab04_kernel), not the submission's.
+set(TILELAB_04_timing_FILES 04_timing/timing.cu)
 set(TILELAB_04_timing_CHECKS timing)
 set(TILELAB_05_coarsened_FILES 05_coarsened/kernel.cu)
 set(TILELAB_05_coarsened_CHECKS correctness perf)
@@ -41,13 +42,13 @@ set(TILELAB_perf_SUITES perf)
 set(TILELAB_timing_SUITES timing-results timing-clock timing-memory timing-errors)
 
 # The kinds of checks each backend builds, and the suites that only mean something on a GPU: on the CPU backend
-# they are registered as tests that report themselves skipped, with the reason. (A kernel on the CPU runs inside
-# its launch, and copies cost next to nothing, so lab 04's clock check cannot tell right from wrong there.)
+# they are registered as tests that report themselves skipped, with the reason. (Lab 04's clock check compares GPU
+# timings; on the CPU backend its timing-results checks the time against the events' own instead.)
 set(TILELAB_gpu_CHECK_KINDS correctness shared-memory perf timing)
 set(TILELAB_cpu_CHECK_KINDS correctness shared-memory timing)
 set(TILELAB_cpu_GPU_ONLY_SUITES perf timing-clock)
 set(TILELAB_GPU_ONLY_REASON_perf "the performance gate compares GPU timings")
-set(TILELAB_GPU_ONLY_REASON_timing-clock "on the CPU backend copies are free and a kernel runs at the processor's pace, so the clock check cannot tell")
+set(TILELAB_GPU_ONLY_REASON_timing-clock "it compares GPU timings; on the CPU backend timing-results checks the returned time against the events' own, on the emulator's device clock")
 set(TILELAB_GPU_ONLY_REASON_sanitizer "compute-sanitizer checks kernels on a GPU (the CPU backend checks races and barriers itself)")
 
 set(_tilelab_cmake_dir "${CMAKE_CURRENT_LIST_DIR}")
@@ -138,6 +139,26 @@ function(_tilelab_adapter lab backend out_var)
     target_link_libraries(${adapter} PRIVATE tilelab_runner_main_${backend})
   endif()
   set(${out_var} ${adapter} PARENT_SCOPE)
+endfunction()
+
+# Lab 04's lab 03 kernel on a backend at a tile width: the kit's copy of the model answer
+# (solutions/03_tiled_boundary, in grader/runner/lab04/recorded_kernel.cu), built into the kit under the contract's
+# names and instrumented to record its launches, so that lab 04 grades the student's host code alone, with a kernel
+# whose launches the checker can see. Kit code, built once per backend and tile width, as the adapters are.
+function(_tilelab_lab04_kernel backend tile_width out_var)
+  set(library tilelab_lab04_kernel_${backend}_tw${tile_width})
+  if(NOT TARGET ${library})
+    set(folder "${_tilelab_kit_source_dir}/grader/runner/lab04")
+    set(source "${folder}/recorded_kernel.cu")
+    if(backend STREQUAL "cpu")
+      _tilelab_cpu_sources(${library} "${folder}" source "${source}")
+    endif()
+    add_library(${library} OBJECT "${source}")
+    target_compile_definitions(${library} PRIVATE TILE_WIDTH=${tile_width})
+    target_include_directories(${library} PRIVATE "${folder}")
+    target_link_libraries(${library} PRIVATE tilelab_lab_support_${backend})
+  endif()
+  set(${out_var} ${library} PARENT_SCOPE)
 endfunction()
 
 # A "|"-separated checker command that runs the sanitized suite (eight shapes with partial tiles, see shapes.hpp) with
@@ -234,6 +255,10 @@ function(tilelab_add_lab)
     add_dependencies(${target}_lab tilelab-sandbox-compile)
     add_executable(${target} EXCLUDE_FROM_ALL $<TARGET_OBJECTS:${adapter}>)
     target_link_libraries(${target} PRIVATE ${target}_lab tilelab_runner_main_${backend} tilelab_lab_support_${backend})
+    if(arg_LAB STREQUAL "04_timing")
+      _tilelab_lab04_kernel(${backend} ${arg_TILE_WIDTH} lab04_kernel)
+      target_sources(${target} PRIVATE $<TARGET_OBJECTS:${lab04_kernel}>)
+    endif()
     set(built_targets ${target})
     if(perf IN_LIST checks_built)
       # The performance gate's runner: the same files built again with global loads cached in L2 only, raced

@@ -3,6 +3,8 @@
 /// launch of the student's kernel. One adapter (grader/runner/adapters/<lab>.cu) defines runner_lab().
 #pragma once
 
+#include <tilelab/kernel_record.hpp>
+
 #include <cuda_runtime_api.h>
 
 namespace tilelab::runner {
@@ -18,6 +20,10 @@ struct RunnerLab {
     Launcher contract_launch;  ///< The kit's launch of the student's kernel with the contract's grid and block.
     const void* kernel;        ///< The student's kernel (its host stub), for cudaFuncGetAttributes.
     TimedMultiply timed;       ///< Lab 04's matmul_timed; null for the other labs.
+    /// Lab 04: zeroes the record the kit's lab 03 kernel keeps of its launches (grader/runner/lab04); null elsewhere.
+    void (*reset_record)() = nullptr;
+    /// Lab 04: that record, read back after a call of matmul_timed; null elsewhere.
+    KernelRecord (*read_record)() = nullptr;
 };
 
 /// The lab this runner holds.

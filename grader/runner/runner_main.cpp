@@ -3,6 +3,7 @@
 // and sends back the raw results. The checker, a separate program with no student code in it, judges them.
 // It links no grader code (no comparator, no reference, no random inputs), so a lab has none of it to redefine.
 #include "runner_lab.hpp"
+#include "timed_observation.hpp"
 
 #include <tilelab/cuda_check.hpp>
 #include <tilelab/wire.hpp>
@@ -332,7 +333,8 @@ Writer perf_result(Reader& in) {
     return out;
 }
 
-// Lab 04: the student's matmul_timed on host inputs, P poisoned with a guard zone after it.
+// Lab 04: the student's matmul_timed on host inputs, P poisoned with a guard zone after it; what the runner saw
+// the call do comes back with its result (timed_observation.hpp).
 Writer timed(Reader& in, const RunnerLab& lab) {
     const int rows = in.get<std::int32_t>(), inner = in.get<std::int32_t>(), cols = in.get<std::int32_t>();
     const auto guard = in.get<std::uint64_t>();
@@ -343,9 +345,12 @@ Writer timed(Reader& in, const RunnerLab& lab) {
         unsupported("malformed timed request");
     if (lab.timed == nullptr) unsupported("this lab has no matmul_timed");
     std::vector<float> P(product(rows, cols) + guard, unwritten);
+    tilelab::runner::ObservedCall observed(lab);
     const float ms = lab.timed(M.data(), N.data(), P.data(), rows, inner, cols);
+    const tilelab::wire::TimedObservation observation = observed.finish(M.data(), N.data(), P.data());
     Writer out = reply(Status::ok);
     out.put<float>(ms).put_floats(P);
+    put_observation(out, observation);
     return out;
 }
 

@@ -118,6 +118,17 @@ tilelab_add_mutant(NAME timing-includes-copies LAB 04_timing FILE timing.cu
   MATCH "more than twice the kernel"
   CPU_EXPECT none)
 
+# The same on the CPU backend, whose trace shows what the events bracket (the emulator's device clock advances by
+# each copy's emulated duration too).
+tilelab_add_mutant(NAME timing-includes-copies-cpu LAB 04_timing FILE timing.cu
+  FIND "    device_M.copy_from_host(M, m_count);"
+  REPLACE "    tilelab::CudaEvent early_start;\n    early_start.record();\n    device_M.copy_from_host(M, m_count);"
+  FIND2 "elapsed_ms(start, stop)"
+  REPLACE2 "elapsed_ms(early_start, stop)"
+  SUITES timing-results
+  EXPECT none
+  CPU_EXPECT fail CPU_MATCH "the time between two events that also bracket a copy of [0-9]+ bytes to the device")
+
 tilelab_add_mutant(NAME timing-no-wait LAB 04_timing FILE timing.cu
   FIND "const float ms = tilelab::elapsed_ms(start, stop);"
   REPLACE "float ms = 0.0f;\n    cudaEventElapsedTime(&ms, start.get(), stop.get());"

@@ -1,8 +1,10 @@
-// Lab 04's checks: matmul_timed computes P, reports the kernel's own time (not the copies, not an unfinished
-// kernel), gives back all the device memory it took, and reports a failed allocation instead of crashing.
+// Lab 04's checks: matmul_timed computes P on the device, reports the kernel's own time (not the copies, not an
+// unfinished kernel, not a number of its own), gives back all the device memory it took, and reports a failed
+// allocation instead of crashing. Every call is judged on what the runner saw it do (timed_evidence.hpp).
 #include "check_shape.hpp"
 #include "lab_runner.hpp"
 #include "lab_under_test.hpp"
+#include "timed_evidence.hpp"
 
 #include <tilelab/compare.hpp>
 #include <tilelab/random.hpp>
@@ -26,8 +28,9 @@ constexpr std::size_t leak_slack_bytes = static_cast<std::size_t>(large_side) * 
 
 struct TimedRun {
     float ms;
-    bool correct;
-    std::string report;
+    bool correct;        ///< P is right, and the call had the device compute it (and, on the CPU backend, returned
+                         ///< its events' time): what every check of this lab needs first.
+    std::string report;  ///< Why not.
 };
 
 // The inputs of matmul_timed for @p shape (the same on every call) and their float64 product, kept for the last
@@ -52,7 +55,8 @@ const TimedInputs& timed_inputs(const Shape& shape) {
     return inputs;
 }
 
-// Calls matmul_timed in the lab's program, with P poisoned and a guard zone after it in host memory.
+// Calls matmul_timed in the lab's program, with P poisoned and a guard zone after it in host memory, and judges
+// both its result and what the runner saw it do.
 TimedRun run_timed(const Shape& shape) {
     const TimedInputs& inputs = timed_inputs(shape);
     const HostMatrix& M = inputs.M;
@@ -69,10 +73,16 @@ TimedRun run_timed(const Shape& shape) {
     wire::Reader in = body(reply);
     const float ms = in.get<float>();
     const std::vector<float> P = in.get_floats();
+    const wire::TimedObservation seen = wire::get_observation(in);
     require_complete(in, doing);
     if (P.size() != count + guard) throw RunnerGone("the lab's program sent back a P of the wrong size while " + doing);
     const Comparison comparison = compare(P.data(), inputs.product);
     TimedRun run{ms, comparison.passed(), {}};
+    const std::string evidence = judge_timed_call(shape, lab_under_test().tile_width, ms, P, seen);
+    if (!evidence.empty()) {
+        run.correct = false;
+        run.report = evidence + "\n";
+    }
     for (std::size_t i = count; i < P.size(); ++i)
         if (!is_unwritten(P[i])) {
             run.correct = false;
@@ -157,7 +167,9 @@ TEST_SUITE("timing-memory") {
     TEST_CASE("gives back all the device memory it allocates") {
         const Shape shape{large_side, large_side, large_side};
         timed_inputs(shape);  // before the first request, as in timing-clock
-        REQUIRE_MESSAGE(run_timed(shape).correct, "the results must be right before memory is checked");
+        const TimedRun first = run_timed(shape);
+        REQUIRE_MESSAGE(first.correct, ("the results must be right, and computed on the device, before memory is "
+                                        "checked: " + first.report));
         const std::size_t before = free_device_bytes();  // after one call, so one-time set-up is not counted
         run_timed(shape);
         const std::size_t after = free_device_bytes();
@@ -169,7 +181,9 @@ TEST_SUITE("timing-memory") {
 
 TEST_SUITE("timing-errors") {
     TEST_CASE("reports a failed allocation and frees what it had") {
-        REQUIRE_MESSAGE(run_timed({64, 64, 64}).correct, "the results must be right before errors are checked");
+        const TimedRun first = run_timed({64, 64, 64});
+        REQUIRE_MESSAGE(first.correct, ("the results must be right, and computed on the device, before errors are "
+                                        "checked: " + first.report));
         // Each allocation fails in turn: whichever order matmul_timed allocates in, one of these makes its first,
         // one its second and one its third allocation fail, and what it allocated before must come back.
         struct FailedAllocation {

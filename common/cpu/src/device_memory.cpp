@@ -107,7 +107,18 @@ void fail_nth_allocation(int nth) noexcept {
 
 using namespace tilelab::cpu::detail;
 
+namespace {
+cudaError_t allocate(void** pointer, std::size_t bytes);
+}
+
 cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
+    const cudaError_t result = allocate(pointer, bytes);
+    if (pointer != nullptr) trace_allocation(*pointer, bytes);
+    return result;
+}
+
+namespace {
+cudaError_t allocate(void** pointer, std::size_t bytes) {
     if (pointer == nullptr) return cudaErrorInvalidValue;
     *pointer = nullptr;
     if (bytes == 0) return cudaSuccess;
@@ -138,10 +149,12 @@ cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
     *pointer = start;
     return cudaSuccess;
 }
+}  // namespace
 
 cudaError_t cudaFree(void* pointer) {
     drain_queue();  // cudaFree waits for the device, so a kernel still queued never runs on freed memory
     if (pointer == nullptr) return cudaSuccess;
+    trace_release(pointer);
     std::lock_guard<std::mutex> lock(registry_mutex);
     const auto found = registry.find(static_cast<unsigned char*>(pointer));
     if (found == registry.end()) {
@@ -175,6 +188,7 @@ cudaError_t cudaMemcpy(void* destination, const void* source, std::size_t bytes,
         return record_error(cudaErrorInvalidValue);
     }
     std::memmove(destination, source, bytes);
+    trace_copy(tilelab::cpu::TraceEntry::Kind::copy, destination, source, bytes, static_cast<std::uint32_t>(kind));
     return cudaSuccess;
 }
 
@@ -185,5 +199,6 @@ cudaError_t cudaMemset(void* pointer, int value, std::size_t bytes) {
         return record_error(cudaErrorInvalidValue);
     }
     std::memset(pointer, value, bytes);
+    trace_copy(tilelab::cpu::TraceEntry::Kind::memset, pointer, nullptr, bytes, 0);
     return cudaSuccess;
 }

@@ -1,17 +1,18 @@
 // The CPU backend's stream: launches and event records are queued and run only when the host waits for them
 // (cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize, a blocking copy, cudaMemset, cudaFree), as
 // they complete on a GPU only some time after the call that queued them. A program that reads an event's time
-// without waiting for it gets cudaErrorNotReady here, as it would on a GPU.
+// without waiting for it gets cudaErrorNotReady here, as it would on a GPU. Events carry the emulated device's
+// clock (runtime_trace.hpp), which only the work the stream runs advances.
 #include "runtime_state.hpp"
 
-#include <chrono>
+#include <cstdint>
 #include <deque>
 #include <mutex>
 #include <utility>
 #include <variant>
 
 struct CUevent_st {
-    std::chrono::steady_clock::time_point time;
+    std::uint64_t time_ns = 0;  // the emulated device's clock when the record ran (runtime_trace.hpp), never the host's
     bool recorded = false;  // cudaEventRecord was called
     bool complete = false;  // the work before the record has run, and so has the record
     int queued = 0;         // records of this event still in the queue
@@ -31,10 +32,11 @@ void run_front() {
     queue.pop_front();
     if (auto* kernel = std::get_if<QueuedKernel>(&work)) {
         execute_kernel(*kernel);
+        trace_kernel(kernel->site.kernel, kernel->grid, kernel->block);
         return;
     }
     cudaEvent_t event = std::get<cudaEvent_t>(work);
-    event->time = std::chrono::steady_clock::now();
+    event->time_ns = trace_event(event);
     event->complete = --event->queued == 0;
     event->queried = false;
 }
@@ -111,6 +113,7 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
     if (start == nullptr || end == nullptr || !start->recorded || !end->recorded) return cudaErrorInvalidResourceHandle;
     std::lock_guard<std::recursive_mutex> lock(queue_mutex);
     if (!start->complete || !end->complete) return cudaErrorNotReady;  // not an error CUDA keeps as the last one
-    *ms = std::chrono::duration<float, std::milli>(end->time - start->time).count();
+    // The emulated device's clock: the durations of the kernels and copies between the two records.
+    *ms = static_cast<float>((static_cast<double>(end->time_ns) - static_cast<double>(start->time_ns)) / 1e6);
     return cudaSuccess;
 }

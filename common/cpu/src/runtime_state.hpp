@@ -4,6 +4,7 @@
 
 #include <cuda_runtime_api.h>
 #include <tilelab/cpu/emulator.hpp>
+#include <tilelab/cpu/runtime_trace.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -65,6 +66,22 @@ void prepare_thread_for_faults();
 std::size_t describe_running_thread(char* text, std::size_t size);
 /// True when @p address is in the guard page of a fiber stack.
 bool is_stack_guard(const void* address);
+
+/// @name The runtime trace and the device's clock (runtime_trace.cpp)
+/// @{
+
+/// A cudaMalloc that succeeded (@p address) or failed (null).
+void trace_allocation(const void* address, std::size_t bytes);
+/// A cudaFree.
+void trace_release(const void* address);
+/// A copy or memset the stream carried out (@p kind copy or memset): advances the device's clock by its duration.
+void trace_copy(TraceEntry::Kind kind, const void* destination, const void* source, std::size_t bytes,
+                std::uint32_t detail);
+/// A kernel the stream ran: advances the device's clock by its emulated duration.
+void trace_kernel(const void* kernel, dim3 grid, dim3 block);
+/// An event record the stream reached: returns the device's clock, the event's time.
+std::uint64_t trace_event(const void* event);
+/// @}
 
 /// @name The running CUDA thread's shared memory, for vector accesses and asynchronous copies (scheduler.cpp)
 /// @{

@@ -2,6 +2,7 @@
 #include "emulator_kernels.hpp"
 
 #include <tilelab/cpu/emulator.hpp>
+#include <tilelab/cpu/runtime_trace.hpp>
 #include <tilelab/device_buffer.hpp>
 
 #include <doctest/doctest.h>
@@ -67,6 +68,57 @@ TEST_SUITE("cpu-emulator") {
         CHECK(ms >= 0.0f);
         CHECK(first == 0);  // fill_kernel wrote block (0, 0)'s index, once the copy had made the host wait
         CHECK(cudaGetLastError() == cudaSuccess);  // "not ready" is no error CUDA keeps
+    }
+
+    TEST_CASE("events measure the emulated device clock: the kernel's modelled duration, on every run") {
+        // fill_grid's launch: 2 x 2 blocks of 4 threads. The clock is the emulator's, never the host's.
+        const double expected_ms =
+            static_cast<double>(tilelab::cpu::kernel_fixed_ns + 16 * tilelab::cpu::kernel_thread_ns) / 1e6;
+        for (int run = 0; run < 2; ++run) {
+            tilelab::DeviceBuffer<int> out(2 * 2 * 4);
+            cudaError_t unwaited = cudaSuccess;
+            float ms = -1.0f;
+            int first = -1;
+            REQUIRE(time_fill(out.data(), &unwaited, &ms, &first) == cudaSuccess);
+            CHECK(ms == static_cast<float>(expected_ms));
+        }
+    }
+
+    TEST_CASE("traces the runtime calls in the order the stream ran them, with the device's clock") {
+        using Kind = tilelab::cpu::TraceEntry::Kind;
+        tilelab::cpu::start_trace();
+        std::vector<tilelab::cpu::TraceEntry> trace;
+        {
+            tilelab::DeviceBuffer<int> out(2 * 2 * 4);
+            cudaError_t unwaited = cudaSuccess;
+            float ms = -1.0f;
+            int first = -1;
+            REQUIRE(time_fill(out.data(), &unwaited, &ms, &first) == cudaSuccess);
+        }
+        bool truncated = true;
+        trace = tilelab::cpu::stop_trace(&truncated);
+        CHECK_FALSE(truncated);
+        REQUIRE(trace.size() == 6);
+        CHECK(trace[0].kind == Kind::allocation);
+        CHECK(trace[0].bytes == 64);
+        CHECK(trace[1].kind == Kind::event);
+        CHECK(trace[2].kind == Kind::launch);
+        CHECK(trace[2].grid[0] == 2);
+        CHECK(trace[2].block[0] == 4);
+        CHECK(trace[3].kind == Kind::event);
+        CHECK(trace[4].kind == Kind::copy);
+        CHECK(trace[4].bytes == sizeof(int));
+        CHECK(trace[4].detail == cudaMemcpyDeviceToHost);
+        CHECK(trace[4].source == trace[0].address);
+        CHECK(trace[5].kind == Kind::release);
+        // The events bracket the kernel's modelled duration; the copy advances the clock by its own.
+        CHECK(trace[3].end_ns - trace[1].end_ns == tilelab::cpu::kernel_fixed_ns + 16 * tilelab::cpu::kernel_thread_ns);
+        CHECK(trace[4].end_ns - trace[4].start_ns == tilelab::cpu::copy_fixed_ns + sizeof(int) / tilelab::cpu::copy_bytes_per_ns);
+        // Nothing is traced once the trace is stopped.
+        void* later = nullptr;
+        REQUIRE(cudaMalloc(&later, 64) == cudaSuccess);
+        cudaFree(later);
+        CHECK(tilelab::cpu::stop_trace(nullptr).empty());
     }
 
     TEST_CASE("fails the n-th allocation on request") {

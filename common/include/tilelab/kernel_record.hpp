@@ -1,0 +1,25 @@
+/// @file kernel_record.hpp
+/// @brief What the kit's instrumented lab 03 kernel (the one lab 04 links, grader/runner/lab04/) writes about its
+/// launches into device memory of its own, for lab 04's runner to read back after a call of matmul_timed: that
+/// the kernel ran, over which grid, on which buffers, and two elements of P as it wrote them.
+#pragma once
+
+#include <cstdint>
+
+namespace tilelab {
+
+/// One call's record: zeroed by the runner before matmul_timed, written by the kernel, read after.
+struct KernelRecord {
+    std::uint64_t launches;  ///< Launches that ran (counted by thread 0 of block 0).
+    std::uint64_t blocks;    ///< Blocks that ran, over every launch.
+    std::uint32_t grid[3];   ///< The last launch's grid (gridDim) ...
+    std::uint32_t block[3];  ///< ... and block (blockDim).
+    std::uint64_t M, N, P;   ///< The pointers the last launch was given.
+    std::int32_t rows, inner, cols;  ///< The sizes it was given.
+    std::uint32_t first_written;     ///< 1 when the thread of P's first element stored it ...
+    std::uint32_t last_written;      ///< ... and of its last.
+    float first;                     ///< P[0] as the kernel wrote it.
+    float last;                      ///< P[rows * cols - 1] as the kernel wrote it.
+};
+
+}  // namespace tilelab
