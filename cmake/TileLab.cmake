@@ -234,8 +234,18 @@ function(tilelab_add_lab)
     # and no link in their folders, on the files as written, run as the sandbox's user before anything compiles
     # or rewrites them; once per submission and lab (it is the same on every backend and tile width).
     set(source_check tilelab_${arg_SUBMISSION}_${lab_id}_source_check)
-    set(source_check_command "$<TARGET_FILE:tilelab-sandbox-compile>" "$<TARGET_FILE:tilelab-source-check>"
-        "${arg_ROOT}" ${TILELAB_${arg_LAB}_FILES})
+    set(source_check_command "$<TARGET_FILE:tilelab-source-check>" "${arg_ROOT}" ${TILELAB_${arg_LAB}_FILES})
+    set(launcher "$<TARGET_FILE:tilelab-sandbox-compile>")
+    file(REAL_PATH "${arg_ROOT}" real_root)
+    file(REAL_PATH "${_tilelab_kit_source_dir}/solutions" real_solutions)
+    if(real_root STREQUAL real_solutions)
+      # The kit's own model answers, which grade.cmake closes to the sandbox's user when it grades a submission
+      # as root: the kit's code, compiled and checked with the build's own rights.
+      set(launcher "")
+    endif()
+    if(launcher)
+      list(PREPEND source_check_command "${launcher}")
+    endif()
     string(REPLACE ";" "|" source_check_joined "${source_check_command}")
     if(NOT TARGET ${source_check})
       add_custom_target(${source_check} COMMAND ${source_check_command}
@@ -252,8 +262,7 @@ function(tilelab_add_lab)
     target_link_libraries(${target}_lab PRIVATE tilelab_lab_support_${backend})
     # Compiled as an unprivileged user of its own when the build runs as root: hostile source never runs a
     # compiler that can write the kit (tilelab-sandbox-compile).
-    set_target_properties(${target}_lab PROPERTIES CXX_COMPILER_LAUNCHER "$<TARGET_FILE:tilelab-sandbox-compile>"
-                                                   CUDA_COMPILER_LAUNCHER "$<TARGET_FILE:tilelab-sandbox-compile>")
+    set_target_properties(${target}_lab PROPERTIES CXX_COMPILER_LAUNCHER "${launcher}" CUDA_COMPILER_LAUNCHER "${launcher}")
     add_dependencies(${target}_lab tilelab-sandbox-compile ${source_check})
     add_executable(${target} EXCLUDE_FROM_ALL $<TARGET_OBJECTS:${adapter}>)
     target_link_libraries(${target} PRIVATE ${target}_lab tilelab_runner_main_${backend} tilelab_lab_support_${backend})
@@ -269,7 +278,7 @@ function(tilelab_add_lab)
       target_compile_definitions(${target}_gate_lab PRIVATE TILE_WIDTH=${arg_TILE_WIDTH})
       target_compile_options(${target}_gate_lab PRIVATE ${TILELAB_GATE_CUDA_FLAGS})
       target_link_libraries(${target}_gate_lab PRIVATE tilelab_lab_support_${backend})
-      set_target_properties(${target}_gate_lab PROPERTIES CUDA_COMPILER_LAUNCHER "$<TARGET_FILE:tilelab-sandbox-compile>")
+      set_target_properties(${target}_gate_lab PROPERTIES CUDA_COMPILER_LAUNCHER "${launcher}")
       add_dependencies(${target}_gate_lab tilelab-sandbox-compile ${source_check})
       add_executable(${target}_gate EXCLUDE_FROM_ALL $<TARGET_OBJECTS:${adapter}>)
       target_link_libraries(${target}_gate PRIVATE ${target}_gate_lab tilelab_runner_main_${backend}
