@@ -246,7 +246,8 @@ function(tilelab_add_lab)
     if(launcher)
       list(PREPEND source_check_command "${launcher}")
     endif()
-    string(REPLACE ";" "|" source_check_joined "${source_check_command}")
+    # For the build check, one value per argument ("|" would be split by tilelab_expect_failure.cmake).
+    string(REPLACE ";" "," source_check_files "${TILELAB_${arg_LAB}_FILES}")
     if(NOT TARGET ${source_check})
       add_custom_target(${source_check} COMMAND ${source_check_command}
                         COMMENT "source check of ${arg_SUBMISSION}'s ${arg_LAB}" VERBATIM)
@@ -295,7 +296,8 @@ function(tilelab_add_lab)
     set(build_command "${CMAKE_COMMAND}" "-DBUILD_DIR=${CMAKE_BINARY_DIR}" "-DTARGET=${built_targets}" "-DCONFIG=$<CONFIG>"
         "-DOBJECTS=$<JOIN:$<TARGET_OBJECTS:${target}_lab>,|>" "-DNM=${CMAKE_NM}" "-DCXXFILT=${TILELAB_CXXFILT}"
         "-DLIBC_SYMBOLS=${TILELAB_LIBC_SYMBOLS}" "-DSOURCES=${lab_sources}"
-        "-DSOURCE_CHECK=${source_check_joined}"
+        "-DSOURCE_CHECK=$<TARGET_FILE:tilelab-source-check>" "-DSOURCE_LAUNCHER=${launcher}"
+        "-DSOURCE_ROOT=${arg_ROOT}" "-DSOURCE_FILES=${source_check_files}"
         -P "${_tilelab_cmake_dir}/tilelab_build_lab.cmake")
   else()
     set(build_command "${CMAKE_COMMAND}"

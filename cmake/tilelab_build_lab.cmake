@@ -1,5 +1,7 @@
 # cmake -DBUILD_DIR=<dir> -DTARGET=<lab runner> -DCONFIG=<config> -DOBJECTS=<the lab's a.o|b.o> -DNM=<nm>
-#       [-DCXXFILT=<c++filt>] [-DLIBC_SYMBOLS=<file>] -DSOURCES=<a.cu|b.cu> [-DSOURCE_CHECK=<command|args>]
+#       [-DCXXFILT=<c++filt>] [-DLIBC_SYMBOLS=<file>] -DSOURCES=<a.cu|b.cu>
+#       [-DSOURCE_CHECK=<tilelab-source-check> [-DSOURCE_LAUNCHER=<sandbox launcher>] -DSOURCE_ROOT=<submission>
+#        -DSOURCE_FILES=<a.cu,b.cu>]
 #       -P tilelab_build_lab.cmake
 # The build check of one lab: runs the source check (what its files may include and name, no links), builds its runner, says plainly why when it does not build, rejects a lab that
 # hands the product to a library (cuBLAS and friends, Thrust, CUB, CUTLASS) instead of computing it, and one
@@ -14,8 +16,8 @@ string(REPLACE "|" ";" targets "${TARGET}")  # the runner, and the performance g
 # sandbox's user): before the build, which would otherwise show a compiler's view of whatever a link or an
 # include reached.
 if(SOURCE_CHECK)
-  string(REPLACE "|" ";" source_check "${SOURCE_CHECK}")
-  execute_process(COMMAND ${source_check} RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE output)
+  string(REPLACE "," ";" files "${SOURCE_FILES}")
+  execute_process(COMMAND ${SOURCE_LAUNCHER} "${SOURCE_CHECK}" "${SOURCE_ROOT}" ${files} RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE output)
   if(NOT result EQUAL 0)
     message("${output}")
     message(FATAL_ERROR "hint: the lab's files reach beyond what a lab may (each line above says where and why): "

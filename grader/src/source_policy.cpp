@@ -559,7 +559,8 @@ std::vector<SourceFinding> check_lab_file(const std::filesystem::path& root, con
          it.increment(error)) {
         const fs::path entry = it->path();
         const std::string entry_shown = (relative.parent_path() / entry.lexically_relative(folder)).string();
-        check_plain(entry, entry_shown, it->is_directory() && !it->is_symlink(), out);
+        std::error_code status_error;  // never follow a link: its target may be closed to this user
+        check_plain(entry, entry_shown, fs::is_directory(it->symlink_status(status_error)), out);
     }
     if (!out.empty()) return out;
     // The file, then each file it includes with quotes, each once.
