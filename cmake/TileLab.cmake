@@ -110,15 +110,17 @@ function(_tilelab_add_gpu_only_test name reason labels)
 endfunction()
 
 # The lab's sources as the CPU backend compiles them: each rewritten by tilelab-cuda-to-cpp (launches and
-# __shared__ declarations, lines kept) and compiled as C++ with the stand-in cuda_runtime.h force-included.
-function(_tilelab_cpu_sources target root out_var)
+# __shared__ declarations, lines kept) and compiled as C++ with the stand-in cuda_runtime.h force-included. The
+# rewrite waits for the lab's source check (@p checked, a target): it reads the files with the build's rights, so
+# it must never read through a link.
+function(_tilelab_cpu_sources target root checked out_var)
   set(out "")
   foreach(source IN LISTS ARGN)
     file(RELATIVE_PATH relative "${root}" "${source}")
     set(rewritten "${CMAKE_CURRENT_BINARY_DIR}/cpu_sources/${target}/${relative}.cpp")
     add_custom_command(OUTPUT "${rewritten}"
                        COMMAND tilelab-cuda-to-cpp "${source}" "${rewritten}"
-                       DEPENDS "${source}" tilelab-cuda-to-cpp
+                       DEPENDS "${source}" tilelab-cuda-to-cpp ${checked}
                        COMMENT "CPU backend: rewriting ${relative}" VERBATIM)
     set_source_files_properties("${rewritten}" PROPERTIES COMPILE_OPTIONS "-include;cuda_runtime.h")
     list(APPEND out "${rewritten}")
@@ -133,7 +135,7 @@ function(_tilelab_adapter lab backend out_var)
   if(NOT TARGET ${adapter})
     set(source "${_tilelab_kit_source_dir}/grader/runner/adapters/${lab}.cu")
     if(backend STREQUAL "cpu")
-      _tilelab_cpu_sources(${adapter} "${_tilelab_kit_source_dir}/grader/runner/adapters" source "${source}")
+      _tilelab_cpu_sources(${adapter} "${_tilelab_kit_source_dir}/grader/runner/adapters" "" source "${source}")
     endif()
     add_library(${adapter} OBJECT "${source}")
     target_link_libraries(${adapter} PRIVATE tilelab_runner_main_${backend})
@@ -231,7 +233,8 @@ function(tilelab_add_lab)
   set(sources "")
   set(missing "")
   foreach(file IN LISTS TILELAB_${arg_LAB}_FILES)
-    if(EXISTS "${arg_ROOT}/${file}")
+    # A link counts as there (even one to nothing): the source check then refuses it, naming it.
+    if(EXISTS "${arg_ROOT}/${file}" OR IS_SYMLINK "${arg_ROOT}/${file}")
       list(APPEND sources "${arg_ROOT}/${file}")
     elseif(NOT missing)
       set(missing "${file}")
@@ -240,8 +243,31 @@ function(tilelab_add_lab)
 
   if(NOT missing)
     set(lab_sources ${sources})
+    # The source check (tilelab-source-check, src/source_policy.hpp): what the lab's files may include and name,
+    # and no link in their folders, on the files as written, run as the sandbox's user before anything compiles
+    # or rewrites them; once per submission and lab (it is the same on every backend and tile width).
+    set(source_check tilelab_${arg_SUBMISSION}_${lab_id}_source_check)
+    set(source_check_command "$<TARGET_FILE:tilelab-source-check>" "${arg_ROOT}" ${TILELAB_${arg_LAB}_FILES})
+    set(launcher "$<TARGET_FILE:tilelab-sandbox-compile>")
+    file(REAL_PATH "${arg_ROOT}" real_root)
+    file(REAL_PATH "${_tilelab_kit_source_dir}/solutions" real_solutions)
+    if(real_root STREQUAL real_solutions)
+      # The kit's own model answers, which grade.cmake closes to the sandbox's user when it grades a submission
+      # as root: the kit's code, compiled and checked with the build's own rights.
+      set(launcher "")
+    endif()
+    if(launcher)
+      list(PREPEND source_check_command "${launcher}")
+    endif()
+    # For the build check, one value per argument ("|" would be split by tilelab_expect_failure.cmake).
+    string(REPLACE ";" "," source_check_files "${TILELAB_${arg_LAB}_FILES}")
+    if(NOT TARGET ${source_check})
+      add_custom_target(${source_check} COMMAND ${source_check_command}
+                        COMMENT "source check of ${arg_SUBMISSION}'s ${arg_LAB}" VERBATIM)
+      add_dependencies(${source_check} tilelab-sandbox-compile tilelab-source-check)
+    endif()
     if(backend STREQUAL "cpu")
-      _tilelab_cpu_sources(${target} "${arg_ROOT}" sources ${sources})
+      _tilelab_cpu_sources(${target} "${arg_ROOT}" ${source_check} sources ${sources})
     endif()
     _tilelab_adapter(${arg_LAB} ${backend} adapter)
     # The lab's files alone, so the build check can see what they define; then the runner around them.
@@ -250,9 +276,8 @@ function(tilelab_add_lab)
     target_link_libraries(${target}_lab PRIVATE tilelab_lab_support_${backend})
     # Compiled as an unprivileged user of its own when the build runs as root: hostile source never runs a
     # compiler that can write the kit (tilelab-sandbox-compile).
-    set_target_properties(${target}_lab PROPERTIES CXX_COMPILER_LAUNCHER "$<TARGET_FILE:tilelab-sandbox-compile>"
-                                                   CUDA_COMPILER_LAUNCHER "$<TARGET_FILE:tilelab-sandbox-compile>")
-    add_dependencies(${target}_lab tilelab-sandbox-compile)
+    set_target_properties(${target}_lab PROPERTIES CXX_COMPILER_LAUNCHER "${launcher}" CUDA_COMPILER_LAUNCHER "${launcher}")
+    add_dependencies(${target}_lab tilelab-sandbox-compile ${source_check})
     add_executable(${target} EXCLUDE_FROM_ALL $<TARGET_OBJECTS:${adapter}>)
     target_link_libraries(${target} PRIVATE ${target}_lab tilelab_runner_main_${backend} tilelab_lab_support_${backend})
     if(arg_LAB STREQUAL "04_timing")
@@ -269,8 +294,8 @@ function(tilelab_add_lab)
       target_compile_definitions(${target}_gate_lab PRIVATE TILE_WIDTH=${arg_TILE_WIDTH})
       target_compile_options(${target}_gate_lab PRIVATE ${TILELAB_GATE_CUDA_FLAGS})
       target_link_libraries(${target}_gate_lab PRIVATE tilelab_lab_support_${backend})
-      set_target_properties(${target}_gate_lab PROPERTIES CUDA_COMPILER_LAUNCHER "$<TARGET_FILE:tilelab-sandbox-compile>")
-      add_dependencies(${target}_gate_lab tilelab-sandbox-compile)
+      set_target_properties(${target}_gate_lab PROPERTIES CUDA_COMPILER_LAUNCHER "${launcher}")
+      add_dependencies(${target}_gate_lab tilelab-sandbox-compile ${source_check})
       add_executable(${target}_gate EXCLUDE_FROM_ALL $<TARGET_OBJECTS:${adapter}>)
       target_link_libraries(${target}_gate PRIVATE ${target}_gate_lab tilelab_runner_main_${backend}
                             tilelab_lab_support_${backend})
@@ -286,6 +311,8 @@ function(tilelab_add_lab)
     set(build_command "${CMAKE_COMMAND}" "-DBUILD_DIR=${CMAKE_BINARY_DIR}" "-DTARGET=${built_targets}" "-DCONFIG=$<CONFIG>"
         "-DOBJECTS=$<JOIN:$<TARGET_OBJECTS:${target}_lab>,|>" "-DNM=${CMAKE_NM}" "-DCXXFILT=${TILELAB_CXXFILT}"
         "-DLIBC_SYMBOLS=${TILELAB_LIBC_SYMBOLS}" "-DSOURCES=${lab_sources}"
+        "-DSOURCE_CHECK=$<TARGET_FILE:tilelab-source-check>" "-DSOURCE_LAUNCHER=${launcher}"
+        "-DSOURCE_ROOT=${arg_ROOT}" "-DSOURCE_FILES=${source_check_files}"
         -P "${_tilelab_cmake_dir}/tilelab_build_lab.cmake")
   else()
     set(build_command "${CMAKE_COMMAND}"

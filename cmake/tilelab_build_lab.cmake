@@ -1,6 +1,9 @@
 # cmake -DBUILD_DIR=<dir> -DTARGET=<lab runner> -DCONFIG=<config> -DOBJECTS=<the lab's a.o|b.o> -DNM=<nm>
-#       [-DCXXFILT=<c++filt>] [-DLIBC_SYMBOLS=<file>] -DSOURCES=<a.cu|b.cu> -P tilelab_build_lab.cmake
-# The build check of one lab: builds its runner, says plainly why when it does not build, rejects a lab that
+#       [-DCXXFILT=<c++filt>] [-DLIBC_SYMBOLS=<file>] -DSOURCES=<a.cu|b.cu>
+#       [-DSOURCE_CHECK=<tilelab-source-check> [-DSOURCE_LAUNCHER=<sandbox launcher>] -DSOURCE_ROOT=<submission>
+#        -DSOURCE_FILES=<a.cu,b.cu>]
+#       -P tilelab_build_lab.cmake
+# The build check of one lab: runs the source check (what its files may include and name, no links), builds its runner, says plainly why when it does not build, rejects a lab that
 # hands the product to a library (cuBLAS and friends, Thrust, CUB, CUTLASS) instead of computing it, and one
 # whose files define a name of the kit's, CUDA's or the C library's (a definition that would replace what the
 # runner's harness calls: link-time interposition).
@@ -9,6 +12,20 @@ cmake_minimum_required(VERSION 3.25)  # policies of this century in script mode 
 set(see_page "see docs/grading.md#check_build (grading.html#check_build on the docs site)")
 set(libraries "cublas|cublasLt|cusparse|cusolver|cufft|curand|cudnn|cutlass|thrust::|cub::")
 string(REPLACE "|" ";" targets "${TARGET}")  # the runner, and the performance gate's runner where there is one
+# First what the lab's files may include and name, and that they are plain files (tilelab-source-check, as the
+# sandbox's user): before the build, which would otherwise show a compiler's view of whatever a link or an
+# include reached.
+if(SOURCE_CHECK)
+  string(REPLACE "," ";" files "${SOURCE_FILES}")
+  execute_process(COMMAND ${SOURCE_LAUNCHER} "${SOURCE_CHECK}" "${SOURCE_ROOT}" ${files} RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE output)
+  if(NOT result EQUAL 0)
+    message("${output}")
+    message(FATAL_ERROR "hint: the lab's files reach beyond what a lab may (each line above says where and why): "
+                        "a lab includes the kit's public headers, CUDA's and the C++ library's headers and files of "
+                        "its own folder, names nothing of the kit's but its public helpers, and holds plain files "
+                        "only\n${see_page}")
+  endif()
+endif()
 execute_process(COMMAND "${CMAKE_COMMAND}" --build "${BUILD_DIR}" --target ${targets} --config "${CONFIG}"
                 RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE output)
 message("${output}")

@@ -86,11 +86,38 @@ if(SUBMISSION STREQUAL "labs" OR SUBMISSION STREQUAL "solutions")
 elseif(IS_DIRECTORY "${submission_path}")
   # Graded from a copy that the labs' compiler, an unprivileged user when grading as root, can read, and that
   # nothing in the grading can change.
-  file(REMOVE_RECURSE "${build}/submission")
+  # The copy keeps a symbolic link as a link (it is never followed), which the lab's source check then names and
+  # refuses. A hard link would become a plain file: each file with more than one name in the submission gets a
+  # second name in the copy as well (under submission-links/, outside the submission), so that the source check
+  # sees it and refuses it too.
+  file(REMOVE_RECURSE "${build}/submission" "${build}/submission-links")
   file(COPY "${submission_path}/" DESTINATION "${build}/submission"
        FILE_PERMISSIONS OWNER_READ OWNER_WRITE GROUP_READ WORLD_READ
        DIRECTORY_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+  execute_process(COMMAND find "${submission_path}/" -type f -links +1 -printf "%P\\n"
+                  OUTPUT_VARIABLE hard_links ERROR_QUIET)
+  string(REPLACE "\n" ";" hard_links "${hard_links}")
+  set(index 0)
+  foreach(hard_link IN LISTS hard_links)
+    if(NOT hard_link STREQUAL "" AND EXISTS "${build}/submission/${hard_link}")
+      math(EXPR index "${index} + 1")
+      file(MAKE_DIRECTORY "${build}/submission-links")
+      file(CREATE_LINK "${build}/submission/${hard_link}" "${build}/submission-links/${index}")
+    endif()
+  endforeach()
   set(submission_path "${build}/submission")
+endif()
+# The kit's model answers are out of reach of the user that compiles and runs a lab's code (the sandbox's, a user
+# of its own, when grading as root): solutions/ is closed to "others" (chmod o-rwx) and stays so; its owner and
+# group keep their rights, and the kit's own builds read it as root or as its owner (a build that grades solutions/
+# compiles it without the sandbox: cmake/TileLab.cmake). The performance gate's reference kernels are compiled from
+# it by the kit's build (grader/CMakeLists.txt), before any lab. Gradescope's image does not hold it at all
+# (grader/gradescope/setup.sh): the CPU backend has no gate, so nothing there needs it.
+if(uid STREQUAL "0" AND IS_DIRECTORY "${root}/solutions" AND NOT SUBMISSION STREQUAL "solutions")
+  execute_process(COMMAND chmod o-rwx "${root}/solutions" RESULT_VARIABLE closed)
+  if(NOT closed EQUAL 0)
+    message(FATAL_ERROR "cannot close ${root}/solutions to the labs' user (chmod o-rwx); a lab could read the model answers")
+  endif()
 endif()
 if(kit)
   execute_process(COMMAND "${CMAKE_COMMAND}" -S "${root}/grader/submission" -B "${build}" -G Ninja

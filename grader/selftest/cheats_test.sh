@@ -4,6 +4,10 @@
 # stubs, lab by lab; the kit's files must come out unchanged. Grading happens in a copy of the kit, so a cheat
 # that got through would damage the copy, not this checkout.
 #   cheats_test.sh <kit root> <work folder> [backends, default cpu] [tile width, default 16]
+#   CHEATS=<regex>: only the cheats whose folder name matches (the stubs are always graded)
+# A cheat is the lab files (*.cu, *.cuh) it replaces and, in a file `links`, the links it holds: one per line,
+# "<path in the submission> <symbolic|hard> <target, relative to the kit>" (the kit's copy holds solutions/, as
+# the kit an instructor zips for Gradescope does).
 # Needs root: only then does the checker confine a lab's program to a user of its own (grader/src/sandbox.cpp).
 set -uo pipefail
 root=$1
@@ -18,7 +22,7 @@ fi
 rm -rf "$work" && mkdir -p "$work/kit" "$work/submissions" "$work/logs"
 kit="$work/kit"
 cp -r "$root"/CMakeLists.txt "$root"/CMakePresets.json "$root"/cmake "$root"/common "$root"/docs "$root"/grader \
-      "$root"/labs "$kit"/
+      "$root"/labs "$root"/solutions "$kit"/
 chmod -R go-w "$kit" "$work"
 build="$work/build"
 rubric_hash=$(sha256sum "$kit/grader/rubric.json" | cut -d' ' -f1)
@@ -47,9 +51,17 @@ failures=0
 printf '\n%-34s %-8s %s\n' "cheat" "result" "points (stubs: ${stubs//|/, })"
 for cheat in "$root"/grader/selftest/cheats/*/; do
   name=$(basename "$cheat")
+  [[ $name =~ ${CHEATS:-.} ]] || continue
   submission="$work/submissions/$name"
   cp -r "$kit/labs" "$submission"
-  (cd "$cheat" && find . -name '*.cu' -exec cp --parents {} "$submission" \;)
+  (cd "$cheat" && find . \( -name '*.cu' -o -name '*.cuh' \) -exec cp --parents {} "$submission" \;)
+  if [ -f "$cheat/links" ]; then
+    while read -r path kind target; do
+      case $path in ''|'#'*) continue ;; esac
+      rm -rf "${submission:?}/$path"
+      if [ "$kind" = hard ]; then ln "$kit/$target" "$submission/$path"; else ln -s "$kit/$target" "$submission/$path"; fi
+    done <"$cheat/links"
+  fi
   result=$(grade "$name" "$submission")
   verdict=ok
   case $result in

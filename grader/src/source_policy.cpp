@@ -1,0 +1,600 @@
+#include "source_policy.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tilelab::grader {
+namespace {
+
+// ---------------------------------------------------------------------------------------------------------------
+// What a lab may name and include. One place: the grading page (docs/grading.md#check_build) lists the same.
+
+/// The kit's headers a lab may include: those written for labs (labs.hpp declares the labs' functions; lab 04's
+/// host code uses the other three). The rest of common/include/tilelab is the grader's and the emulator's.
+const std::set<std::string> public_headers = {"tilelab/labs.hpp", "tilelab/cuda_check.hpp",
+                                              "tilelab/cuda_event.hpp", "tilelab/device_buffer.hpp"};
+
+/// Names of namespace tilelab that those headers give a lab (tilelab::<name>).
+const std::set<std::string> public_names = {"CudaError", "check_cuda", "hint_for", "CudaEvent", "elapsed_ms",
+                                            "DeviceBuffer"};
+
+/// The kit's macros a lab may use.
+const std::set<std::string> public_macros = {"TILELAB_CUDA_CHECK", "TILELAB_KERNEL"};
+
+/// The emulator's functions (namespace tilelab::cpu, common/include/tilelab/cpu): a lab's code never names them,
+/// and a call without the namespace would still find them by argument-dependent lookup from a shared array
+/// (its elements are tilelab::cpu::Shared<T> on the CPU backend). Keep in step with those headers.
+const std::set<std::string> emulator_functions = {
+    "run_kernel",     "thread_index",       "block_index",           "block_dim",
+    "grid_dim",       "sync_threads",       "block_shared_storage",  "dynamic_shared_storage",
+    "note_shared_access", "fail_nth_allocation", "stats",            "worker_count",
+    "block_shared",   "dynamic_shared",     "pipeline_memcpy_async", "pipeline_commit",
+    "pipeline_wait_prior", "vector_access"};
+
+/// Macros that tell one compiler (or compilation pass) from another: a kernel that tests them can be one kernel
+/// on the GPU and another on the CPU backend.
+bool tests_backend(const std::string& name) {
+    return name == "__CUDA_ARCH__" || name == "__CUDA_ARCH_LIST__" || name.rfind("__CUDACC", 0) == 0 ||
+           name.rfind("__NVCC", 0) == 0 || name.rfind("__NVCOMPILER", 0) == 0;
+}
+
+/// Attributes that give a declaration another symbol's name, or resolve it at load time.
+const std::set<std::string> symbol_attributes = {"alias", "__alias__", "weakref", "__weakref__", "ifunc",
+                                                 "__ifunc__", "symver", "__symver__", "redefine_extname"};
+
+/// Functions that find code by its symbol's name at run time.
+const std::set<std::string> lookups_by_name = {"dlsym", "dlvsym", "dlopen", "dlmopen"};
+
+const std::string why_kit_names =
+    "the grader's measurements must come from the kit, not from the lab. A lab may use tilelab::DeviceBuffer, "
+    "tilelab::CudaEvent, tilelab::elapsed_ms, tilelab::CudaError and TILELAB_CUDA_CHECK, nothing else of the kit";
+const std::string allowed_includes =
+    "a lab may include <tilelab/labs.hpp>, <tilelab/cuda_check.hpp>, <tilelab/cuda_event.hpp>, "
+    "<tilelab/device_buffer.hpp>, CUDA's and the C++ library's headers (<...>), and files of its own folder "
+    "(\"name.cuh\")";
+
+// ---------------------------------------------------------------------------------------------------------------
+// Translation phases 1-3, as far as the rules need them.
+
+/// The text with line splices (a backslash, optional blanks, a newline) removed, and for each character kept its
+/// offset in the original text, so that raw string literals (where splices do not apply) and line numbers can go
+/// back to the original.
+struct Spliced {
+    std::string text;
+    std::vector<std::size_t> origin;  // one per character of text, and one past the end
+};
+
+Spliced splice(const std::string& s) {
+    Spliced out;
+    out.text.reserve(s.size());
+    out.origin.reserve(s.size() + 1);
+    std::size_t i = 0;
+    while (i < s.size()) {
+        if (s[i] == '\\') {
+            std::size_t j = i + 1;
+            while (j < s.size() && (s[j] == ' ' || s[j] == '\t' || s[j] == '\r' || s[j] == '\f' || s[j] == '\v')) ++j;
+            if (j < s.size() && s[j] == '\n') {
+                i = j + 1;
+                continue;
+            }
+        }
+        out.text += s[i];
+        out.origin.push_back(i);
+        ++i;
+    }
+    out.origin.push_back(s.size());
+    return out;
+}
+
+enum class Kind { identifier, number, punctuator, string, header_name, other };
+
+struct Token {
+    Kind kind;
+    std::string text;
+    int line;          // line as written, for messages
+    int logical;       // logical line (after splices), for what a directive spans
+    bool line_start;   // first token of a logical line (a `#` there starts a directive)
+};
+
+bool is_identifier_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_' || c == '$' || (c & 0x80); }
+bool is_identifier_char(char c) { return is_identifier_start(c) || std::isdigit(static_cast<unsigned char>(c)); }
+
+class Lexer {
+public:
+    explicit Lexer(const std::string& original) : original_(original), s_(splice(original)) {
+        lines_.push_back(0);
+        for (std::size_t i = 0; i < original.size(); ++i)
+            if (original[i] == '\n') lines_.push_back(i + 1);
+    }
+
+    std::vector<Token> tokens;
+    std::vector<SourceFinding> findings;
+
+    void run() {
+        const std::string& t = s_.text;
+        bool line_start = true;
+        std::size_t i = 0;
+        while (i < t.size()) {
+            const char c = t[i];
+            const char next = i + 1 < t.size() ? t[i + 1] : '\0';
+            if (c == '\n') {
+                line_start = true;
+                ++logical_;
+                ++i;
+                continue;
+            }
+            if (std::isspace(static_cast<unsigned char>(c))) {
+                ++i;
+                continue;
+            }
+            if (c == '/' && next == '/') {
+                while (i < t.size() && t[i] != '\n') ++i;
+                continue;
+            }
+            if (c == '/' && next == '*') {
+                const std::size_t end = t.find("*/", i + 2);
+                i = end == std::string::npos ? t.size() : end + 2;
+                continue;
+            }
+            const std::size_t begin = i;
+            // A header name, right after `#include` (and its kin) only.
+            if ((c == '<' || c == '"') && after_include()) {
+                const char close = c == '<' ? '>' : '"';
+                std::size_t end = i + 1;
+                while (end < t.size() && t[end] != close && t[end] != '\n') ++end;
+                if (end < t.size() && t[end] == close) {
+                    push(Kind::header_name, t.substr(i, end + 1 - i), begin, line_start);
+                    line_start = false;
+                    i = end + 1;
+                    continue;
+                }
+            }
+            if (is_identifier_start(c)) {
+                std::size_t end = i;
+                while (end < t.size() && is_identifier_char(t[end])) ++end;
+                const std::string word = t.substr(i, end - i);
+                if (end < t.size() && (t[end] == '"' || t[end] == '\'') && is_literal_prefix(word, t[end])) {
+                    i = literal(word.back() == 'R' && t[end] == '"', end, begin, line_start);
+                    line_start = false;
+                    continue;
+                }
+                push(Kind::identifier, word, begin, line_start);
+                line_start = false;
+                i = end;
+                continue;
+            }
+            if (c == '\\' && (next == 'u' || next == 'U')) {
+                add(begin, "a universal character name (\\" + std::string(1, next) +
+                               "...) outside a literal: write names in plain letters, so that the check reads them "
+                               "as the compiler does");
+                i += 2;
+                continue;
+            }
+            if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && std::isdigit(static_cast<unsigned char>(next)))) {
+                std::size_t end = i + 1;
+                while (end < t.size()) {
+                    const char d = t[end];
+                    if ((d == '+' || d == '-') && std::strchr("eEpP", t[end - 1]) != nullptr) {
+                        ++end;
+                    } else if (d == '\'' && end + 1 < t.size() && is_identifier_char(t[end + 1])) {
+                        end += 2;
+                    } else if (is_identifier_char(d) || d == '.') {
+                        ++end;
+                    } else {
+                        break;
+                    }
+                }
+                push(Kind::number, t.substr(i, end - i), begin, line_start);
+                line_start = false;
+                i = end;
+                continue;
+            }
+            if (c == '"' || c == '\'') {
+                i = literal(false, i, begin, line_start);
+                line_start = false;
+                continue;
+            }
+            i = punctuator(i, line_start);
+            line_start = false;
+        }
+    }
+
+    int line_at(std::size_t spliced_offset) const {
+        const std::size_t original = s_.origin[std::min(spliced_offset, s_.origin.size() - 1)];
+        return static_cast<int>(std::upper_bound(lines_.begin(), lines_.end(), original) - lines_.begin());
+    }
+
+private:
+    const std::string& original_;
+    Spliced s_;
+    std::vector<std::size_t> lines_;  // offset of each line's start in the original
+    int logical_ = 0;
+
+    void push(Kind kind, std::string text, std::size_t at, bool line_start) {
+        tokens.push_back(Token{kind, std::move(text), line_at(at), logical_, line_start});
+    }
+    void add(std::size_t at, std::string message) { findings.push_back(SourceFinding{"", line_at(at), std::move(message)}); }
+
+    // True when the tokens so far end with `#` `include` (or include_next, import, embed) at a line's start.
+    bool after_include() const {
+        const std::size_t n = tokens.size();
+        if (n < 2) return false;
+        const Token& hash = tokens[n - 2];
+        const Token& name = tokens[n - 1];
+        return hash.line_start && hash.kind == Kind::punctuator && hash.text == "#" && hash.logical == name.logical &&
+               (name.text == "include" || name.text == "include_next" || name.text == "import" || name.text == "embed");
+    }
+
+    static bool is_literal_prefix(const std::string& word, char quote) {
+        if (quote == '"') {
+            static const std::set<std::string> prefixes = {"R", "u8", "u", "U", "L", "u8R", "uR", "UR", "LR"};
+            return prefixes.count(word) != 0;
+        }
+        return word == "u8" || word == "u" || word == "U" || word == "L";
+    }
+
+    // A string or character literal starting at the quote @p quote; returns the offset after it (and its suffix).
+    std::size_t literal(bool raw, std::size_t quote, std::size_t begin, bool line_start) {
+        const std::string& t = s_.text;
+        std::size_t end;
+        if (raw) {
+            // Splices do not apply inside a raw string: find its end in the original text, then map it back.
+            const std::size_t open = s_.origin[quote];
+            const std::size_t paren = original_.find('(', open + 1);
+            if (paren == std::string::npos || paren - open - 1 > 16) {
+                add(begin, "a raw string literal without its opening R\"delimiter(");
+                return t.size();
+            }
+            const std::string closing = ")" + original_.substr(open + 1, paren - open - 1) + "\"";
+            const std::size_t close = original_.find(closing, paren + 1);
+            const std::size_t stop = close == std::string::npos ? original_.size() : close + closing.size();
+            end = static_cast<std::size_t>(std::lower_bound(s_.origin.begin(), s_.origin.end(), stop) - s_.origin.begin());
+        } else {
+            const char q = t[quote];
+            end = quote + 1;
+            while (end < t.size() && t[end] != q && t[end] != '\n') end += t[end] == '\\' ? 2 : 1;
+            end = std::min(end, t.size());
+            if (end < t.size() && t[end] == q) ++end;  // an unterminated literal ends at its line's end
+        }
+        while (end < t.size() && is_identifier_char(t[end])) ++end;  // a user-defined literal's suffix
+        push(Kind::string, t.substr(begin, end - begin), begin, line_start);
+        return end;
+    }
+
+    // One punctuator (digraphs spelled as what they stand for); returns the offset after it.
+    std::size_t punctuator(std::size_t i, bool line_start) {
+        const std::string& t = s_.text;
+        auto at = [&](std::size_t k) { return i + k < t.size() ? t[i + k] : '\0'; };
+        std::string text;
+        std::size_t length = 1;
+        if (at(0) == '%' && at(1) == ':' && at(2) == '%' && at(3) == ':') {
+            text = "##", length = 4;
+        } else if (at(0) == '%' && at(1) == ':') {
+            text = "#", length = 2;
+        } else if (at(0) == '#' && at(1) == '#') {
+            text = "##", length = 2;
+        } else if (at(0) == '<' && at(1) == ':' && !(at(2) == ':' && at(3) != ':' && at(3) != '>')) {
+            text = "[", length = 2;
+        } else if (at(0) == ':' && at(1) == '>') {
+            text = "]", length = 2;
+        } else if (at(0) == '<' && at(1) == '%') {
+            text = "{", length = 2;
+        } else if (at(0) == '%' && at(1) == '>') {
+            text = "}", length = 2;
+        } else if (at(0) == ':' && at(1) == ':') {
+            text = "::", length = 2;
+        } else {
+            text = std::string(1, at(0));
+        }
+        push(Kind::punctuator, text, i, line_start);
+        return i + length;
+    }
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// The rules on the tokens.
+
+bool has_component(const std::string& path, const std::string& component) {
+    std::size_t start = 0;
+    while (true) {
+        const std::size_t slash = path.find('/', start);
+        if (path.substr(start, slash == std::string::npos ? std::string::npos : slash - start) == component) return true;
+        if (slash == std::string::npos) return false;
+        start = slash + 1;
+    }
+}
+
+// Why the header name @p header (with its brackets or quotes) may not be included, or "" when it may.
+std::string include_problem(const std::string& header) {
+    const bool angle = header.front() == '<';
+    const std::string name = header.substr(1, header.size() - 2);
+    if (name.empty()) return "an empty header name";
+    if (name.front() == '/') return "an absolute path";
+    if (name.find('\\') != std::string::npos) return "a backslash in the path";
+    if (has_component(name, "..")) return "`..`, which leaves the folder it names";
+    if (has_component(name, ".") || has_component(name, "")) return "`.` or an empty step in the path";
+    if (angle && name.rfind("tilelab/", 0) == 0 && public_headers.count(name) == 0)
+        return "a header of the kit's own (the grader's or the emulator's), not one written for labs";
+    return "";
+}
+
+class Rules {
+public:
+    Rules(const std::vector<Token>& tokens, SourceScan& out) : t_(tokens), out_(out) {}
+
+    void run() {
+        for (std::size_t i = 0; i < t_.size(); ++i) {
+            const Token& token = t_[i];
+            if (token.kind == Kind::punctuator && token.text == "#" && token.line_start) {
+                directive(i);
+            } else if (token.kind == Kind::punctuator && token.text == "##") {
+                add(token, "token pasting (##) is not allowed in a lab: it builds names the build check cannot read "
+                           "(the kit's own, say); write each name out in full");
+            } else if (token.kind == Kind::identifier) {
+                identifier(i);
+            }
+        }
+    }
+
+private:
+    const std::vector<Token>& t_;
+    SourceScan& out_;
+
+    void add(const Token& token, std::string message) {
+        out_.findings.push_back(SourceFinding{"", token.line, std::move(message)});
+    }
+    const Token* next(std::size_t i, std::size_t k = 1) const {
+        return i + k < t_.size() && t_[i + k].logical == t_[i].logical ? &t_[i + k] : nullptr;
+    }
+    const Token* following(std::size_t i, std::size_t k = 1) const { return i + k < t_.size() ? &t_[i + k] : nullptr; }
+
+    // True when the name at @p i is a member (a.f, p->f), qualified (ns::f: no argument-dependent lookup), or
+    // declared (after a type: `int f(`), not called unqualified.
+    bool declared_or_qualified(std::size_t i) const {
+        if (i == 0) return false;
+        const Token& before = t_[i - 1];
+        if (before.text == "." || before.text == "->" || before.text == "::") return true;
+        static const std::set<std::string> expression_words = {
+            "return", "throw", "else", "do", "case", "co_return", "co_yield", "co_await", "sizeof", "decltype",
+            "noexcept", "typeid", "alignof", "new", "delete", "not", "and", "or", "xor", "bitand", "bitor", "compl"};
+        return before.kind == Kind::identifier && expression_words.count(before.text) == 0;
+    }
+
+    void directive(std::size_t i) {
+        const Token* name = next(i);
+        if (name == nullptr) return;
+        if (name->text == "include") {
+            const Token* header = next(i, 2);
+            if (header == nullptr || header->kind != Kind::header_name) {
+                add(*name, "#include must name a header as <name> or \"name\": an include computed from a macro "
+                           "hides from the build check which file it reads; " + allowed_includes);
+                return;
+            }
+            const std::string problem = include_problem(header->text);
+            if (!problem.empty()) {
+                add(*name, "#include " + header->text + " has " + problem + ": " + allowed_includes);
+            } else if (header->text.front() == '"') {
+                out_.quoted.push_back(QuotedInclude{header->text.substr(1, header->text.size() - 2), name->line});
+            }
+        } else if (name->text == "include_next" || name->text == "import" || name->text == "embed") {
+            add(*name, "#" + name->text + " is not allowed in a lab (it reads files the build check does not see); " +
+                           allowed_includes);
+        }
+    }
+
+    void identifier(std::size_t i) {
+        const Token& token = t_[i];
+        const std::string& name = token.text;
+        if (name == "tilelab") {
+            const Token* scope = following(i);
+            const Token* member = following(i, 2);
+            const bool after_namespace = i > 0 && t_[i - 1].text == "namespace";
+            if (!after_namespace && scope != nullptr && scope->text == "::" && member != nullptr &&
+                public_names.count(member->text) != 0)
+                return;
+            std::string what = "tilelab";
+            if (scope != nullptr && scope->text == "::" && member != nullptr && member->kind == Kind::identifier) {
+                what += "::" + member->text;
+                const Token* scope2 = following(i, 3);
+                const Token* member2 = following(i, 4);
+                if (scope2 != nullptr && scope2->text == "::" && member2 != nullptr && member2->kind == Kind::identifier)
+                    what += "::" + member2->text;
+            }
+            if (after_namespace) what = "namespace " + what;
+            add(token, "student code may not name the kit's own functions (" + what + "): " + why_kit_names);
+            return;
+        }
+        if (name == "TILELAB_CPU_BACKEND" || tests_backend(name)) {
+            add(token, "a lab may not test which backend or compiler pass compiles it (" + name +
+                           "): the kit grades the same kernel on a GPU and on the CPU backend, and a kernel that "
+                           "changes with the backend would earn one backend's points with another kernel");
+            return;
+        }
+        if (public_macros.count(name) != 0) return;
+        if (name.find("tilelab") != std::string::npos || name.rfind("TILELAB", 0) == 0) {
+            add(token, "student code may not name the kit's own functions or macros (" + name + "): " + why_kit_names);
+            return;
+        }
+        const Token* after = following(i);
+        const bool called = after != nullptr && (after->text == "(" || after->text == "<");
+        if (called && emulator_functions.count(name) != 0 && !declared_or_qualified(i)) {
+            add(token, "student code may not call " + name + ", a function of the CPU backend's emulator (tilelab::cpu::" +
+                           name + "), which it finds through a shared array's type: " + why_kit_names +
+                           "; give a function of your own another name");
+            return;
+        }
+        if (name == "asm" || name == "__asm__" || name == "__asm") {
+            add(token, "asm is not allowed in a lab: an asm label or asm statement can reach any of the program's "
+                       "symbols (the kit's included) or files (.incbin) by a name the build check cannot read; write "
+                       "the kernel in CUDA C++");
+            return;
+        }
+        if (symbol_attributes.count(name) != 0) {
+            add(token, "`" + name + "` gives a declaration another symbol's name (the kit's, say): a lab's functions "
+                       "are its own; remove it");
+            return;
+        }
+        if (lookups_by_name.count(name) != 0) {
+            add(token, "a lab may not look code up by its symbol's name (" + name +
+                           "): the kit's functions are out of a lab's reach");
+            return;
+        }
+        if (name == "__has_include" || name == "__has_include_next") {
+            add(token, name + " is not allowed in a lab: which headers exist differs between the backends; " +
+                           allowed_includes);
+            return;
+        }
+        if (name == "_Pragma") {
+            const Token* open = following(i);
+            const Token* operand = following(i, 2);
+            if (open != nullptr && open->text == "(" && operand != nullptr && operand->kind == Kind::string &&
+                operand->text.find("redefine_extname") != std::string::npos)
+                add(token, "`redefine_extname` gives a declaration another symbol's name (the kit's, say): a lab's "
+                           "functions are its own; remove it");
+        }
+    }
+};
+
+// ---------------------------------------------------------------------------------------------------------------
+// Links, and files read without following them.
+
+std::string describe_link(const std::filesystem::path& path) {
+    std::error_code error;
+    const auto target = std::filesystem::read_symlink(path, error);
+    return error ? std::string("a symbolic link") : "a symbolic link (to " + target.string() + ")";
+}
+
+const std::string why_plain =
+    ": a submission holds plain files and folders only, and the grader follows no link (a link can point at "
+    "files outside the submission, the kit's model answers among them); replace it by the file itself";
+
+// Findings for @p path (shown as @p shown) unless it is a plain folder (@p folder) or a plain file with one name.
+void check_plain(const std::filesystem::path& path, const std::string& shown, bool folder,
+                 std::vector<SourceFinding>& out) {
+    struct stat st {};
+    if (lstat(path.c_str(), &st) != 0) {
+        out.push_back(SourceFinding{shown, 0, "cannot be read (" + std::string(std::strerror(errno)) + ")"});
+        return;
+    }
+    if (S_ISLNK(st.st_mode)) {
+        out.push_back(SourceFinding{shown, 0, "is " + describe_link(path) + why_plain});
+    } else if (S_ISREG(st.st_mode) && st.st_nlink > 1) {
+        out.push_back(SourceFinding{shown, 0, "is a hard link (one file under " + std::to_string(st.st_nlink) +
+                                                  " names, one of them perhaps outside the submission)" + why_plain});
+    } else if (folder ? !S_ISDIR(st.st_mode) : !S_ISREG(st.st_mode)) {
+        if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode))
+            out.push_back(SourceFinding{shown, 0, "is neither a plain file nor a folder (a device, a pipe, a socket)" +
+                                                      why_plain});
+        else if (folder)
+            out.push_back(SourceFinding{shown, 0, "should be a folder"});
+    }
+}
+
+// Reads a plain file without following a link at its last step (its folders are checked before).
+bool read_plain(const std::filesystem::path& path, std::string& text) {
+    const int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) return false;
+    struct stat st {};
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
+        close(fd);
+        return false;
+    }
+    text.clear();
+    char buffer[65536];
+    ssize_t got;
+    while ((got = read(fd, buffer, sizeof buffer)) > 0) text.append(buffer, static_cast<std::size_t>(got));
+    close(fd);
+    return got == 0;
+}
+
+}  // namespace
+
+SourceScan check_source_text(const std::string& text) {
+    SourceScan out;
+    // Trigraphs (??= for #, ??/ for a backslash) are replaced before everything else by compilers that still
+    // honour them: refused, so that the check and every compiler read the same characters.
+    for (std::size_t at = text.find("??"); at != std::string::npos; at = text.find("??", at + 1)) {
+        if (at + 2 < text.size() && std::strchr("=/'()!<>-", text[at + 2]) != nullptr && text[at + 2] != '\0') {
+            const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+            out.findings.push_back(SourceFinding{"", line, "a trigraph (??" + std::string(1, text[at + 2]) +
+                                                               ") stands for another character: write that character"});
+            return out;
+        }
+    }
+    Lexer lexer(text);
+    lexer.run();
+    out.findings = lexer.findings;
+    Rules(lexer.tokens, out).run();
+    std::stable_sort(out.findings.begin(), out.findings.end(),
+                     [](const SourceFinding& a, const SourceFinding& b) { return a.line < b.line; });
+    return out;
+}
+
+std::vector<SourceFinding> check_lab_file(const std::filesystem::path& root, const std::filesystem::path& relative) {
+    namespace fs = std::filesystem;
+    std::vector<SourceFinding> out;
+    // Every folder from the submission's root down to the file's folder.
+    fs::path folder = root;
+    fs::path shown;
+    for (const fs::path& step : relative.parent_path()) {
+        folder /= step;
+        shown /= step;
+        const std::size_t before = out.size();
+        check_plain(folder, shown.string(), true, out);
+        if (out.size() != before) return out;
+    }
+    // Everything in the file's folder, at any depth (a quoted include may name any of it).
+    std::error_code error;
+    for (fs::recursive_directory_iterator it(folder, fs::directory_options::none, error), end; !error && it != end;
+         it.increment(error)) {
+        const fs::path entry = it->path();
+        const std::string entry_shown = (relative.parent_path() / entry.lexically_relative(folder)).string();
+        std::error_code status_error;  // never follow a link: its target may be closed to this user
+        check_plain(entry, entry_shown, fs::is_directory(it->symlink_status(status_error)), out);
+    }
+    if (!out.empty()) return out;
+    // The file, then each file it includes with quotes, each once.
+    std::vector<std::pair<fs::path, std::string>> pending = {{root / relative, relative.string()}};
+    std::set<std::string> seen;
+    while (!pending.empty()) {
+        const auto [path, file] = pending.back();
+        pending.pop_back();
+        if (!seen.insert(path.lexically_normal().string()).second) continue;
+        std::string text;
+        if (!read_plain(path, text)) {
+            out.push_back(SourceFinding{file, 0, "cannot be read as a plain file of the lab's folder"});
+            continue;
+        }
+        SourceScan scan = check_source_text(text);
+        for (SourceFinding& finding : scan.findings) {
+            finding.file = file;
+            out.push_back(std::move(finding));
+        }
+        for (const QuotedInclude& include : scan.quoted) {
+            const fs::path included = path.parent_path() / include.name;
+            const std::string included_shown = (fs::path(file).parent_path() / include.name).string();
+            struct stat st {};
+            if (lstat(included.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+                out.push_back(SourceFinding{file, include.line,
+                                            "#include \"" + include.name + "\" names no file of the lab's folder "
+                                            "(a compiler would then look in the kit's include folders): " +
+                                            allowed_includes});
+                continue;
+            }
+            pending.emplace_back(included, included_shown);
+        }
+    }
+    return out;
+}
+
+}  // namespace tilelab::grader

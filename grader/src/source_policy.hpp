@@ -1,0 +1,53 @@
+/// @file source_policy.hpp
+/// @brief What a lab's source may reach, checked on the files as the student wrote them (before the CPU
+/// backend's rewrite), the same on both backends: the build check refuses a lab that breaks it.
+///
+/// A lab's program holds the student's code next to the kit's harness and, on the CPU backend, the emulator
+/// that measures it; the checker decides from what the kit measures. So a lab's files may reach only what a lab
+/// needs: the kit's public headers and names (tilelab::DeviceBuffer, TILELAB_CUDA_CHECK, ...), CUDA's and the
+/// C++ library's headers, and files of the lab's own folder. Everything else that the kit's headers bring into
+/// the same program (namespace tilelab::cpu, the gate's tilelab_reference_* kernels, the model answers in
+/// solutions/) must not be named, included, or reached by a link, an asm label, a symbol looked up at run time
+/// or a name built by the preprocessor.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace tilelab::grader {
+
+/// One broken rule: where (file as given, line as written, 0 for the file as a whole) and a message that says
+/// what and why, for the student.
+struct SourceFinding {
+    std::string file;
+    int line = 0;
+    std::string message;
+};
+
+/// A `#include "..."` of a file: the name as written and its line; check_lab_file checks that file in turn.
+struct QuotedInclude {
+    std::string name;
+    int line = 0;
+};
+
+/// What check_source_text found in one file's text.
+struct SourceScan {
+    std::vector<SourceFinding> findings;  ///< Rules broken (file left empty: the caller names it).
+    std::vector<QuotedInclude> quoted;    ///< Quoted includes that passed the name rules, for the caller.
+};
+
+/// The rules on one file's text, as written: includes (public kit headers, CUDA and C++ headers, quoted files
+/// without `..` or absolute paths, no computed include), names (the kit's internals, the emulator's functions,
+/// tests of the backend), asm, symbol aliases and look-ups by name, token pasting, trigraphs and universal
+/// character names in code. Line splices, comments, string and raw string literals and digraphs are handled
+/// as the compiler handles them, so nothing the compiler sees as code is hidden from the rules.
+SourceScan check_source_text(const std::string& text);
+
+/// The rules on the lab file @p relative of the submission folder @p root: every folder from @p root down to
+/// the file, and everything in the file's folder, must be a plain folder or file (no symbolic link, no hard
+/// link, nothing else); then check_source_text on the file and, in turn, on each file it includes with quotes,
+/// which must be a plain file of the same folder. Files are opened without following links.
+std::vector<SourceFinding> check_lab_file(const std::filesystem::path& root, const std::filesystem::path& relative);
+
+}  // namespace tilelab::grader

@@ -1,0 +1,156 @@
+// The build check's source rules (grader/src/source_policy.hpp): each way in seen so far is refused, with the
+// line, and what a lab legitimately writes is not.
+#include "source_policy.hpp"
+
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+using tilelab::grader::check_lab_file;
+using tilelab::grader::check_source_text;
+
+namespace {
+
+// The messages of the rules @p text breaks, one "line: message" per line ("" when none).
+std::string broken(const std::string& text) {
+    std::string out;
+    for (const auto& finding : check_source_text(text).findings)
+        out += std::to_string(finding.line) + ": " + finding.message + "\n";
+    return out;
+}
+
+bool refused(const std::string& text, const std::string& part, int line) {
+    for (const auto& finding : check_source_text(text).findings)
+        if (finding.line == line && finding.message.find(part) != std::string::npos) return true;
+    return false;
+}
+
+void write(const std::filesystem::path& path, const std::string& text) {
+    std::filesystem::create_directories(path.parent_path());
+    std::ofstream(path) << text;
+}
+
+struct Folder {
+    std::filesystem::path path;
+    Folder() {
+        path = std::filesystem::temp_directory_path() / ("tilelab-source-policy-" + std::to_string(getpid()));
+        std::filesystem::remove_all(path);
+        std::filesystem::create_directories(path);
+    }
+    ~Folder() { std::filesystem::remove_all(path); }
+};
+
+}  // namespace
+
+TEST_SUITE("source_policy") {
+    TEST_CASE("what labs write is allowed") {
+        CHECK(broken("#include <tilelab/labs.hpp>\n#include <cuda_pipeline.h>\n#include <type_traits>\n"
+                     "#include \"helpers.cuh\"\n__global__ void k(const float* M) {\n"
+                     "  __shared__ float tile[TILE_WIDTH][TILE_WIDTH + 1];\n#pragma unroll\n"
+                     "  for (int i = 0; i < 4; ++i) tile[0][i] = M[1'000 + i] * 1.0e-3f;\n  __syncthreads();\n}\n") == "");
+        CHECK(broken("#include <tilelab/cuda_check.hpp>\n#include <tilelab/cuda_event.hpp>\n"
+                     "#include <tilelab/device_buffer.hpp>\nfloat f() {\n  tilelab::DeviceBuffer<float> d(4);\n"
+                     "  ::tilelab::CudaEvent start;\n  TILELAB_CUDA_CHECK(cudaGetLastError());\n"
+                     "  try { } catch (const tilelab::CudaError&) { }\n  return tilelab::elapsed_ms(start, start);\n}\n") == "");
+        // Names in comments and literals are not code.
+        CHECK(broken("// tilelab::cpu::note_shared_access, asm, ##\n/* TILELAB_CPU_BACKEND */\n"
+                     "const char* s = \"tilelab::cpu ## asm\";\nconst char* r = R\"x(tilelab_reference_naive)x\";\n") == "");
+        // A member of the same name as an emulator function is the student's own.
+        CHECK(broken("struct S { int stats(); };\nint f(S s) { return s.stats(); }\nint block_dim = 3;\n") == "");
+    }
+
+    TEST_CASE("the kit's internals are refused, with the line") {
+        const std::string cpu_only = "#include <tilelab/labs.hpp>\n#include <cstddef>\n"
+                                     "#if defined(TILELAB_CPU_BACKEND)\n"
+                                     "namespace tilelab::cpu { void note_shared_access(const void*, std::size_t, bool) noexcept; }\n"
+                                     "#endif\n";
+        CHECK(refused(cpu_only, "which backend", 3));
+        CHECK(refused(cpu_only, "student code may not name the kit's own functions (namespace tilelab::cpu)", 4));
+        CHECK(refused("__global__ void k() {\n  __shared__ float t[4];\n  return note_shared_access(&t[0], 4, false);\n}\n",
+                      "emulator", 3));
+        CHECK(refused("void f() { tilelab::cpu::note_shared_access(nullptr, 4, false); }\n",
+                      "(tilelab::cpu::note_shared_access)", 1));
+        CHECK(refused("using namespace tilelab;\n", "may not name the kit's own functions", 1));
+        CHECK(refused("namespace t = tilelab;\n", "may not name the kit's own functions", 1));
+        CHECK(refused("x = tilelab::reference_matmul(m, n);\n", "(tilelab::reference_matmul)", 1));
+        CHECK(refused("\n\nextern void tilelab_reference_tiled_boundary(const float*);\n", "tilelab_reference_tiled_boundary", 3));
+        CHECK(refused("extern \"C\" void _ZN7tilelab3cpu18note_shared_accessEPKvmb(const void*, unsigned long, bool);\n",
+                      "_ZN7tilelab3cpu18note_shared_accessEPKvmb", 1));
+        CHECK(refused("#ifdef TILELAB_SEED\n#endif\n", "TILELAB_SEED", 1));
+        // Through argument-dependent lookup from a shared array's element type.
+        CHECK(refused("__global__ void k() {\n  __shared__ float t[4];\n  note_shared_access(&t[0], 4, false);\n}\n",
+                      "emulator", 3));
+        CHECK(refused("#ifdef __CUDA_ARCH__\n#endif\n", "which backend", 1));
+    }
+
+    TEST_CASE("names hidden from a plain reading are refused") {
+        CHECK(refused("void f() { tile\\\nlab::cpu::sync_threads(\"\", 0); }\n", "tilelab::cpu::sync_threads", 1));
+        CHECK(refused("#define CAT(a, b) a##b\nvoid f() { CAT(tile, lab)::cpu::stats(); }\n", "token pasting", 1));
+        CHECK(refused("%:define CAT(a, b) a%:%:b\n", "token pasting", 1));
+        CHECK(refused("void f() asm(\"_ZN7tile\" \"lab3cpu5statsEv\");\n", "asm", 1));
+        CHECK(refused("__asm__(\".incbin \\\"/autograder/source/solutions/01_naive/kernel.cu\\\"\");\n", "asm", 1));
+        CHECK(refused("void g() __attribute__((weakref(\"_ZN7tile\" \"lab3cpu5statsEv\")));\n", "weakref", 1));
+        CHECK(refused("void* p = dlsym(RTLD_DEFAULT, \"x\");\n", "symbol's name", 1));
+        CHECK(refused("_Pragma(\"redefine_extname f g\")\n", "redefine_extname", 1));
+        CHECK(refused("int \\u0074ilelab;\n", "universal character", 1));
+        CHECK(refused("?\?=include <x>\n", "trigraph", 1));
+        // A raw string's end found in the text as written: what follows it is code.
+        CHECK(refused("const char* r = R\"(a)\\\n\" tilelab_x )\";\nint tilelab_y;\n", "tilelab_y", 3));
+    }
+
+    TEST_CASE("includes that leave the lab's reach are refused") {
+        CHECK(refused("#include <tilelab/../../../solutions/03_tiled_boundary/kernel.cu>\n", "`..`", 1));
+        CHECK(refused("\n#include \"../01_naive/kernel.cu\"\n", "`..`", 2));
+        CHECK(refused("#include \"/autograder/source/solutions/01_naive/kernel.cu\"\n", "absolute", 1));
+        CHECK(refused("#include </autograder/source/solutions/01_naive/kernel.cu>\n", "absolute", 1));
+        CHECK(refused("#include <tilelab/cpu/emulator.hpp>\n", "kit's own", 1));
+        CHECK(refused("#include <tilelab/reference.hpp>\n", "kit's own", 1));
+        CHECK(refused("#include <./tilelab/cpu/emulator.hpp>\n", "`.`", 1));
+        CHECK(refused("#define ANSWER <tilelab/labs.hpp>\n#include ANSWER\n", "computed", 2));
+        CHECK(refused("#include_next <cuda_runtime.h>\n", "#include_next", 1));
+        CHECK(refused("#if __has_include(<x>)\n#endif\n", "__has_include", 1));
+        CHECK(refused("# /* c */ include \\\n <tilelab/../x>\n", "`..`", 1));
+    }
+
+    TEST_CASE("links, and quoted includes outside the lab's folder") {
+        Folder root;
+        write(root.path / "kit/solutions/01_naive/kernel.cu", "// the model answer\n");
+        write(root.path / "sub/02_tiled/kernel.cu", "#include \"helpers/tile.cuh\"\n");
+        write(root.path / "sub/02_tiled/helpers/tile.cuh", "#include \"more.cuh\"\n");
+        write(root.path / "sub/02_tiled/helpers/more.cuh", "int tilelab_z;\n");
+        const auto sub = root.path / "sub";
+        auto findings = check_lab_file(sub, "02_tiled/kernel.cu");
+        REQUIRE(findings.size() == 1);
+        CHECK(findings[0].file == "02_tiled/helpers/more.cuh");
+        CHECK(findings[0].message.find("tilelab_z") != std::string::npos);
+
+        std::filesystem::create_directories(sub / "01_naive");
+        std::filesystem::create_symlink(root.path / "kit/solutions/01_naive/kernel.cu", sub / "01_naive/kernel.cu");
+        findings = check_lab_file(sub, "01_naive/kernel.cu");
+        REQUIRE(findings.size() == 1);
+        CHECK(findings[0].file == "01_naive/kernel.cu");
+        CHECK(findings[0].message.find("symbolic link (to " + (root.path / "kit").string()) != std::string::npos);
+
+        std::filesystem::create_directory_symlink(root.path / "kit/solutions/01_naive", sub / "03_tiled_boundary");
+        findings = check_lab_file(sub, "03_tiled_boundary/kernel.cu");
+        REQUIRE(findings.size() == 1);
+        CHECK(findings[0].message.find("symbolic link") != std::string::npos);
+
+        write(root.path / "sub/05_coarsened/kernel.cu", "int x;\n");
+        std::filesystem::create_hard_link(root.path / "kit/solutions/01_naive/kernel.cu", sub / "05_coarsened/answer.cu");
+        findings = check_lab_file(sub, "05_coarsened/kernel.cu");
+        REQUIRE(findings.size() == 1);
+        CHECK(findings[0].file == "05_coarsened/answer.cu");
+        CHECK(findings[0].message.find("hard link") != std::string::npos);
+
+        write(root.path / "sub/06_register_tiled/kernel.cu", "#include \"cuda_runtime.h\"\n");
+        findings = check_lab_file(sub, "06_register_tiled/kernel.cu");
+        REQUIRE(findings.size() == 1);
+        CHECK(findings[0].line == 1);
+        CHECK(findings[0].message.find("names no file of the lab's folder") != std::string::npos);
+    }
+}
