@@ -6,11 +6,15 @@
 /// references into the block's shared memory, with elements of type tilelab::cpu::Shared<T> so that every access
 /// is checked for races; vector pointers (`float4*`, `reinterpret_cast<const float4*>`) become checked
 /// tilelab::cpu::VectorPointer (vector_access.hpp); and `#pragma unroll`, which a C++ compiler does not know, is
-/// dropped. Everything else is here.
+/// dropped. Everything else is here, and in the headers it includes: device_functions.hpp (__ldg, intrinsics,
+/// fences), atomics.hpp, warp.hpp (__syncwarp, shuffles, votes); cooperative groups are in <cooperative_groups.h>.
 #pragma once
 
+#include <tilelab/cpu/atomics.hpp>
+#include <tilelab/cpu/device_functions.hpp>
 #include <tilelab/cpu/emulator.hpp>
 #include <tilelab/cpu/vector_access.hpp>
+#include <tilelab/cpu/warp.hpp>
 
 #include <math.h>  // ceilf, fmaf and the rest in the global namespace, as in CUDA
 
