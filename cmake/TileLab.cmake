@@ -270,7 +270,7 @@ function(tilelab_add_lab)
     string(REPLACE ";" "|" built_targets "${built_targets}")
     set(build_command "${CMAKE_COMMAND}" "-DBUILD_DIR=${CMAKE_BINARY_DIR}" "-DTARGET=${built_targets}" "-DCONFIG=$<CONFIG>"
         "-DOBJECTS=$<JOIN:$<TARGET_OBJECTS:${target}_lab>,|>" "-DNM=${CMAKE_NM}" "-DCXXFILT=${TILELAB_CXXFILT}"
-        "-DLIBC_SYMBOLS=${TILELAB_LIBC_SYMBOLS}" "-DSOURCES=${lab_sources}"
+        "-DLIBC_SYMBOLS=${TILELAB_LIBC_SYMBOLS}" "-DSOURCES=${lab_sources}" "-DBACKEND=${backend}"
         -P "${_tilelab_cmake_dir}/tilelab_build_lab.cmake")
   else()
     set(build_command "${CMAKE_COMMAND}"
