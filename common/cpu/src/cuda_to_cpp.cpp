@@ -472,8 +472,8 @@ void rewrite_local_pointers(const std::string& s, const Scan& sc, std::vector<Ed
             // The statement starts here (after "const"): ';', '{', '}' or "for (" before it.
             std::size_t begin = at;
             std::size_t i = at;
-            auto back = [&] {
-                while (i > 0 && std::isspace(static_cast<unsigned char>(s[i - 1]))) --i;
+            auto back = [&] {  // over spaces and comments
+                while (i > 0 && (std::isspace(static_cast<unsigned char>(s[i - 1])) || !sc.code[i - 1])) --i;
             };
             back();
             for (const char* qualifier : {"const", "unsigned", "signed"}) {
@@ -484,7 +484,7 @@ void rewrite_local_pointers(const std::string& s, const Scan& sc, std::vector<Ed
                     back();
                 }
             }
-            if (i == 0 || !sc.code[i - 1]) continue;
+            if (i == 0) continue;
             const char previous = s[i - 1];
             if (previous == '(') {  // only "for (" opens a declaration with an initialiser
                 std::size_t j = i - 1;

@@ -137,3 +137,37 @@ cudaError_t cooperative_groups_sums(int* out, int threads) {
     cooperative_kernel<<<1, threads>>>(out);
     return finish();
 }
+
+namespace {
+/// One warp per row of a (32, 8) block: lane 0 of warp y gets the sum of in[y * 32 + lane] by __shfl_down_sync.
+__global__ void warp_rows_kernel(const float* in, float* out) {
+    float sum = in[threadIdx.y * 32 + threadIdx.x];
+    for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    if (threadIdx.x == 0) out[threadIdx.y] = sum;
+}
+}  // namespace
+
+cudaError_t warp_row_sums(const float* in, float* out) {
+    warp_rows_kernel<<<1, dim3(32, 8)>>>(in, out);
+    return finish();
+}
+
+namespace {
+__global__ void warp_matmul_kernel(const float* M, const float* N, float* P, int rows, int inner, int cols) {
+    const int lane = threadIdx.x;
+    const long long element = 1ll * blockIdx.x * 8 + threadIdx.y;
+    const bool active = element < 1ll * rows * cols;
+    const int row = active ? static_cast<int>(element / cols) : 0;
+    const int col = active ? static_cast<int>(element % cols) : 0;
+    float sum = 0.0f;
+    if (active)
+        for (int k = lane; k < inner; k += 32) sum += M[row * inner + k] * N[k * cols + col];
+    for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    if (active && lane == 0) P[row * cols + col] = sum;
+}
+}  // namespace
+
+cudaError_t warp_matmul(const float* M, const float* N, float* P, int rows, int inner, int cols) {
+    warp_matmul_kernel<<<(rows * cols + 7) / 8, dim3(32, 8)>>>(M, N, P, rows, inner, cols);
+    return finish();
+}

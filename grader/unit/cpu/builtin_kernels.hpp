@@ -17,3 +17,7 @@ cudaError_t warp_functions(int* out, int threads);
 cudaError_t warp_divergent_shuffle(int* out, int callers);
 /// Cooperative groups: block sync, thread_rank, a tile of 16's sum and cg::reduce (out[t * 4 + k]).
 cudaError_t cooperative_groups_sums(int* out, int threads);
+/// out[y] = the sum of in[y * 32 ... y * 32 + 31], one warp per row of a (32, 8) block, by __shfl_down_sync.
+cudaError_t warp_row_sums(const float* in, float* out);
+/// P = M × N with one warp per element of P, lanes splitting the inner dimension, summed by __shfl_down_sync.
+cudaError_t warp_matmul(const float* M, const float* N, float* P, int rows, int inner, int cols);

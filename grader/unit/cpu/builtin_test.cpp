@@ -127,6 +127,30 @@ TEST_SUITE("cpu-builtins") {
         }
     }
 
+    TEST_CASE("warps of a two-dimensional block are its rows of 32 threads") {
+        std::vector<float> in(256, 0.0f);
+        for (int y = 0; y < 8; ++y) in[y * 32] = 1.0f + y;  // only lane 0 of each warp holds a value
+        in[3 * 32 + 17] = 100.0f;
+        tilelab::DeviceBuffer<float> device_in(256), out(8);
+        device_in.copy_from_host(in.data(), 256);
+        REQUIRE(warp_row_sums(device_in.data(), out.data()) == cudaSuccess);
+        const std::vector<float> got = to_host(out);
+        for (int y = 0; y < 8; ++y) CHECK(got[y] == 1.0f + y + (y == 3 ? 100.0f : 0.0f));
+    }
+
+    TEST_CASE("a warp per element of a product, summed by shuffles") {
+        const int rows = 1, inner = 1, cols = 15;
+        std::vector<float> m(rows * inner), n(inner * cols);
+        for (std::size_t i = 0; i < m.size(); ++i) m[i] = 0.5f + i;
+        for (std::size_t i = 0; i < n.size(); ++i) n[i] = 1.0f + i;
+        tilelab::DeviceBuffer<float> dm(m.size()), dn(n.size()), dp(rows * cols);
+        dm.copy_from_host(m.data(), m.size());
+        dn.copy_from_host(n.data(), n.size());
+        REQUIRE(warp_matmul(dm.data(), dn.data(), dp.data(), rows, inner, cols) == cudaSuccess);
+        const std::vector<float> got = to_host(dp);
+        for (int c = 0; c < cols; ++c) CHECK(got[c] == m[0] * n[c]);
+    }
+
     TEST_CASE("lanes named in a shuffle's mask that do not call it are reported, with where they were") {
         tilelab::DeviceBuffer<int> out(32);
         const cudaError_t code = warp_divergent_shuffle(out.data(), 16);
