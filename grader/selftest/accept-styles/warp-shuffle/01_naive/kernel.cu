@@ -1,29 +1,29 @@
 /// @file grader/selftest/accept-styles/warp-shuffle/01_naive/kernel.cu
-/// @brief Lab 01 with one warp per element of P: the lanes split the inner dimension and add their partial sums
-/// with __shfl_down_sync (style: NVIDIA's "Faster Parallel Reductions on Kepler" / CUDA samples' warp reduce).
+/// @brief Lab 01 with M's values shared across a row of threads by warp shuffles instead of each thread loading
+/// them (style: NVIDIA's "Using CUDA Warp-Level Primitives" blog and the register-cache technique): each thread
+/// loads one M value per step of TILE_WIDTH and reads the others from its row's lanes with __shfl_sync.
 #include <tilelab/labs.hpp>
 
-namespace {
-constexpr int kWarpsPerBlock = 8;
-}
-
 __global__ void matmul_naive_kernel(const float* M, const float* N, float* P, int rows, int inner, int cols) {
-    const int lane = threadIdx.x;  // blockDim.x == 32: one warp per row of the block
-    const long long element = 1ll * blockIdx.x * kWarpsPerBlock + threadIdx.y;
-    const bool active = element < 1ll * rows * cols;
-    const int row = active ? static_cast<int>(element / cols) : 0;
-    const int col = active ? static_cast<int>(element % cols) : 0;
+    // A block is TILE_WIDTH × TILE_WIDTH threads, x fastest: a row of the block is TILE_WIDTH consecutive lanes of
+    // one warp (TILE_WIDTH divides 32), the segment a shuffle of width TILE_WIDTH reads within.
+    const int row = blockIdx.y * blockDim.y + threadIdx.y;
+    const int col = blockIdx.x * blockDim.x + threadIdx.x;
     float sum = 0.0f;
-    if (active)
-        for (int k = lane; k < inner; k += 32) sum += M[row * inner + k] * N[k * cols + col];
-    // Every lane takes part in the shuffles (inactive warps add zeros), so the full mask is right.
-    for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
-    if (active && lane == 0) P[row * cols + col] = sum;
+    for (int k0 = 0; k0 < inner; k0 += TILE_WIDTH) {
+        const int k = k0 + threadIdx.x;
+        const float m = (row < rows && k < inner) ? M[row * inner + k] : 0.0f;
+        // Every lane of the warp reaches every shuffle (the bounds are the same for all), so the full mask holds.
+        for (int j = 0; j < TILE_WIDTH && k0 + j < inner; ++j) {
+            const float m_j = __shfl_sync(0xffffffffu, m, j, TILE_WIDTH);
+            if (col < cols) sum += m_j * N[(k0 + j) * cols + col];
+        }
+    }
+    if (row < rows && col < cols) P[row * cols + col] = sum;
 }
 
 void matmul_naive(const float* M, const float* N, float* P, int rows, int inner, int cols) {
-    const long long elements = 1ll * rows * cols;
-    const dim3 block(32, kWarpsPerBlock);
-    const dim3 grid(static_cast<unsigned>((elements + kWarpsPerBlock - 1) / kWarpsPerBlock));
+    const dim3 block(TILE_WIDTH, TILE_WIDTH);
+    const dim3 grid((cols + TILE_WIDTH - 1) / TILE_WIDTH, (rows + TILE_WIDTH - 1) / TILE_WIDTH);
     matmul_naive_kernel<<<grid, block>>>(M, N, P, rows, inner, cols);
 }
