@@ -3,6 +3,7 @@
 #include "builtin_kernels.hpp"
 
 #include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
 
 namespace cg = cooperative_groups;
 
