@@ -237,3 +237,64 @@ TEST_SUITE("cpu-builtins") {
         CHECK(__rhadd(1, 2) == 2);
     }
 }
+
+TEST_SUITE("cpu-streams") {
+    TEST_CASE("streams: created, used in order, queried, destroyed; a destroyed stream is an invalid handle") {
+        cudaStream_t stream = nullptr;
+        REQUIRE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
+        CHECK(cudaStreamCreateWithFlags(&stream, 0x80) == cudaErrorInvalidValue);
+        static_cast<void>(cudaGetLastError());
+        tilelab::DeviceBuffer<int> out(32);
+        std::vector<int> host(32, 7);
+        CHECK(cudaMemcpyAsync(out.data(), host.data(), 32 * sizeof(int), cudaMemcpyHostToDevice, stream) == cudaSuccess);
+        CHECK(warp_functions(out.data(), 4) == cudaSuccess);  // a kernel after the copy sees its data
+        CHECK(cudaMemsetAsync(out.data(), 0, 32 * sizeof(int), stream) == cudaSuccess);
+        CHECK(cudaStreamSynchronize(stream) == cudaSuccess);
+        CHECK(to_host(out)[0] == 0);
+        CHECK(cudaStreamQuery(stream) == cudaSuccess);  // nothing queued
+        cudaEvent_t event = nullptr;
+        REQUIRE(cudaEventCreateWithFlags(&event, cudaEventDisableTiming) == cudaSuccess);
+        CHECK(cudaEventRecord(event, stream) == cudaSuccess);
+        CHECK(cudaStreamWaitEvent(nullptr, event, 0) == cudaSuccess);
+        CHECK(cudaStreamQuery(stream) == cudaErrorNotReady);  // the record is queued: not done yet ...
+        CHECK(cudaStreamQuery(stream) == cudaSuccess);        // ... and a program that polls sees it done
+        CHECK(cudaEventDestroy(event) == cudaSuccess);
+        CHECK(cudaStreamDestroy(stream) == cudaSuccess);
+        CHECK(cudaStreamDestroy(stream) == cudaErrorInvalidResourceHandle);
+        CHECK(cudaMemcpyAsync(out.data(), host.data(), 4, cudaMemcpyHostToDevice, stream) == cudaErrorInvalidResourceHandle);
+        static_cast<void>(cudaGetLastError());
+    }
+
+    TEST_CASE("pinned, managed and stream-ordered memory; freeing what they did not give is an error") {
+        float* pinned = nullptr;
+        REQUIRE(cudaMallocHost(&pinned, 1000 * sizeof(float)) == cudaSuccess);
+        pinned[999] = 1.0f;  // host memory: the host may write it
+        CHECK(cudaFreeHost(pinned) == cudaSuccess);
+        float not_pinned = 0.0f;
+        CHECK(cudaFreeHost(&not_pinned) == cudaErrorInvalidValue);
+        static_cast<void>(cudaGetLastError());
+        int* managed = nullptr;
+        REQUIRE(cudaMallocManaged(&managed, 64 * sizeof(int)) == cudaSuccess);
+        CHECK(warp_functions(managed, 8) == cudaSuccess);  // a kernel writes it, the host reads it
+        CHECK(managed[5 * 8 + 5] == 1);
+        CHECK(cudaFree(managed) == cudaSuccess);
+        float* ordered = nullptr;
+        REQUIRE(cudaMallocAsync(&ordered, 256, nullptr) == cudaSuccess);
+        CHECK(cudaFreeAsync(ordered, nullptr) == cudaSuccess);
+    }
+
+    TEST_CASE("cudaMemcpy2D copies rows between pitches and checks them") {
+        std::vector<float> source(4 * 8), back(4 * 8, -1.0f);
+        for (std::size_t i = 0; i < source.size(); ++i) source[i] = static_cast<float>(i);
+        tilelab::DeviceBuffer<float> device(4 * 6);
+        CHECK(cudaMemcpy2D(device.data(), 6 * sizeof(float), source.data(), 8 * sizeof(float), 5 * sizeof(float), 4,
+                           cudaMemcpyHostToDevice) == cudaSuccess);
+        CHECK(cudaMemcpy2D(back.data(), 8 * sizeof(float), device.data(), 6 * sizeof(float), 5 * sizeof(float), 4,
+                           cudaMemcpyDeviceToHost) == cudaSuccess);
+        for (int r = 0; r < 4; ++r)
+            for (int c = 0; c < 8; ++c) CHECK(back[r * 8 + c] == (c < 5 ? source[r * 8 + c] : -1.0f));
+        CHECK(cudaMemcpy2D(device.data(), 2 * sizeof(float), source.data(), 8 * sizeof(float), 5 * sizeof(float), 4,
+                           cudaMemcpyHostToDevice) == cudaErrorInvalidValue);  // a row wider than the pitch
+        static_cast<void>(cudaGetLastError());
+    }
+}
