@@ -153,7 +153,7 @@ function(_tilelab_lab04_kernel backend tile_width out_var)
     set(folder "${_tilelab_kit_source_dir}/grader/runner/lab04")
     set(source "${folder}/recorded_kernel.cu")
     if(backend STREQUAL "cpu")
-      _tilelab_cpu_sources(${library} "${folder}" source "${source}")
+      _tilelab_cpu_sources(${library} "${folder}" "" source "${source}")
     endif()
     add_library(${library} OBJECT "${source}")
     target_compile_definitions(${library} PRIVATE TILE_WIDTH=${tile_width})
@@ -310,7 +310,7 @@ function(tilelab_add_lab)
     string(REPLACE ";" "|" built_targets "${built_targets}")
     set(build_command "${CMAKE_COMMAND}" "-DBUILD_DIR=${CMAKE_BINARY_DIR}" "-DTARGET=${built_targets}" "-DCONFIG=$<CONFIG>"
         "-DOBJECTS=$<JOIN:$<TARGET_OBJECTS:${target}_lab>,|>" "-DNM=${CMAKE_NM}" "-DCXXFILT=${TILELAB_CXXFILT}"
-        "-DLIBC_SYMBOLS=${TILELAB_LIBC_SYMBOLS}" "-DSOURCES=${lab_sources}"
+        "-DLIBC_SYMBOLS=${TILELAB_LIBC_SYMBOLS}" "-DSOURCES=${lab_sources}" "-DBACKEND=${backend}"
         "-DSOURCE_CHECK=$<TARGET_FILE:tilelab-source-check>" "-DSOURCE_LAUNCHER=${launcher}"
         "-DSOURCE_ROOT=${arg_ROOT}" "-DSOURCE_FILES=${source_check_files}"
         -P "${_tilelab_cmake_dir}/tilelab_build_lab.cmake")

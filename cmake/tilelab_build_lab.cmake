@@ -1,5 +1,5 @@
 # cmake -DBUILD_DIR=<dir> -DTARGET=<lab runner> -DCONFIG=<config> -DOBJECTS=<the lab's a.o|b.o> -DNM=<nm>
-#       [-DCXXFILT=<c++filt>] [-DLIBC_SYMBOLS=<file>] -DSOURCES=<a.cu|b.cu>
+#       [-DCXXFILT=<c++filt>] [-DLIBC_SYMBOLS=<file>] -DSOURCES=<a.cu|b.cu> [-DBACKEND=cpu|gpu]
 #       [-DSOURCE_CHECK=<tilelab-source-check> [-DSOURCE_LAUNCHER=<sandbox launcher>] -DSOURCE_ROOT=<submission>
 #        -DSOURCE_FILES=<a.cu,b.cu>]
 #       -P tilelab_build_lab.cmake
@@ -46,6 +46,24 @@ if(NOT result EQUAL 0)
   endif()
   if(output MATCHES "undefined reference to `(${libraries})")
     message(FATAL_ERROR "hint: the lab calls a library (${CMAKE_MATCH_1}...) instead of computing the product itself: write the kernel\n${see_page}")
+  endif()
+  # Correct CUDA that the CPU backend does not emulate: name it, and say that the GPU backend grades it, so that a
+  # student does not hunt for an error in right code.
+  if(BACKEND STREQUAL "cpu")
+    set(not_emulated "This is CUDA that the CPU backend does not emulate (docs/cpu-backend.md lists what it does), not necessarily an error in the lab: the GPU backend grades it; to be graded on the CPU backend too (Gradescope has no GPU), write it with what that page lists")
+    if(output MATCHES "fatal error: ([A-Za-z0-9_/.]+[.]h|cuda/[a-z_]+): No such file")
+      message(FATAL_ERROR "hint: the lab includes <${CMAKE_MATCH_1}>, which the CPU backend does not have. ${not_emulated}\n${see_page}")
+    endif()
+    # GCC quotes names with ‘ ’ in a UTF-8 locale, with ' ' otherwise.
+    if(output MATCHES "error: (‘|')(__[A-Za-z0-9_]+|cuda[A-Z][A-Za-z0-9_]*)(’|') was not declared")
+      message(FATAL_ERROR "hint: the lab calls ${CMAKE_MATCH_2}. ${not_emulated}\n${see_page}")
+    endif()
+    if(output MATCHES "error: (‘|')([A-Za-z0-9_]+)(’|') is not a member of (‘|')(cooperative_groups|cg|nvcuda|wmma|cuda)")
+      message(FATAL_ERROR "hint: the lab uses ${CMAKE_MATCH_5}::${CMAKE_MATCH_2}. ${not_emulated}\n${see_page}")
+    endif()
+    if(output MATCHES "error: [^\n]*tilelab::cpu::(Shared|DevicePointer)")
+      message(FATAL_ERROR "hint: the CPU backend cannot follow this use of shared memory (the first error above gives its line). It checks every access to a __shared__ array for races, so a pointer into one must be one it knows: declare the pointer with its value (float* tile = shared + n; float* p = &tile[0][0];) or pass it to a __device__ function's float* parameter; a pointer assigned later (p = tile;), a reference to an element kept in auto, a shared array passed as an array parameter, or a pointer stored in a struct are not followed. ${not_emulated}\n${see_page}")
+    endif()
   endif()
   message(FATAL_ERROR "hint: the lab does not compile or link: fix the first error above (file and line are at its start)\n${see_page}")
 endif()

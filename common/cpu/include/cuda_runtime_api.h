@@ -147,3 +147,59 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, void (*ke
     return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, reinterpret_cast<const void*>(kernel),
                                                          block_threads, dynamic_shared_bytes);
 }
+
+/// @name Streams, asynchronous copies, pinned, managed and stream-ordered memory (streams.cpp).
+/// The CPU backend runs all streams' work in one order, the order it was issued (which CUDA allows: work in
+/// different streams may run in any order, this one included), and an asynchronous copy or memset is done,
+/// in that order, before its call returns.
+/// @{
+enum cudaStreamFlags_ { cudaStreamDefault = 0x0, cudaStreamNonBlocking = 0x1 };
+enum cudaEventFlags_ { cudaEventDefault = 0x0, cudaEventBlockingSync = 0x1, cudaEventDisableTiming = 0x2, cudaEventInterprocess = 0x4 };
+enum cudaHostAllocFlags_ { cudaHostAllocDefault = 0x0, cudaHostAllocPortable = 0x1, cudaHostAllocMapped = 0x2, cudaHostAllocWriteCombined = 0x4 };
+enum cudaMemAttachFlags_ { cudaMemAttachGlobal = 0x1, cudaMemAttachHost = 0x2, cudaMemAttachSingle = 0x4 };
+#define cudaStreamLegacy (reinterpret_cast<cudaStream_t>(0x1))
+#define cudaStreamPerThread (reinterpret_cast<cudaStream_t>(0x2))
+
+cudaError_t cudaStreamCreate(cudaStream_t* stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags);
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int priority);
+cudaError_t cudaDeviceGetStreamPriorityRange(int* least, int* greatest);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags);
+cudaError_t cudaMemcpyAsync(void* destination, const void* source, std::size_t bytes, cudaMemcpyKind kind,
+                            cudaStream_t stream = nullptr);
+cudaError_t cudaMemsetAsync(void* pointer, int value, std::size_t bytes, cudaStream_t stream = nullptr);
+cudaError_t cudaMemcpy2D(void* destination, std::size_t destination_pitch, const void* source, std::size_t source_pitch,
+                         std::size_t width, std::size_t height, cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DAsync(void* destination, std::size_t destination_pitch, const void* source,
+                              std::size_t source_pitch, std::size_t width, std::size_t height, cudaMemcpyKind kind,
+                              cudaStream_t stream = nullptr);
+cudaError_t cudaMallocHost(void** pointer, std::size_t bytes);
+cudaError_t cudaHostAlloc(void** pointer, std::size_t bytes, unsigned int flags);
+cudaError_t cudaFreeHost(void* pointer);
+cudaError_t cudaHostRegister(void* pointer, std::size_t bytes, unsigned int flags);
+cudaError_t cudaHostUnregister(void* pointer);
+cudaError_t cudaMallocManaged(void** pointer, std::size_t bytes, unsigned int flags = cudaMemAttachGlobal);
+cudaError_t cudaMemPrefetchAsync(const void* pointer, std::size_t bytes, int device, cudaStream_t stream = nullptr);
+cudaError_t cudaMallocAsync(void** pointer, std::size_t bytes, cudaStream_t stream);
+cudaError_t cudaFreeAsync(void* pointer, cudaStream_t stream);
+
+template <class T>
+cudaError_t cudaMallocHost(T** pointer, std::size_t bytes) {
+    return cudaMallocHost(reinterpret_cast<void**>(pointer), bytes);
+}
+template <class T>
+cudaError_t cudaHostAlloc(T** pointer, std::size_t bytes, unsigned int flags) {
+    return cudaHostAlloc(reinterpret_cast<void**>(pointer), bytes, flags);
+}
+template <class T>
+cudaError_t cudaMallocManaged(T** pointer, std::size_t bytes, unsigned int flags = cudaMemAttachGlobal) {
+    return cudaMallocManaged(reinterpret_cast<void**>(pointer), bytes, flags);
+}
+template <class T>
+cudaError_t cudaMallocAsync(T** pointer, std::size_t bytes, cudaStream_t stream) {
+    return cudaMallocAsync(reinterpret_cast<void**>(pointer), bytes, stream);
+}
+/// @}

@@ -381,6 +381,175 @@ void rewrite_vector_pointers(const std::string& s, const Scan& sc, std::vector<E
     }
 }
 
+
+// The scalar types whose pointers may point into shared memory (a `__shared__` array's elements are
+// Shared<T>, which a T* cannot hold): "unsigned int" is read as two words.
+const char* const pointee_types[] = {"float", "double", "int", "unsigned", "short", "char", "long", "bool"};
+
+bool is_pointee_word(const std::string& word) {
+    for (const char* type : pointee_types)
+        if (word == type) return true;
+    return false;
+}
+
+// The words and stars of a pointer declaration from @p at: "[const] T [T2] [const] * [__restrict__] name".
+// On success sets the type as written without restrict ("const float"), the name, and the end (after the name).
+bool read_pointer_declaration(const std::string& s, const Scan& sc, std::size_t at, std::string* type,
+                              std::string* name, std::size_t* end) {
+    std::size_t i = at;
+    auto skip_space = [&] {
+        while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    };
+    auto word = [&] {
+        std::size_t b = i;
+        while (i < s.size() && is_word(s[i])) ++i;
+        return s.substr(b, i - b);
+    };
+    bool is_const = false;
+    std::string base;
+    for (;;) {
+        skip_space();
+        if (i >= s.size() || !sc.code[i]) return false;
+        const std::size_t before = i;
+        const std::string w = word();
+        if (w.empty()) break;
+        if (w == "const") {
+            is_const = true;
+        } else if (is_pointee_word(w) || (w == "unsigned" || w == "signed")) {
+            base += (base.empty() ? "" : " ") + w;
+        } else {
+            i = before;
+            break;
+        }
+    }
+    if (base.empty() || i >= s.size() || s[i] != '*') return false;
+    ++i;
+    if (i < s.size() && (s[i] == '*' || s[i] == '=' || s[i] == '&')) return false;  // T**, "*=", *&
+    skip_space();
+    std::string w = word();
+    if (w == "__restrict__" || w == "__restrict" || w == "const") {
+        skip_space();
+        w = word();
+    }
+    if (w.empty() || !(std::isalpha(static_cast<unsigned char>(w[0])) || w[0] == '_')) return false;
+    *type = (is_const ? "const " : "") + base;
+    *name = w;
+    *end = i;
+    return true;
+}
+
+// "float* p = init;" in a function body (also in a for-statement's first part) -> "auto p =
+// ::tilelab::cpu::as_pointer<float>(init);": the variable takes the initialiser's type, a checked Shared<float>*
+// when it points into a __shared__ array, the plain float* otherwise.
+// True when the code at @p at is in a block of statements (a function's body or a block in it), not in a class
+// body, an initialiser list or at namespace scope: what the brace that opens its block follows says.
+bool in_statement_block(const std::string& s, const Scan& sc, std::size_t at) {
+    const int depth = sc.brace_depth[at];
+    if (depth == 0) return false;
+    std::size_t open = at;
+    while (open > 0) {
+        --open;
+        if (sc.code[open] && s[open] == '{' && sc.brace_depth[open] == depth) break;
+    }
+    std::size_t i = open;
+    while (i > 0 && std::isspace(static_cast<unsigned char>(s[i - 1]))) --i;
+    if (i == 0) return false;
+    const char previous = s[i - 1];
+    if (previous == ')' || previous == ']' || previous == '{' || previous == ';' || previous == '}' || previous == ':')
+        return previous != ':' || (i >= 2 && s[i - 2] != ':');
+    std::size_t w = i;
+    while (w > 0 && is_word(s[w - 1])) --w;
+    const std::string word = s.substr(w, i - w);
+    return word == "else" || word == "do" || word == "try" || word == "const" || word == "noexcept" || word == "mutable";
+}
+
+void rewrite_local_pointers(const std::string& s, const Scan& sc, std::vector<Edit>& edits) {
+    std::vector<std::size_t> done;  // "unsigned int" is found twice, once by each word
+    for (const char* type_word : pointee_types) {
+        for (std::size_t at = find_code(s, sc, type_word, 0); at != std::string::npos;
+             at = find_code(s, sc, type_word, at + 1)) {
+            if (!in_statement_block(s, sc, at)) continue;
+            // The statement starts here (after "const"): ';', '{', '}' or "for (" before it.
+            std::size_t begin = at;
+            std::size_t i = at;
+            auto back = [&] {  // over spaces and comments
+                while (i > 0 && (std::isspace(static_cast<unsigned char>(s[i - 1])) || !sc.code[i - 1])) --i;
+            };
+            back();
+            for (const char* qualifier : {"const", "unsigned", "signed"}) {
+                const std::size_t n = std::string(qualifier).size();
+                if (i >= n && s.compare(i - n, n, qualifier) == 0 && (i == n || !is_word(s[i - n - 1]))) {
+                    i -= n;
+                    begin = i;
+                    back();
+                }
+            }
+            if (i == 0) continue;
+            const char previous = s[i - 1];
+            if (previous == '(') {  // only "for (" opens a declaration with an initialiser
+                std::size_t j = i - 1;
+                while (j > 0 && std::isspace(static_cast<unsigned char>(s[j - 1]))) --j;
+                if (j < 3 || s.compare(j - 3, 3, "for") != 0 || (j > 3 && is_word(s[j - 4]))) continue;
+            } else if (previous != ';' && previous != '{' && previous != '}') {
+                continue;
+            }
+            std::string type, name;
+            std::size_t end = 0;
+            if (!read_pointer_declaration(s, sc, begin, &type, &name, &end)) continue;
+            std::size_t j = end;
+            while (j < s.size() && std::isspace(static_cast<unsigned char>(s[j]))) ++j;
+            if (j >= s.size() || s[j] != '=' || (j + 1 < s.size() && s[j + 1] == '=')) continue;
+            // The initialiser ends at the first ';' or ',' outside brackets: a second declarator is left alone.
+            int depth = 0;
+            std::size_t stop = j + 1;
+            for (; stop < s.size(); ++stop) {
+                if (!sc.code[stop]) continue;
+                const char c = s[stop];
+                if (c == '(' || c == '[' || c == '{') ++depth;
+                if (c == ')' || c == ']' || c == '}') --depth;
+                if (depth < 0 || (depth == 0 && (c == ';' || c == ','))) break;
+            }
+            if (stop >= s.size() || s[stop] != ';') continue;
+            if (std::find(done.begin(), done.end(), begin) != done.end()) continue;
+            done.push_back(begin);
+            edits.push_back(Edit{begin, j + 1, "auto " + name + " = ::tilelab::cpu::as_pointer<" + type + ">("});
+            edits.push_back(Edit{stop, stop, ")"});
+        }
+    }
+}
+
+// The parameters "[const] T* [__restrict__] name" of __device__ functions (declarations and definitions) ->
+// "::tilelab::cpu::DevicePointer<[const] T> name": a pointer that may point into global or shared memory.
+void rewrite_device_parameters(const std::string& s, const Scan& sc, std::vector<Edit>& edits) {
+    for (std::size_t at = find_code(s, sc, "__device__", 0); at != std::string::npos;
+         at = find_code(s, sc, "__device__", at + 1)) {
+        // The function's parameter list: the first '(' before any ';', '{' or '=' (a variable has none).
+        std::size_t open = at;
+        while (open < s.size() && !(sc.code[open] && (s[open] == '(' || s[open] == ';' || s[open] == '{' || s[open] == '=')))
+            ++open;
+        if (open >= s.size() || s[open] != '(') continue;
+        if (s.substr(at, open - at).find("__global__") != std::string::npos) continue;
+        const std::size_t close = matching_close(s, sc, open);
+        if (close == std::string::npos) continue;
+        std::size_t piece = open + 1;
+        int depth = 0;
+        for (std::size_t k = open + 1; k <= close; ++k) {
+            if (!sc.code[k]) continue;
+            if (s[k] == '(' || s[k] == '[' || s[k] == '<') ++depth;
+            if ((s[k] == ')' || s[k] == ']' || s[k] == '>') && k != close) --depth;
+            if (k == close || (depth == 0 && s[k] == ',')) {
+                std::size_t b = piece;
+                while (b < k && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+                std::string type, name;
+                std::size_t end = 0;
+                if (read_pointer_declaration(s, sc, b, &type, &name, &end) && end <= k)
+                    edits.push_back(Edit{b, end, "::tilelab::cpu::DevicePointer<" + type + "> " + name});
+                piece = k + 1;
+            }
+        }
+    }
+}
+
 }  // namespace
 
 std::string cuda_to_cpp(const std::string& source) {
@@ -407,6 +576,8 @@ std::string cuda_to_cpp(const std::string& source) {
     std::vector<std::pair<std::size_t, std::size_t>> casts;
     for (const Edit& edit : small) casts.emplace_back(edit.begin, edit.end);
     rewrite_vector_pointers(source, sc, small);
+    rewrite_local_pointers(source, sc, small);
+    rewrite_device_parameters(source, sc, small);
     blank_unroll_pragmas(source, sc, small);
     const std::size_t large = edits.size();
     for (const Edit& edit : small) {

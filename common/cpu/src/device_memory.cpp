@@ -152,6 +152,7 @@ cudaError_t allocate(void** pointer, std::size_t bytes) {
 }  // namespace
 
 cudaError_t cudaFree(void* pointer) {
+    if (pointer != nullptr && free_host_allocation(pointer)) return cudaSuccess;  // cudaMallocManaged's (streams.cpp)
     drain_queue();  // cudaFree waits for the device, so a kernel still queued never runs on freed memory
     if (pointer == nullptr) return cudaSuccess;
     trace_release(pointer);

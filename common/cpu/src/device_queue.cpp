@@ -53,6 +53,11 @@ void drain_queue() {
     while (!queue.empty()) run_front();
 }
 
+bool queue_is_empty() {
+    std::lock_guard<std::recursive_mutex> lock(queue_mutex);
+    return queue.empty();
+}
+
 void discard_queue() {
     std::lock_guard<std::recursive_mutex> lock(queue_mutex);
     queue.clear();

@@ -37,6 +37,10 @@ struct QueuedKernel {
 void enqueue_kernel(QueuedKernel kernel);
 /// Runs everything queued: what a synchronising call does first.
 void drain_queue();
+/// True when nothing is queued (streams.cpp: cudaStreamQuery).
+bool queue_is_empty();
+/// Frees @p pointer when cudaMallocManaged (or cudaMallocHost) gave it, as cudaFree does; false otherwise.
+bool free_host_allocation(void* pointer);
 /// Forgets what is queued (cudaDeviceReset).
 void discard_queue();
 /// Runs one launch, block by block (scheduler.cpp).

@@ -4,6 +4,9 @@
 #include <tilelab/cpu/emulator.hpp>
 
 #include "runtime_state.hpp"
+#include "warp_rendezvous.hpp"
+
+#include <tilelab/cpu/atomics.hpp>
 
 #include <boost/context/fiber.hpp>
 #include <signal.h>
@@ -94,7 +97,7 @@ struct StackAllocator {
     void deallocate(ctx::stack_context& stack) noexcept { pool->deallocate(stack); }
 };
 
-enum class ThreadState { runnable, waiting, done };
+enum class ThreadState { runnable, waiting, warp_waiting, done };
 
 struct BlockThread {
     ctx::fiber fiber;
@@ -107,6 +110,7 @@ struct BlockThread {
     std::uint64_t write_epoch;  // ... and wrote it
     std::vector<detail::PendingCopy> copies;  // asynchronous copies in flight (async_copy.cpp)
     std::uint64_t commits;                    // batches of copies committed
+    WarpCall* warp = nullptr;                 // the warp-level call it waits at (warp_waiting)
 };
 
 // Who touched a 4-byte word of shared memory in the current barrier interval (epoch).
@@ -117,6 +121,7 @@ struct Shadow {
     std::uint16_t reader = 0;
     std::uint16_t async_owner = 0;  // the thread whose asynchronous copy into this word is in flight ...
     bool async_pending = false;     // ... when this is set
+    std::uint64_t atomic_epoch = 0; // the last interval in which an atomic function updated it
 };
 
 struct SharedSite {
@@ -315,6 +320,44 @@ void start_block(Worker& w) {
     w.epoch_line = 0;
 }
 
+// Ends the block's fibers, abandoning the threads that wait (after a report).
+void abandon_block(Worker& w) {
+    for (BlockThread& t : w.threads) {  // unwinds the waiting fibers
+        w.current = &t;
+        t.fiber = ctx::fiber();
+    }
+    w.current = nullptr;
+}
+
+// Once every thread of the block has stopped: lets the lanes that meet at a warp-level call go on (returns how
+// many), or, when some wait for lanes that cannot come, reports it and ends the block (returns -1). 0: no thread
+// waits at a warp-level call.
+int settle_warp_calls(Worker& w) {
+    bool any = false;
+    for (const BlockThread& t : w.threads) any = any || t.state == ThreadState::warp_waiting;
+    if (!any) return 0;
+    std::vector<detail::WarpLane> lanes(w.threads.size());
+    for (std::size_t i = 0; i < lanes.size(); ++i) {
+        const BlockThread& t = w.threads[i];
+        using Where = detail::WarpLane::Where;
+        lanes[i] = detail::WarpLane{t.state == ThreadState::warp_waiting ? Where::at_warp_call
+                                    : t.state == ThreadState::waiting  ? Where::at_barrier
+                                    : t.state == ThreadState::done     ? Where::returned
+                                                                       : Where::running,
+                                    t.warp, t.barrier_file, t.barrier_line, t.index, false};
+    }
+    if (detail::release_warp_calls(lanes) > 0) {
+        for (std::size_t i = 0; i < lanes.size(); ++i)
+            if (lanes[i].released) w.threads[i].state = ThreadState::runnable;
+        return 1;
+    }
+    if (!w.launch->failed.exchange(true))
+        detail::set_kernel_error(cudaErrorTileLabBarrierDivergence,
+                                 detail::warp_divergence_message(lanes, kernel_and_block(w)));
+    abandon_block(w);
+    return -1;
+}
+
 void run_block(Worker& w, unsigned long long linear_block) {
     LaunchState& launch = *w.launch;
     w.block_index = unravel(linear_block, launch.grid);
@@ -359,6 +402,10 @@ void run_block(Worker& w, unsigned long long linear_block) {
             t.fiber = std::move(t.fiber).resume();
         }
         w.current = nullptr;
+        if (const int warps = settle_warp_calls(w); warps > 0)
+            continue;
+        else if (warps < 0)
+            break;
         unsigned waiting = 0;
         bool same_barrier = true;
         const BlockThread* first_waiting = nullptr;
@@ -598,6 +645,54 @@ void mark_async_pending(std::size_t offset, std::size_t bytes, bool pending) {
 }
 
 }  // namespace detail
+
+std::uint64_t warp_call(WarpCall call) {
+    Worker* w = running_worker;
+    if (w == nullptr || w->current == nullptr) {  // host code: a warp of one lane
+        return call.op == WarpOp::ballot ? (call.value != 0) : call.op == WarpOp::sync ? 0 : call.value;
+    }
+    BlockThread& t = *w->current;
+    t.state = ThreadState::warp_waiting;
+    t.warp = &call;
+    w->scheduler = std::move(w->scheduler).resume();
+    t.warp = nullptr;
+    return call.result;
+}
+
+unsigned active_lanes() noexcept {
+    const Worker* w = running_worker;
+    if (w == nullptr || w->current == nullptr) return 1;
+    const std::size_t first = w->current->id / 32u * 32u;
+    const std::size_t n = std::min<std::size_t>(32, w->threads.size() - first);
+    return n >= 32 ? 0xFFFFFFFFu : (1u << n) - 1u;
+}
+
+void note_shared_atomic(const void* address, std::size_t bytes) noexcept {
+    Worker* w = running_worker;
+    if (w == nullptr || w->current == nullptr) return;
+    const std::size_t offset = static_cast<std::size_t>(static_cast<const unsigned char*>(address) - w->arena);
+    if (offset >= arena_bytes) return;
+    BlockThread& thread = *w->current;
+    ++w->shared_writes;
+    const std::uint16_t me = thread.id;
+    const std::uint64_t epoch = w->epoch;
+    for (std::size_t byte = offset & ~std::size_t{3}; byte < std::min(offset + bytes, arena_bytes); byte += 4) {
+        Shadow& s = w->shadow[byte / 4];
+        if (s.async_pending) report_async_race(*w, offset, true, s.async_owner);
+        // Atomics on one element in one interval do not race with each other, only with plain accesses by other
+        // threads (which note_shared_access reports when they come after, seeing this write).
+        if (s.atomic_epoch != epoch) {
+            if (s.write_epoch == epoch && s.writer != me)
+                report_race(*w, offset, true, s.writer, true);
+            else if (s.read_epoch == epoch && s.reader != me)
+                report_race(*w, offset, true, s.reader, false);
+        }
+        s.atomic_epoch = epoch;
+        s.write_epoch = epoch;
+        s.writer = me;
+        thread.write_epoch = epoch;
+    }
+}
 
 EmulatorStats stats() noexcept {
     return EmulatorStats{threads_run.load(), barriers_passed.load(), shared_reads.load(), shared_writes.load()};

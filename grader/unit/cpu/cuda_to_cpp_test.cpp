@@ -81,4 +81,37 @@ TEST_SUITE("cuda-to-cpp") {
         CHECK_THROWS_WITH_AS(cuda_to_cpp("kernel<<<grid, block(a, b);\n"), doctest::Contains("'>>>'"),
                              std::runtime_error);
     }
+
+    TEST_CASE("pointer variables take their initialiser's type, so a pointer into shared memory stays checked") {
+        const std::string in =
+            "__global__ void k(float* A) {\n"
+            "    extern __shared__ float shared[];\n"
+            "    float* M_tile = shared;  // the first tile\n"
+            "    const float* __restrict__ N_tile = shared + 256;\n"
+            "    unsigned int* u = nullptr;\n"
+            "    for (const float* p = A; p != A + 4; ++p) {}\n"
+            "    float *x = A, *y = A;\n"
+            "    float* later;\n"
+            "}\n"
+            "struct S { float* member = nullptr; };\n";
+        const std::string out = cuda_to_cpp(in);
+        CHECK(lines(out) == lines(in));
+        CHECK(has(out, "auto M_tile = ::tilelab::cpu::as_pointer<float>( shared);  // the first tile"));
+        CHECK(has(out, "auto N_tile = ::tilelab::cpu::as_pointer<const float>( shared + 256);"));
+        CHECK(has(out, "auto u = ::tilelab::cpu::as_pointer<unsigned int>( nullptr);"));
+        CHECK(has(out, "for (auto p = ::tilelab::cpu::as_pointer<const float>( A); p != A + 4; ++p)"));
+        CHECK(has(out, "float *x = A, *y = A;"));        // two declarators: left alone
+        CHECK(has(out, "float* later;"));                // no initialiser: left alone
+        CHECK(has(out, "struct S { float* member = nullptr; };"));  // a class member cannot be auto
+    }
+
+    TEST_CASE("a __device__ function's pointer parameters may point into global or shared memory") {
+        const std::string out = cuda_to_cpp(
+            "__device__ __forceinline__ float dot(const float* __restrict__ a, float* b, int n);\n"
+            "__global__ void k(float* A, const float* B) {}\n"
+            "__device__ float4 load(const float* row) { return *reinterpret_cast<const float4*>(row); }\n");
+        CHECK(has(out, "float dot(::tilelab::cpu::DevicePointer<const float> a, ::tilelab::cpu::DevicePointer<float> b, int n);"));
+        CHECK(has(out, "__global__ void k(float* A, const float* B) {}"));  // kernels take global pointers only
+        CHECK(has(out, "load(::tilelab::cpu::DevicePointer<const float> row)"));
+    }
 }

@@ -6,11 +6,15 @@
 /// references into the block's shared memory, with elements of type tilelab::cpu::Shared<T> so that every access
 /// is checked for races; vector pointers (`float4*`, `reinterpret_cast<const float4*>`) become checked
 /// tilelab::cpu::VectorPointer (vector_access.hpp); and `#pragma unroll`, which a C++ compiler does not know, is
-/// dropped. Everything else is here.
+/// dropped. Everything else is here, and in the headers it includes: device_functions.hpp (__ldg, intrinsics,
+/// fences), atomics.hpp, warp.hpp (__syncwarp, shuffles, votes); cooperative groups are in <cooperative_groups.h>.
 #pragma once
 
+#include <tilelab/cpu/atomics.hpp>
+#include <tilelab/cpu/device_functions.hpp>
 #include <tilelab/cpu/emulator.hpp>
 #include <tilelab/cpu/vector_access.hpp>
+#include <tilelab/cpu/warp.hpp>
 
 #include <math.h>  // ceilf, fmaf and the rest in the global namespace, as in CUDA
 
@@ -141,4 +145,25 @@ Launch<P...> launch(void (*kernel)(P...), const char* name, const char* file, in
     return Launch<P...>(kernel, name, file, line, grid, block, dynamic_shared_bytes);
 }
 
+namespace detail {
+template <class... P, std::size_t... I>
+cudaError_t launch_from_arguments(void (*kernel)(P...), dim3 grid, dim3 block, void** arguments,
+                                  std::size_t dynamic_shared_bytes, std::index_sequence<I...>) {
+    if (sizeof...(P) > 0 && arguments == nullptr) return cudaErrorInvalidValue;
+    launch(kernel, "cudaLaunchKernel", __FILE__, __LINE__, grid, block, dynamic_shared_bytes)(
+        *static_cast<std::decay_t<P>*>(arguments[I])...);
+    return cudaPeekAtLastError();
+}
+}  // namespace detail
+
 }  // namespace tilelab::cpu
+
+/// cudaLaunchKernel(kernel, grid, block, args, shared, stream): args[i] points to the i-th argument.
+template <class... P>
+cudaError_t cudaLaunchKernel(void (*kernel)(P...), dim3 grid, dim3 block, void** arguments,
+                             std::size_t dynamic_shared_bytes = 0, cudaStream_t = nullptr) {
+    return ::tilelab::cpu::detail::launch_from_arguments(kernel, grid, block, arguments, dynamic_shared_bytes,
+                                                         std::index_sequence_for<P...>{});
+}
+
+#include <tilelab/cpu/shared_pointer.hpp>

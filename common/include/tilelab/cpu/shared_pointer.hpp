@@ -1,0 +1,117 @@
+/// @file shared_pointer.hpp
+/// @brief Pointers into shared memory on the CPU backend: `float* tile = shared + n;`, `float* p =
+/// &tile[0][0];`, and a pointer to shared memory passed to a `__device__` function taking `float*`.
+///
+/// A `__shared__` array's elements are Shared<T> (kernel_language.hpp), so that each access is checked for
+/// races; a plain T* cannot hold one. The build therefore rewrites (tools/tilelab_cuda_to_cpp):
+/// - a pointer variable declared with an initialiser in a function body, `[const] T* p = init;`, into
+///   `auto p = as_pointer<[const] T>(init);`: it takes the initialiser's type, a checked Shared<T>* when the
+///   initialiser points into a shared array, the plain T* otherwise (so global memory costs nothing more);
+/// - a `__device__` function's pointer parameter, `[const] T* p`, into DevicePointer<[const] T> p, which holds
+///   either kind of address and checks each access (an access to global memory only tests the address range).
+/// T is a scalar: float, double, int, unsigned, short, char, long, bool (vectors have vector_access.hpp).
+#pragma once
+
+#include <tilelab/cpu/vector_access.hpp>
+
+#include <cstddef>
+#include <type_traits>
+
+namespace tilelab::cpu {
+
+template <class T>
+class Shared;
+
+template <class T>
+struct is_shared : std::false_type {};
+template <class T>
+struct is_shared<Shared<T>> : std::true_type {};
+
+/// A pointer parameter of a __device__ function: into global or shared memory. @p T may be const.
+template <class T>
+class DevicePointer {
+public:
+    using Value = std::remove_const_t<T>;
+    using Element = std::conditional_t<std::is_const_v<T>, const Shared<Value>, Shared<Value>>;
+
+    DevicePointer() noexcept = default;
+    DevicePointer(std::nullptr_t) noexcept {}           // NOLINT: as a T* takes nullptr
+    DevicePointer(T* global) noexcept                   // NOLINT: a global (or host) pointer
+        : element_(reinterpret_cast<Element*>(global)) {}
+    DevicePointer(Element* shared) noexcept : element_(shared) {}  // NOLINT: a shared array's element
+    template <class U, class = std::enable_if_t<std::is_const_v<T> && std::is_same_v<U, Value>>>
+    DevicePointer(Shared<U>* shared) noexcept : element_(shared) {}  // NOLINT: to const from non-const
+    template <class U, class = std::enable_if_t<std::is_const_v<T> && std::is_same_v<U, Value>>>
+    DevicePointer(DevicePointer<U> other) noexcept : element_(other.element()) {}  // NOLINT
+
+    /// Element @p i: reads and writes go through the race tracking when it is in shared memory.
+    Element& operator[](std::ptrdiff_t i) const noexcept { return element_[i]; }
+    Element& operator*() const noexcept { return *element_; }
+
+    DevicePointer operator+(std::ptrdiff_t n) const noexcept { return DevicePointer(element_ + n); }
+    DevicePointer operator-(std::ptrdiff_t n) const noexcept { return DevicePointer(element_ - n); }
+    DevicePointer& operator+=(std::ptrdiff_t n) noexcept { element_ += n; return *this; }
+    DevicePointer& operator-=(std::ptrdiff_t n) noexcept { element_ -= n; return *this; }
+    DevicePointer& operator++() noexcept { ++element_; return *this; }
+    DevicePointer& operator--() noexcept { --element_; return *this; }
+    DevicePointer operator++(int) noexcept { DevicePointer old = *this; ++element_; return old; }
+    DevicePointer operator--(int) noexcept { DevicePointer old = *this; --element_; return old; }
+    std::ptrdiff_t operator-(const DevicePointer& other) const noexcept { return element_ - other.element_; }
+    explicit operator bool() const noexcept { return element_ != nullptr; }
+    bool operator==(const DevicePointer& other) const noexcept { return element_ == other.element_; }
+    bool operator!=(const DevicePointer& other) const noexcept { return element_ != other.element_; }
+    bool operator<(const DevicePointer& other) const noexcept { return element_ < other.element_; }
+
+    /// The address, as the element type.
+    Element* element() const noexcept { return element_; }
+
+private:
+    Element* element_ = nullptr;
+};
+
+template <class T>
+DevicePointer<T> operator+(std::ptrdiff_t n, DevicePointer<T> p) noexcept {
+    return p + n;
+}
+
+/// A rewritten `T* p = init;`: a pointer to a shared array's elements stays one (const added as @p T asks).
+template <class T, class U>
+auto as_pointer(U* pointer) noexcept {
+    using Bare = std::remove_cv_t<U>;
+    if constexpr (is_shared<Bare>::value) {
+        static_assert(std::is_same_v<Shared<std::remove_const_t<T>>, Bare>,
+                      "a pointer into a __shared__ array must have the array's element type");
+        using Element = std::conditional_t<std::is_const_v<T> || std::is_const_v<U>, const Bare, Bare>;
+        return static_cast<Element*>(pointer);
+    } else {
+        return static_cast<T*>(pointer);
+    }
+}
+/// From a __device__ function's pointer parameter: stays a DevicePointer.
+template <class T, class U>
+DevicePointer<T> as_pointer(DevicePointer<U> pointer) noexcept {
+    return pointer;
+}
+/// `T* p = nullptr;` (or 0, NULL): a null T*.
+template <class T>
+T* as_pointer(std::nullptr_t) noexcept {
+    return nullptr;
+}
+template <class T, class I, class = std::enable_if_t<std::is_integral_v<I>>>
+T* as_pointer(I) noexcept {
+    return nullptr;
+}
+
+/// A rewritten `reinterpret_cast<const float4*>(p)` of a __device__ function's pointer parameter.
+template <class V, class T>
+VectorPointer<V> vector_cast(DevicePointer<T> pointer) noexcept {
+    return VectorPointer<V>::from(pointer.element());
+}
+
+}  // namespace tilelab::cpu
+
+/// `__ldg(p + i)` through a __device__ function's pointer parameter.
+template <class T>
+inline std::remove_const_t<T> __ldg(::tilelab::cpu::DevicePointer<T> p) {
+    return static_cast<std::remove_const_t<T>>(p[0]);
+}

@@ -1,0 +1,174 @@
+// Kernels for the CPU backend's tests of CUDA's device built-ins, in CUDA as a student writes it (the build
+// rewrites this file as it rewrites a lab).
+#include "builtin_kernels.hpp"
+
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+
+namespace cg = cooperative_groups;
+
+namespace {
+
+cudaError_t finish() {
+    const cudaError_t launch = cudaGetLastError();
+    if (launch != cudaSuccess) return launch;
+    const cudaError_t kernel = cudaDeviceSynchronize();
+    static_cast<void>(cudaGetLastError());
+    return kernel;
+}
+
+__global__ void ldg_kernel(const float* __restrict__ in, const int* __restrict__ ints, float* out) {
+    const int i = threadIdx.x;
+    const float4 quad = __ldg(reinterpret_cast<const float4*>(in) + i / 4);
+    out[i] = __ldg(&in[i]) + static_cast<float>(__ldg(ints + i)) + quad.x;
+}
+
+__global__ void global_atomics_kernel(float* f, int* counters, double* d, unsigned* u) {
+    const int id = blockIdx.x * blockDim.x + threadIdx.x;
+    atomicAdd(f, 1.0f);
+    atomicAdd(&counters[0], 1);
+    atomicSub(&counters[1], 2);
+    atomicMax(&counters[2], id);
+    atomicMin(&counters[3], -id);
+    atomicOr(&counters[4], 1 << (id % 31));
+    atomicXor(&counters[5], 1);  // an even number of threads: back to the start
+    atomicAnd(&counters[6], ~(1 << (id % 8)));
+    atomicInc(reinterpret_cast<unsigned*>(&counters[7]), 9u);  // counts modulo 10
+    // A lock-free add by compare-and-swap, the textbook way to build an atomic that CUDA lacks.
+    int old = counters[8], assumed;
+    do {
+        assumed = old;
+        old = atomicCAS(&counters[8], assumed, assumed + 3);
+    } while (old != assumed);
+    atomicExch(&counters[9], 7);
+    atomicAdd(d, 0.5);
+    atomicAdd(u, 2u);
+}
+
+__global__ void histogram_kernel(const int* values, int* bins, int count, bool plain_read) {
+    __shared__ int local[8];
+    if (threadIdx.x < 8) local[threadIdx.x] = 0;
+    __syncthreads();  // the bins are zero before any thread counts
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < count) atomicAdd(&local[values[i] % 8], 1);
+    if (plain_read && threadIdx.x == blockDim.x - 1) bins[8] = local[0];  // (wrong on purpose) no barrier
+    __syncthreads();  // every count is in before the block's totals are read
+    if (threadIdx.x < 8) atomicAdd(&bins[threadIdx.x], local[threadIdx.x]);
+}
+
+__global__ void warp_kernel(int* out) {
+    const int t = threadIdx.x;
+    const int lane = t % 32;
+    int sum = t;
+    for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    int all = t;
+    for (int offset = 16; offset > 0; offset /= 2) all += __shfl_xor_sync(0xffffffffu, all, offset);
+    int scan = 1;
+    for (int offset = 1; offset < 32; offset *= 2) {
+        const int up = __shfl_up_sync(0xffffffffu, scan, offset);
+        if (lane >= offset) scan += up;
+    }
+    const float broadcast = __shfl_sync(0xffffffffu, static_cast<float>(t), 3, 8);
+    const unsigned ballot = __ballot_sync(0xffffffffu, t % 2 == 0);
+    const int every = __all_sync(0xffffffffu, t >= 0);
+    const int some = __any_sync(0xffffffffu, t == 5);
+    __syncwarp();
+    out[t * 8 + 0] = lane == 0 ? sum : -1;
+    out[t * 8 + 1] = all;
+    out[t * 8 + 2] = scan;
+    out[t * 8 + 3] = static_cast<int>(broadcast);
+    out[t * 8 + 4] = static_cast<int>(ballot);
+    out[t * 8 + 5] = every;
+    out[t * 8 + 6] = some;
+    out[t * 8 + 7] = __reduce_add_sync(0xffffffffu, 1);
+}
+
+__global__ void divergent_shuffle_kernel(int* out, int callers) {
+    int value = threadIdx.x;
+    if (static_cast<int>(threadIdx.x) < callers) value = __shfl_down_sync(0xffffffffu, value, 1);  // (wrong on purpose)
+    out[threadIdx.x] = value;
+}
+
+__global__ void cooperative_kernel(int* out) {
+    __shared__ int ranks[128];
+    cg::thread_block block = cg::this_thread_block();
+    const int rank = static_cast<int>(block.thread_rank());
+    ranks[rank] = rank;
+    block.sync();  // every rank is stored before a neighbour's is read
+    const int neighbour = ranks[(rank + 1) % block.size()];
+    cg::thread_block_tile<16> tile = cg::tiled_partition<16>(block);
+    int sum = rank;
+    for (unsigned offset = tile.size() / 2; offset > 0; offset /= 2) sum += tile.shfl_down(sum, offset);
+    tile.sync();
+    const int reduced = cg::reduce(tile, rank, cg::plus<int>());
+    out[rank * 4 + 0] = neighbour;
+    out[rank * 4 + 1] = tile.thread_rank() == 0 ? sum : -1;
+    out[rank * 4 + 2] = reduced;
+    out[rank * 4 + 3] = static_cast<int>(tile.meta_group_rank());
+}
+
+}  // namespace
+
+cudaError_t ldg_sum(const float* in, const int* ints, float* out) {
+    ldg_kernel<<<1, 64>>>(in, ints, out);
+    return finish();
+}
+
+cudaError_t global_atomics(float* f, int* counters, double* d, unsigned* u, int blocks, int threads) {
+    global_atomics_kernel<<<blocks, threads>>>(f, counters, d, u);
+    return finish();
+}
+
+cudaError_t shared_histogram(const int* values, int* bins, int count, bool plain_read) {
+    histogram_kernel<<<(count + 127) / 128, 128>>>(values, bins, count, plain_read);
+    return finish();
+}
+
+cudaError_t warp_functions(int* out, int threads) {
+    warp_kernel<<<1, threads>>>(out);
+    return finish();
+}
+
+cudaError_t warp_divergent_shuffle(int* out, int callers) {
+    divergent_shuffle_kernel<<<1, 32>>>(out, callers);
+    return finish();
+}
+
+cudaError_t cooperative_groups_sums(int* out, int threads) {
+    cooperative_kernel<<<1, threads>>>(out);
+    return finish();
+}
+
+namespace {
+/// One warp per row of a (32, 8) block: lane 0 of warp y gets the sum of in[y * 32 + lane] by __shfl_down_sync.
+__global__ void warp_rows_kernel(const float* in, float* out) {
+    float sum = in[threadIdx.y * 32 + threadIdx.x];
+    for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    if (threadIdx.x == 0) out[threadIdx.y] = sum;
+}
+}  // namespace
+
+cudaError_t warp_row_sums(const float* in, float* out) {
+    warp_rows_kernel<<<1, dim3(32, 8)>>>(in, out);
+    return finish();
+}
+
+namespace {
+__global__ void warp_matmul_kernel(const float* M, const float* N, float* P, int rows, int inner, int cols) {
+    const int lane = threadIdx.x;
+    const long long element = 1ll * blockIdx.x * 8 + threadIdx.y;
+    const bool active = element < 1ll * rows * cols;
+    const int row = active ? static_cast<int>(element / cols) : 0;
+    const int col = active ? static_cast<int>(element % cols) : 0;
+    float sum = 0.0f;
+    if (active)
+        for (int k = lane; k < inner; k += 32) sum += M[row * inner + k] * N[k * cols + col];
+    for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    if (active && lane == 0) P[row * cols + col] = sum;
+}
+}  // namespace
+
+cudaError_t warp_matmul(const float* M, const float* N, float* P, int rows, int inner, int cols) {
+    warp_matmul_kernel<<<(rows * cols + 7) / 8, dim3(32, 8)>>>(M, N, P, rows, inner, cols);
+    return finish();
+}

@@ -1,0 +1,23 @@
+// Kernels that use CUDA's device built-ins (builtin_kernels.cu), for the CPU backend's tests of them
+// (builtin_test.cpp). Each launcher waits for its kernel and returns the launch's error, else the kernel's.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+/// out[i] = __ldg(&in[i]) + __ldg(&ints[i]) + the x of __ldg of in's float4 at i / 4, for i < 64 (one block).
+cudaError_t ldg_sum(const float* in, const int* ints, float* out);
+/// blocks × threads threads each add 1 (float, int, double, unsigned) and more to @p counters (see the kernel).
+cudaError_t global_atomics(float* f, int* counters, double* d, unsigned* u, int blocks, int threads);
+/// A histogram of values % 8 in shared memory per block, by atomicAdd, added to @p bins; with @p plain_read a
+/// thread reads a bin others update atomically in the same barrier interval (a race).
+cudaError_t shared_histogram(const int* values, int* bins, int count, bool plain_read);
+/// Warp shuffles, votes and reductions over a block of @p threads: out[t * 8 + k] (see the kernel).
+cudaError_t warp_functions(int* out, int threads);
+/// A __shfl_down_sync with a full mask that only lanes below @p callers call.
+cudaError_t warp_divergent_shuffle(int* out, int callers);
+/// Cooperative groups: block sync, thread_rank, a tile of 16's sum and cg::reduce (out[t * 4 + k]).
+cudaError_t cooperative_groups_sums(int* out, int threads);
+/// out[y] = the sum of in[y * 32 ... y * 32 + 31], one warp per row of a (32, 8) block, by __shfl_down_sync.
+cudaError_t warp_row_sums(const float* in, float* out);
+/// P = M × N with one warp per element of P, lanes splitting the inner dimension, summed by __shfl_down_sync.
+cudaError_t warp_matmul(const float* M, const float* N, float* P, int rows, int inner, int cols);

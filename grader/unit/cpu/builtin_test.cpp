@@ -1,0 +1,300 @@
+// The CPU backend's device built-ins (tilelab/cpu/device_functions.hpp, atomics.hpp, warp.hpp and
+// <cooperative_groups.h>): each gives CUDA's result, and misuse is reported as on a GPU it would be undefined.
+#include "builtin_kernels.hpp"
+
+#include <tilelab/cpu/device_functions.hpp>
+#include <tilelab/device_buffer.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::string message_of(cudaError_t code) { return cudaGetErrorString(code); }
+
+template <class T>
+std::vector<T> to_host(const tilelab::DeviceBuffer<T>& buffer) {
+    std::vector<T> values(buffer.size());
+    buffer.copy_to_host(values.data(), values.size());
+    return values;
+}
+
+}  // namespace
+
+TEST_SUITE("cpu-builtins") {
+    TEST_CASE("__ldg loads floats, ints and float4 vectors") {
+        std::vector<float> in(64);
+        std::vector<int> ints(64);
+        for (int i = 0; i < 64; ++i) {
+            in[i] = 0.5f * i;
+            ints[i] = 1000 * i;
+        }
+        tilelab::DeviceBuffer<float> device_in(64), out(64);
+        tilelab::DeviceBuffer<int> device_ints(64);
+        device_in.copy_from_host(in.data(), 64);
+        device_ints.copy_from_host(ints.data(), 64);
+        REQUIRE(ldg_sum(device_in.data(), device_ints.data(), out.data()) == cudaSuccess);
+        const std::vector<float> got = to_host(out);
+        for (int i = 0; i < 64; ++i) CHECK(got[i] == in[i] + ints[i] + in[i / 4 * 4]);
+    }
+
+    TEST_CASE("atomics on global memory are atomic across blocks running at once") {
+        const int blocks = 40, threads = 256, n = blocks * threads;
+        tilelab::DeviceBuffer<float> f(1);
+        tilelab::DeviceBuffer<int> counters(10);
+        tilelab::DeviceBuffer<double> d(1);
+        tilelab::DeviceBuffer<unsigned> u(1);
+        const float zero_f = 0.0f;
+        const double zero_d = 0.0;
+        const unsigned zero_u = 0;
+        const std::vector<int> start = {0, 0, -1, 1, 0, 6, -1, 0, 0, 0};
+        f.copy_from_host(&zero_f, 1);
+        d.copy_from_host(&zero_d, 1);
+        u.copy_from_host(&zero_u, 1);
+        counters.copy_from_host(start.data(), start.size());
+        REQUIRE(global_atomics(f.data(), counters.data(), d.data(), u.data(), blocks, threads) == cudaSuccess);
+        const std::vector<int> got = to_host(counters);
+        CHECK(to_host(f)[0] == static_cast<float>(n));
+        CHECK(got[0] == n);
+        CHECK(got[1] == -2 * n);
+        CHECK(got[2] == n - 1);
+        CHECK(got[3] == -(n - 1));
+        CHECK(got[4] == 0x7FFFFFFF);
+        CHECK(got[5] == 6);
+        CHECK(got[6] == ~0xFF);
+        CHECK(got[7] == n % 10);
+        CHECK(got[8] == 3 * n);
+        CHECK(got[9] == 7);
+        CHECK(to_host(d)[0] == 0.5 * n);
+        CHECK(to_host(u)[0] == 2u * n);
+    }
+
+    TEST_CASE("atomics on a shared element are no race; a plain read of it between them is") {
+        const int count = 1000;
+        std::vector<int> values(count);
+        for (int i = 0; i < count; ++i) values[i] = i * 7;
+        tilelab::DeviceBuffer<int> device_values(count), bins(9);
+        device_values.copy_from_host(values.data(), count);
+        const std::vector<int> zeros(9, 0);
+        bins.copy_from_host(zeros.data(), 9);
+        REQUIRE(shared_histogram(device_values.data(), bins.data(), count, false) == cudaSuccess);
+        const std::vector<int> got = to_host(bins);
+        for (int b = 0; b < 8; ++b) {
+            int expected = 0;
+            for (int v : values) expected += v % 8 == b;
+            CHECK(got[b] == expected);
+        }
+        const cudaError_t racy = shared_histogram(device_values.data(), bins.data(), count, true);
+        CHECK(racy == cudaErrorTileLabSharedMemoryRace);
+        CHECK(message_of(racy).find("read local[0]") != std::string::npos);
+    }
+
+    TEST_CASE("warp shuffles, votes and reductions meet at each call, per warp") {
+        for (int threads : {64, 48}) {
+            CAPTURE(threads);
+            tilelab::DeviceBuffer<int> out(threads * 8);
+            REQUIRE(warp_functions(out.data(), threads) == cudaSuccess);
+            const std::vector<int> got = to_host(out);
+            for (int t = 0; t < threads; ++t) {
+                CAPTURE(t);
+                const int warp = t / 32, lane = t % 32, first = 32 * warp;
+                const int lanes = std::min(32, threads - first);
+                // Down-shuffle sum in lane 0: lanes that read past the warp's lanes keep their own value.
+                if (lane == 0) {
+                    std::vector<int> v(32);
+                    for (int l = 0; l < 32; ++l) v[l] = first + l;
+                    for (int offset = 16; offset > 0; offset /= 2) {
+                        std::vector<int> next = v;
+                        for (int l = 0; l < lanes; ++l) next[l] = v[l] + (l + offset < lanes ? v[l + offset] : v[l]);
+                        v = next;
+                    }
+                    CHECK(got[t * 8 + 0] == v[0]);
+                }
+                if (lanes == 32) {
+                    CHECK(got[t * 8 + 1] == 32 * first + 496);  // the butterfly gives every lane the sum
+                    CHECK(got[t * 8 + 2] == lane + 1);           // inclusive scan of ones
+                    CHECK(got[t * 8 + 4] == static_cast<int>(0x55555555u));
+                }
+                CHECK(got[t * 8 + 3] == first + lane / 8 * 8 + 3);  // lane 3 of each segment of 8
+                CHECK(got[t * 8 + 5] == 1);
+                CHECK(got[t * 8 + 6] == (warp == 0 ? 1 : 0));
+                CHECK(got[t * 8 + 7] == lanes);
+            }
+        }
+    }
+
+    TEST_CASE("warps of a two-dimensional block are its rows of 32 threads") {
+        std::vector<float> in(256, 0.0f);
+        for (int y = 0; y < 8; ++y) in[y * 32] = 1.0f + y;  // only lane 0 of each warp holds a value
+        in[3 * 32 + 17] = 100.0f;
+        tilelab::DeviceBuffer<float> device_in(256), out(8);
+        device_in.copy_from_host(in.data(), 256);
+        REQUIRE(warp_row_sums(device_in.data(), out.data()) == cudaSuccess);
+        const std::vector<float> got = to_host(out);
+        for (int y = 0; y < 8; ++y) CHECK(got[y] == 1.0f + y + (y == 3 ? 100.0f : 0.0f));
+    }
+
+    TEST_CASE("a warp per element of a product, summed by shuffles") {
+        const int rows = 1, inner = 1, cols = 15;
+        std::vector<float> m(rows * inner), n(inner * cols);
+        for (std::size_t i = 0; i < m.size(); ++i) m[i] = 0.5f + i;
+        for (std::size_t i = 0; i < n.size(); ++i) n[i] = 1.0f + i;
+        tilelab::DeviceBuffer<float> dm(m.size()), dn(n.size()), dp(rows * cols);
+        dm.copy_from_host(m.data(), m.size());
+        dn.copy_from_host(n.data(), n.size());
+        REQUIRE(warp_matmul(dm.data(), dn.data(), dp.data(), rows, inner, cols) == cudaSuccess);
+        const std::vector<float> got = to_host(dp);
+        for (int c = 0; c < cols; ++c) CHECK(got[c] == m[0] * n[c]);
+    }
+
+    TEST_CASE("lanes named in a shuffle's mask that do not call it are reported, with where they were") {
+        tilelab::DeviceBuffer<int> out(32);
+        const cudaError_t code = warp_divergent_shuffle(out.data(), 16);
+        CHECK(code == cudaErrorTileLabBarrierDivergence);
+        const std::string message = message_of(code);
+        CHECK(message.find("warp divergence in divergent_shuffle_kernel, block (0, 0, 0), warp 0: __shfl_down_sync at ") !=
+              std::string::npos);
+        CHECK(message.find("names lanes 0-31 in its mask (0xffffffff), and lanes 0-15") != std::string::npos);
+        CHECK(message.find("lanes 16-31 had returned from the kernel") != std::string::npos);
+        CHECK(warp_divergent_shuffle(out.data(), 32) == cudaSuccess);
+    }
+
+    TEST_CASE("cooperative groups: block sync and rank, tiles' shuffles and cg::reduce") {
+        const int threads = 128;
+        tilelab::DeviceBuffer<int> out(threads * 4);
+        REQUIRE(cooperative_groups_sums(out.data(), threads) == cudaSuccess);
+        const std::vector<int> got = to_host(out);
+        for (int r = 0; r < threads; ++r) {
+            CAPTURE(r);
+            const int tile_first = r / 16 * 16;
+            const int tile_sum = 16 * tile_first + 120;
+            CHECK(got[r * 4 + 0] == (r + 1) % threads);
+            CHECK(got[r * 4 + 1] == (r % 16 == 0 ? tile_sum : -1));
+            CHECK(got[r * 4 + 2] == tile_sum);
+            CHECK(got[r * 4 + 3] == r / 16);
+        }
+    }
+
+    TEST_CASE("rounding-mode intrinsics round as named") {
+        const float tiny = 1e-10f;
+        CHECK(__fadd_rd(1.0f, tiny) == 1.0f);
+        CHECK(__fadd_ru(1.0f, tiny) == std::nextafter(1.0f, 2.0f));
+        CHECK(__fadd_rz(-1.0f, -tiny) == -1.0f);
+        CHECK(__fadd_rn(1.0f, tiny) == 1.0f);
+        CHECK(__fmul_ru(1.0f + 1.0f / 8388608.0f, 1.0f + 1.0f / 8388608.0f) > __fmul_rd(1.0f + 1.0f / 8388608.0f, 1.0f + 1.0f / 8388608.0f));
+        const float a = 1.0f + 1.0f / 4096.0f;  // a·a - 1 needs the fused operation's exactness
+        CHECK(__fmaf_rn(a, a, -1.0f) == std::fma(a, a, -1.0f));
+        CHECK(__fdiv_rd(1.0f, 3.0f) < __fdiv_ru(1.0f, 3.0f));
+        CHECK(__float2int_rn(2.5f) == 2);
+        CHECK(__float2int_rn(3.5f) == 4);
+        CHECK(__float2int_rd(-1.5f) == -2);
+        CHECK(__float2int_rz(-1.7f) == -1);
+        CHECK(__float2int_ru(1.1f) == 2);
+        CHECK(__double2float_rd(0.1) < __double2float_ru(0.1));
+        CHECK(std::fegetround() == FE_TONEAREST);  // the caller's mode is back
+    }
+
+    TEST_CASE("fast-math intrinsics and reinterpretations") {
+        CHECK(__saturatef(std::numeric_limits<float>::quiet_NaN()) == 0.0f);
+        CHECK(__saturatef(2.0f) == 1.0f);
+        CHECK(__saturatef(-2.0f) == 0.0f);
+        CHECK(__saturatef(0.25f) == 0.25f);
+        CHECK(rsqrtf(4.0f) == 0.5f);
+        CHECK(__fdividef(1.0f, 4.0f) == 0.25f);
+        CHECK(__expf(0.0f) == 1.0f);
+        CHECK(__float_as_int(1.0f) == 0x3F800000);
+        CHECK(__int_as_float(0x40000000) == 2.0f);
+        CHECK(__uint_as_float(__float_as_uint(-3.5f)) == -3.5f);
+    }
+
+    TEST_CASE("bit intrinsics, with CUDA's results at the edges") {
+        CHECK(__popc(0xF0F0u) == 8);
+        CHECK(__popcll(~0ull) == 64);
+        CHECK(__clz(0) == 32);
+        CHECK(__clz(1) == 31);
+        CHECK(__clz(-1) == 0);
+        CHECK(__clzll(0) == 64);
+        CHECK(__ffs(0) == 0);
+        CHECK(__ffs(8) == 4);
+        CHECK(__ffsll(1ll << 40) == 41);
+        CHECK(__brev(1u) == 0x80000000u);
+        CHECK(__brev(0x12345678u) == 0x1E6A2C48u);
+        CHECK(__brevll(1ull) == 1ull << 63);
+        CHECK(__byte_perm(0x33221100u, 0x77665544u, 0x1054u) == 0x11005544u);
+        CHECK(__funnelshift_l(0x80000000u, 0x1u, 1) == 0x3u);
+        CHECK(__funnelshift_r(0x2u, 0x1u, 1) == 0x80000001u);
+        CHECK(__umulhi(0xFFFFFFFFu, 2u) == 1u);
+        CHECK(__mulhi(-1, 2) == -1);
+        CHECK(__mul24(0x00FFFFFF, 2) == -2);  // the low 24 bits are signed: 0xFFFFFF is -1
+        CHECK(__umul24(0x01000003u, 2u) == 6u);
+        CHECK(__umul64hi(~0ull, 2ull) == 1ull);
+        CHECK(__sad(3, 10, 1u) == 8u);
+        CHECK(__hadd(-3, 0) == -2);
+        CHECK(__rhadd(1, 2) == 2);
+    }
+}
+
+TEST_SUITE("cpu-streams") {
+    TEST_CASE("streams: created, used in order, queried, destroyed; a destroyed stream is an invalid handle") {
+        cudaStream_t stream = nullptr;
+        REQUIRE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
+        CHECK(cudaStreamCreateWithFlags(&stream, 0x80) == cudaErrorInvalidValue);
+        static_cast<void>(cudaGetLastError());
+        tilelab::DeviceBuffer<int> out(32);
+        std::vector<int> host(32, 7);
+        CHECK(cudaMemcpyAsync(out.data(), host.data(), 32 * sizeof(int), cudaMemcpyHostToDevice, stream) == cudaSuccess);
+        CHECK(warp_functions(out.data(), 4) == cudaSuccess);  // a kernel after the copy sees its data
+        CHECK(cudaMemsetAsync(out.data(), 0, 32 * sizeof(int), stream) == cudaSuccess);
+        CHECK(cudaStreamSynchronize(stream) == cudaSuccess);
+        CHECK(to_host(out)[0] == 0);
+        CHECK(cudaStreamQuery(stream) == cudaSuccess);  // nothing queued
+        cudaEvent_t event = nullptr;
+        REQUIRE(cudaEventCreateWithFlags(&event, cudaEventDisableTiming) == cudaSuccess);
+        CHECK(cudaEventRecord(event, stream) == cudaSuccess);
+        CHECK(cudaStreamWaitEvent(nullptr, event, 0) == cudaSuccess);
+        CHECK(cudaStreamQuery(stream) == cudaErrorNotReady);  // the record is queued: not done yet ...
+        CHECK(cudaStreamQuery(stream) == cudaSuccess);        // ... and a program that polls sees it done
+        CHECK(cudaEventDestroy(event) == cudaSuccess);
+        CHECK(cudaStreamDestroy(stream) == cudaSuccess);
+        CHECK(cudaStreamDestroy(stream) == cudaErrorInvalidResourceHandle);
+        CHECK(cudaMemcpyAsync(out.data(), host.data(), 4, cudaMemcpyHostToDevice, stream) == cudaErrorInvalidResourceHandle);
+        static_cast<void>(cudaGetLastError());
+    }
+
+    TEST_CASE("pinned, managed and stream-ordered memory; freeing what they did not give is an error") {
+        float* pinned = nullptr;
+        REQUIRE(cudaMallocHost(&pinned, 1000 * sizeof(float)) == cudaSuccess);
+        pinned[999] = 1.0f;  // host memory: the host may write it
+        CHECK(cudaFreeHost(pinned) == cudaSuccess);
+        float not_pinned = 0.0f;
+        CHECK(cudaFreeHost(&not_pinned) == cudaErrorInvalidValue);
+        static_cast<void>(cudaGetLastError());
+        int* managed = nullptr;
+        REQUIRE(cudaMallocManaged(&managed, 64 * sizeof(int)) == cudaSuccess);
+        CHECK(warp_functions(managed, 8) == cudaSuccess);  // a kernel writes it, the host reads it
+        CHECK(managed[5 * 8 + 5] == 1);
+        CHECK(cudaFree(managed) == cudaSuccess);
+        float* ordered = nullptr;
+        REQUIRE(cudaMallocAsync(&ordered, 256, nullptr) == cudaSuccess);
+        CHECK(cudaFreeAsync(ordered, nullptr) == cudaSuccess);
+    }
+
+    TEST_CASE("cudaMemcpy2D copies rows between pitches and checks them") {
+        std::vector<float> source(4 * 8), back(4 * 8, -1.0f);
+        for (std::size_t i = 0; i < source.size(); ++i) source[i] = static_cast<float>(i);
+        tilelab::DeviceBuffer<float> device(4 * 6);
+        CHECK(cudaMemcpy2D(device.data(), 6 * sizeof(float), source.data(), 8 * sizeof(float), 5 * sizeof(float), 4,
+                           cudaMemcpyHostToDevice) == cudaSuccess);
+        CHECK(cudaMemcpy2D(back.data(), 8 * sizeof(float), device.data(), 6 * sizeof(float), 5 * sizeof(float), 4,
+                           cudaMemcpyDeviceToHost) == cudaSuccess);
+        for (int r = 0; r < 4; ++r)
+            for (int c = 0; c < 8; ++c) CHECK(back[r * 8 + c] == (c < 5 ? source[r * 8 + c] : -1.0f));
+        CHECK(cudaMemcpy2D(device.data(), 2 * sizeof(float), source.data(), 8 * sizeof(float), 5 * sizeof(float), 4,
+                           cudaMemcpyHostToDevice) == cudaErrorInvalidValue);  // a row wider than the pitch
+        static_cast<void>(cudaGetLastError());
+    }
+}
