@@ -39,7 +39,8 @@ const std::set<std::string> emulator_functions = {
     "grid_dim",       "sync_threads",       "block_shared_storage",  "dynamic_shared_storage",
     "note_shared_access", "fail_nth_allocation", "stats",            "worker_count",
     "block_shared",   "dynamic_shared",     "pipeline_memcpy_async", "pipeline_commit",
-    "pipeline_wait_prior", "vector_access"};
+    "pipeline_wait_prior", "vector_access", "note_shared_atomic", "is_block_shared_address", "active_lanes",
+    "start_trace",    "stop_trace",         "atomic_update"};
 
 /// Macros that tell one compiler (or compilation pass) from another: a kernel that tests them can be one kernel
 /// on the GPU and another on the CPU backend.

@@ -667,6 +667,11 @@ unsigned active_lanes() noexcept {
     return n >= 32 ? 0xFFFFFFFFu : (1u << n) - 1u;
 }
 
+bool is_block_shared_address(const void* address) noexcept {
+    std::size_t offset = 0;
+    return detail::shared_offset_of(address, &offset);
+}
+
 void note_shared_atomic(const void* address, std::size_t bytes) noexcept {
     Worker* w = running_worker;
     if (w == nullptr || w->current == nullptr) return;

@@ -19,6 +19,12 @@ namespace tilelab::cpu {
 
 template <class T>
 class Shared;
+template <class T>
+class DevicePointer;
+
+/// True when @p address lies in the running block's shared memory (scheduler.cpp): a DevicePointer may hold
+/// either kind of address, and only global memory needs a hardware atomic.
+bool is_block_shared_address(const void* address) noexcept;
 
 /// Records an atomic read-modify-write of @p bytes of shared memory at @p address by the running thread and
 /// reports a race when another thread read or wrote it non-atomically since the last barrier (scheduler.cpp).
@@ -70,6 +76,12 @@ T atomic_update(Shared<T>* element, Update update) noexcept {
         return ::tilelab::cpu::detail::atomic_update(address, [value](T old) -> T { return update; });       \
     }                                                                                                        \
     template <class T, class V>                                                                              \
+    inline T name(::tilelab::cpu::DevicePointer<T> address, const V& operand) {                                     \
+        auto* element = address.element();                                                                  \
+        if (::tilelab::cpu::is_block_shared_address(element)) return name(element, operand);                \
+        return name(reinterpret_cast<T*>(element), operand);                                                 \
+    }                                                                                                        \
+    template <class T, class V>                                                                              \
     inline auto name##_block(T address, const V& operand) {                                                            \
         return name(address, operand);                                                                       \
     }                                                                                                        \
@@ -101,6 +113,12 @@ template <class T, class C, class V>
 inline T atomicCAS(::tilelab::cpu::Shared<T>* address, const C& compare, const V& value) {
     const T c = static_cast<T>(compare), v = static_cast<T>(value);
     return ::tilelab::cpu::detail::atomic_update(address, [c, v](T old) -> T { return old == c ? v : old; });
+}
+template <class T, class C, class V>
+inline T atomicCAS(::tilelab::cpu::DevicePointer<T> address, const C& compare, const V& value) {
+    auto* element = address.element();
+    if (::tilelab::cpu::is_block_shared_address(element)) return atomicCAS(element, compare, value);
+    return atomicCAS(reinterpret_cast<T*>(element), compare, value);
 }
 template <class T, class C, class V>
 inline auto atomicCAS_block(T address, const C& compare, const V& value) {
