@@ -117,15 +117,27 @@ std::string judge_record(const Shape& shape, int tile_width, const std::vector<f
     return "";
 }
 
-// Sum of the bytes copied from inside [source, source + bytes) to inside [destination, destination + bytes), over
-// trace[from, to).
-std::uint64_t copied(const std::vector<TraceStep>& trace, std::size_t from, std::size_t to, std::uint64_t source,
-                     std::uint64_t destination, std::uint64_t bytes) {
+// True when @p address lies in a device buffer allocated during the call (trace[0, to)).
+bool in_device_allocation(const std::vector<TraceStep>& trace, std::size_t to, std::uint64_t address) {
+    for (std::size_t i = 0; i < to && i < trace.size(); ++i)
+        if (trace[i].kind == allocation && trace[i].address != 0 && within(address, trace[i].address, trace[i].bytes))
+            return true;
+    return false;
+}
+
+// Sum of the bytes copied over trace[from, to) between host memory (any host array: the caller's, or a pinned
+// staging buffer of the student's own) and inside [device, device + bytes): into it when @p upload, out of it
+// otherwise.
+std::uint64_t host_copies(const std::vector<TraceStep>& trace, std::size_t from, std::size_t to, std::uint64_t device,
+                          std::uint64_t bytes, bool upload) {
     std::uint64_t total = 0;
-    for (std::size_t i = from; i < to; ++i)
-        if (trace[i].kind == copy && within(trace[i].source, source, bytes) &&
-            within(trace[i].address, destination, bytes))
+    for (std::size_t i = from; i < to; ++i) {
+        if (trace[i].kind != copy) continue;
+        const std::uint64_t device_end = upload ? trace[i].address : trace[i].source;
+        const std::uint64_t host_end = upload ? trace[i].source : trace[i].address;
+        if (within(device_end, device, bytes) && !in_device_allocation(trace, trace.size(), host_end))
             total += trace[i].bytes;
+    }
     return total;
 }
 
@@ -161,11 +173,11 @@ std::string judge_trace(const Shape& shape, float ms, const wire::TimedObservati
                    do_it_on_the_device;
     }
     for (const Operand& o : {Operand{"M", r.M, seen.host_M, m_bytes}, Operand{"N", r.N, seen.host_N, n_bytes}})
-        if (copied(trace, 0, kernel, o.host, o.device, o.bytes) < o.bytes)
+        if (host_copies(trace, 0, kernel, o.device, o.bytes, true) < o.bytes)
             return std::string(o.name) + " was never copied to the device before the launch: the kernel read a "
                    "device buffer that does not hold " + o.name + "\n  hint: cudaMemcpy(device_" + o.name + ", " +
                    o.name + ", bytes, cudaMemcpyHostToDevice) (or copy_from_host) before the launch";
-    if (copied(trace, kernel + 1, trace.size(), r.P, seen.host_P, p_bytes) < p_bytes)
+    if (host_copies(trace, kernel + 1, trace.size(), r.P, p_bytes, false) < p_bytes)
         return "P was never copied back from the device after the kernel (" + std::to_string(p_bytes) +
                " bytes from the buffer it wrote to the host P)\n  hint: cudaMemcpy(P, device_P, bytes, "
                "cudaMemcpyDeviceToHost) (or copy_to_host) after the kernel";
