@@ -46,6 +46,14 @@ if(DEFINED KIT)
   endif()
 endif()
 string(TIMESTAMP started "%s")
+# Inputs nobody can predict: without TILELAB_SEED, a seed drawn for this grading (the checkers print it, so a run
+# can be repeated with TILELAB_SEED=<it>). The kit's default seed is public, and so are its generator and shapes: a
+# submission could ship P for every graded input (grader/selftest/cheats/replays-known-seed).
+if("$ENV{TILELAB_SEED}" STREQUAL "")
+  file(READ /dev/urandom random_bytes LIMIT 7 HEX)
+  math(EXPR random_seed "0x${random_bytes}" OUTPUT_FORMAT DECIMAL)
+  set(ENV{TILELAB_SEED} "${random_seed}")
+endif()
 
 # "path=sha256" for every file of the kit a lab's program must not change: its sources and rubric and, once
 # built, the checker programs and CTest's test registrations.

@@ -12,9 +12,18 @@ function(_tilelab_xml_decode text out_var)
   set(${out_var} "${text}" PARENT_SCOPE)
 endfunction()
 
+# @p text without the lines the checker quotes from a lab's program ("  | ..."): what a submission prints may be
+# shown, never read as the grader's own words (grader/selftest/cheats/output-injection prints "error: ..." and
+# CTest's timeout line).
+function(_tilelab_unquoted text out_var)
+  string(REGEX REPLACE "(^|\n)  [|][^\n]*" "" text "${text}")
+  set(${out_var} "${text}" PARENT_SCOPE)
+endfunction()
+
 # One line saying why a test did not pass: its first "hint:" line, else its first error line, else the verdict.
 function(_tilelab_reason output verdict out_var)
   set(reason "${verdict}")
+  _tilelab_unquoted("${output}" output)
   # CMake wraps a FATAL_ERROR message over lines indented by two spaces: those lines are read as one.
   # A hint is the checker's or CMake's own line; what a lab's program printed is quoted as "  | ..." and never
   # taken for one.
@@ -86,7 +95,8 @@ function(tilelab_read_junit file prefix)
       set(verdict failed)
       # CTest's own word for it, not any "Timeout" in the output (a compiler error can quote
       # cudaErrorLaunchTimeout from CUDA's headers).
-      if(case MATCHES "message=\"Timeout\"" OR output MATCHES "(^|\n)[^\n]*Process terminated due to timeout")
+      _tilelab_unquoted("${output}" unquoted)
+      if(case MATCHES "message=\"Timeout\"" OR unquoted MATCHES "(^|\n)[^\n]*Process terminated due to timeout")
         set(output "hint: the check did not finish in time: a kernel that never ends (check the loop bounds), or one far too slow\n${output}")
       endif()
     else()

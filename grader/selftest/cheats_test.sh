@@ -3,17 +3,19 @@
 # one lab replaced by a dishonest one) is graded end to end through grade.cmake and must earn no more than the
 # stubs, lab by lab; the kit's files must come out unchanged. Grading happens in a copy of the kit, so a cheat
 # that got through would damage the copy, not this checkout.
-#   cheats_test.sh <kit root> <work folder> [backends, default cpu] [tile width, default 16]
-#   CHEATS=<regex>: only the cheats whose folder name matches (the stubs are always graded)
-# A cheat is the lab files (*.cu, *.cuh) it replaces and, in a file `links`, the links it holds: one per line,
-# "<path in the submission> <symbolic|hard> <target, relative to the kit>" (the kit's copy holds solutions/, as
-# the kit an instructor zips for Gradescope does).
+#   cheats_test.sh <kit root> <work folder> [backends, default cpu] [tile width, default 16] [cheat names...]
+# With names, only those cheats are graded (and the stubs, to compare); CHEATS=<regex> does the same by pattern.
+# A cheat is every file in its folder (the lab files it replaces, headers too) but `OPEN` and `links`; a file
+# `links` lists the links it holds: one per line, "<path in the submission> <symbolic|hard> <target, relative to
+# the kit>" (the kit's copy holds solutions/, as the kit an instructor zips for Gradescope does). A file `OPEN`
+# marks a hole not yet closed (see below).
 # Needs root: only then does the checker confine a lab's program to a user of its own (grader/src/sandbox.cpp).
 set -uo pipefail
 root=$1
 work=$2
 backends=${3:-cpu}
 tile_width=${4:-16}
+only=("${@:5}")
 if [ "$(id -u)" != 0 ]; then
   echo "SKIPPED: the cheat self-test needs root: the grader confines a lab's program to a user of its own only" \
        "when it runs as root (as on Gradescope and CI); as another user the cheats could damage this checkout"
@@ -52,9 +54,11 @@ printf '\n%-34s %-8s %s\n' "cheat" "result" "points (stubs: ${stubs//|/, })"
 for cheat in "$root"/grader/selftest/cheats/*/; do
   name=$(basename "$cheat")
   [[ $name =~ ${CHEATS:-.} ]] || continue
+  if [ ${#only[@]} -gt 0 ] && [[ " ${only[*]} " != *" $name "* ]]; then continue; fi
   submission="$work/submissions/$name"
   cp -r "$kit/labs" "$submission"
-  (cd "$cheat" && find . \( -name '*.cu' -o -name '*.cuh' \) -exec cp --parents {} "$submission" \;)
+  # Every file of the cheat (a lab may have headers too), over the stubs' copy.
+  (cd "$cheat" && find . -type f ! -name OPEN ! -name links -exec cp --parents {} "$submission" \;)
   if [ -f "$cheat/links" ]; then
     while read -r path kind target; do
       case $path in ''|'#'*) continue ;; esac
@@ -68,7 +72,8 @@ for cheat in "$root"/grader/selftest/cheats/*/; do
     REFUSED) ;;  # the grade was withheld: nothing earned
     NOREPORT) verdict="FAIL (no report: see $work/logs/$name.log)" ;;
     *)
-      for lab in lab01 lab02 lab03 lab04 total; do
+      # Every lab the report lists, and the total: a cheat in lab 05 to 08 counts as much as one in lab 01.
+      for lab in $(tr '|' '\n' <<<"$stubs" | awk '{print $1}'); do
         earned=$(points_of "$result" $lab) allowed=$(points_of "$stubs" $lab)
         if [ "${earned:-0}" -gt "${allowed:-0}" ]; then verdict="FAIL ($lab: $earned > $allowed)"; fi
       done ;;
@@ -77,8 +82,18 @@ for cheat in "$root"/grader/selftest/cheats/*/; do
     verdict="FAIL (the rubric was changed)"
     cp "$root/grader/rubric.json" "$kit/grader/rubric.json"
   fi
+  # OPEN: a known hole, written down with what would stop it; it is listed, not failed, while it gets through,
+  # and fails the test once it is stopped, so that the marker goes and the cheat guards the fix from then on.
+  if [ -f "$cheat/OPEN" ]; then
+    if [ "$verdict" = ok ]; then
+      verdict="FAIL (marked OPEN but now stopped: remove $name/OPEN)"
+    else
+      verdict="open (${verdict#FAIL (}"
+      verdict="${verdict%)}: known hole, see $name/OPEN)"
+    fi
+  fi
   if [ -e "$build/cheat-was-here" ]; then verdict="FAIL (it wrote into the build folder)"; rm -f "$build/cheat-was-here"; fi
-  [ "$verdict" = ok ] || failures=$((failures + 1))
+  case $verdict in ok|open*) ;; *) failures=$((failures + 1)) ;; esac
   printf '%-34s %-8s %s\n' "$name" "$verdict" "${result//|/, }"
 done
 

@@ -121,12 +121,21 @@ ShapeVerdict check_shape(const LabUnderTest& lab, const Shape& shape, std::uint6
     if (!verdict.passed) return verdict;
 
     // The device did the work: the kit launches the student's kernel itself, with the contract's grid and block,
-    // so a launcher that computes P on the host (or in some other kernel) earns nothing.
-    const DeviceRun contract = run_in_lab(shape, M, N, wire::LaunchMode::contract, "the kit's launch of the kernel");
+    // so a launcher that computes P on the host (or in some other kernel) earns nothing. It multiplies operands
+    // of its own, drawn apart from the launcher's: a launcher that computed P and left it in device memory for
+    // the kernel to copy (grader/selftest/cheats/stash-replay) has nothing the kernel can use.
+    HostMatrix contract_M(shape.rows, shape.inner);
+    HostMatrix contract_N(shape.inner, shape.cols);
+    fill_uniform(contract_M, derive_seed(seed, "contract M " + shape_name));
+    fill_uniform(contract_N, derive_seed(seed, "contract N " + shape_name));
+    const DeviceRun contract =
+        run_in_lab(shape, contract_M, contract_N, wire::LaunchMode::contract, "the kit's launch of the kernel");
+    const ReferenceProduct contract_reference = reference_matmul(contract_M, contract_N);
     const std::string contract_heading =
-        heading + "\n  your launcher's P is right, but the kernel launched by the kit with the contract's " +
+        heading + "
+  your launcher's P is right, but the kernel launched by the kit with the contract's " +
         describe_contract_launch(lab, shape) + ", did not compute it:";
-    verdict = judge(lab, shape, M, N, reference, contract, contract_heading, true);
+    verdict = judge(lab, shape, contract_M, contract_N, contract_reference, contract, contract_heading, true);
     if (!verdict.passed) return verdict;
     const int tile = lab.tile();
     const std::uint64_t blocks = static_cast<std::uint64_t>((shape.rows + tile - 1) / tile) *
