@@ -3,6 +3,7 @@
 #include "diagnose.hpp"
 #include "guarded_buffer.hpp"
 #include "lab_runner.hpp"
+#include "work_spread.hpp"
 
 #include <tilelab/compare.hpp>
 #include <tilelab/random.hpp>
@@ -139,6 +140,8 @@ ShapeVerdict check_shape(const LabUnderTest& lab, const Shape& shape, std::uint6
                          " threads of the kernel, but the emulator ran " + std::to_string(contract.threads) +
                          "\n  hint: P must be computed by the lab's kernel on the device, not by other code";
     }
+    // The kernel's threads each did their own share (CPU backend, small shapes: see work_spread.hpp).
+    if (verdict.passed && watches_work_spread(shape)) verdict = check_work_spread(lab, shape, M, N, heading);
     return verdict;
 }
 
