@@ -103,6 +103,13 @@ bool watches_work_spread(const Shape& shape) {
 #endif
 }
 
+Shape work_spread_shape(const LabUnderTest& lab) {
+    const int t = lab.tile_width;
+    if (lab.needs_tile_multiples) return {2 * t, 2 * t, 2 * t};
+    const int b = lab.tile(), rows = b + 1;
+    return {rows, lab.depth() + 1, static_cast<int>(std::min<long long>(b + 1, watched_elements / rows))};
+}
+
 ShapeVerdict check_work_spread(const LabUnderTest& lab, const Shape& shape, const HostMatrix& M, const HostMatrix& N,
                                const std::string& heading) {
     const Watched seen = run_watched(shape, M, N);

@@ -26,6 +26,10 @@ bool watches_work_spread(const Shape& shape);
 /// labs' checks on 2 cores (13.4 s without the watch, 2026-11-24), under 1% of the CPU backend's grading time.
 inline constexpr long long watched_elements = 8192;
 
+/// A small product the work spread is watched on, for a suite whose own shapes are all too large to watch (large):
+/// two block tiles or more along rows and columns, a partial one where the lab allows it.
+Shape work_spread_shape(const LabUnderTest& lab);
+
 /// Runs the kit's launch of the kernel on @p M and @p N with P watched and judges who wrote what; @p heading
 /// starts the report. Throws LabError or RunnerGone as check_shape does.
 ShapeVerdict check_work_spread(const LabUnderTest& lab, const Shape& shape, const HostMatrix& M, const HostMatrix& N,
