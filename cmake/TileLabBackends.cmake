@@ -27,6 +27,11 @@ if("gpu" IN_LIST TILELAB_BACKENDS)
   set(CMAKE_CUDA_STANDARD 17)
   set(CMAKE_CUDA_STANDARD_REQUIRED ON)
   find_package(CUDAToolkit REQUIRED)
+  find_program(TILELAB_CUOBJDUMP cuobjdump HINTS "${CUDAToolkit_BIN_DIR}"
+               DOC "cuobjdump, for the GPU backend's shared-memory check (it reads the kernel's machine code)")
+  if(NOT TILELAB_CUOBJDUMP)
+    message(WARNING "TileLab: cuobjdump not found: the GPU backend's shared-memory check will fail every lab")
+  endif()
   find_program(TILELAB_COMPUTE_SANITIZER compute-sanitizer HINTS "${CUDAToolkit_BIN_DIR}"
                DOC "compute-sanitizer, for the memcheck, racecheck and synccheck tests (none: those tests are left out)")
 endif()

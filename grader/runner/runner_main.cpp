@@ -119,6 +119,18 @@ void put_counters(Writer& out, const Counters& before, const Counters& after) {
     out.put<std::uint64_t>(after.shared_writes - before.shared_writes);
 }
 
+// The work-spread check (CPU backend): a watched multiply arms the watch; multiply starts it on P once P is poisoned
+// and in place, so that only the kernel's stores are seen.
+bool watch_armed = false;
+void start_watch_if_armed(const float* P, std::size_t count) {
+#ifdef TILELAB_CPU_BACKEND
+    if (watch_armed) tilelab::cpu::watch_output(P, count * sizeof(float));
+#else
+    static_cast<void>(P);
+    static_cast<void>(count);
+#endif
+}
+
 Writer hello() {
     int count = 0;
     const cudaError_t status = cudaGetDeviceCount(&count);
@@ -163,6 +175,7 @@ Writer multiply(Reader& in, const RunnerLab& lab) {
     device_P.upload(host_P);
 
     const Counters before = counters();
+    start_watch_if_armed(device_P.data() + guard, product(rows, cols));
     const auto launch = mode == LaunchMode::contract ? lab.contract_launch : lab.launcher;
     launch(device_M.data() + guard, device_N.data() + guard, device_P.data() + guard, rows, inner, cols);
     check(cudaGetLastError(), "launch failed");
@@ -173,6 +186,36 @@ Writer multiply(Reader& in, const RunnerLab& lab) {
     out.put_floats(device_P.download());
     put_counters(out, before, after);
     return out;
+}
+
+// A multiply (the checker asks for the contract launch) with the emulator watching P: the reply is multiply's,
+// followed by the launch's grid and block, the kernels run, whether the record was cut short, and which thread
+// changed each element of P (the checker judges it against the lab's contract).
+Writer watched_multiply(Reader& in, const RunnerLab& lab) {
+#ifdef TILELAB_CPU_BACKEND
+    struct Disarm {
+        ~Disarm() {
+            watch_armed = false;
+            static_cast<void>(tilelab::cpu::stop_watching_output());
+        }
+    };
+    Disarm disarm;
+    watch_armed = true;
+    Writer out = multiply(in, lab);
+    const tilelab::cpu::WatchedWrites seen = tilelab::cpu::stop_watching_output();
+    std::vector<OutputWrite> writes;
+    writes.reserve(seen.writes.size());
+    for (const auto& write : seen.writes) writes.push_back(OutputWrite{write.element, write.block, write.thread});
+    for (const dim3& d : {seen.grid, seen.block})
+        out.put<std::uint32_t>(d.x).put<std::uint32_t>(d.y).put<std::uint32_t>(d.z);
+    out.put<std::uint32_t>(seen.launches).put<std::uint8_t>(seen.overflow ? 1 : 0).put_records(writes);
+    return out;
+#else
+    static_cast<void>(in);
+    static_cast<void>(lab);
+    unsupported("only the CPU backend watches which thread writes each element of P");
+    return reply(Status::unsupported);
+#endif
 }
 
 // The kernel's resources; on the CPU backend, after one run (it learns a kernel's shared memory by running it),
@@ -447,6 +490,7 @@ Writer answer(const std::vector<unsigned char>& request) {
             case Op::perf_load: return perf_load(in);
             case Op::perf_result: return perf_result(in);
             case Op::perf_fill: return perf_fill(in);
+            case Op::watched_multiply: return watched_multiply(in, lab);
         }
         unsupported("unknown request");
     } catch (const RequestFailed& failed) {

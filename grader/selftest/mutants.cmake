@@ -216,6 +216,15 @@ tilelab_add_mutant(NAME coarsened-swapped-tile-index LAB 05_coarsened
   REPLACE "M_tile[k][out_row + i]"
   MATCH "elements wrong")
 
+# Thread 0 of each block computes the block's whole 64 x 64 tile from global memory and the others store nothing:
+# correct under any launch, but one thread writes 4096 elements where the lab gives it 8. Only the CPU backend's
+# watch of P can tell who wrote what (on a GPU the performance gate fails it, for its slowness).
+tilelab_add_mutant(NAME coarsened-one-thread-per-block LAB 05_coarsened EXPECT none SUITES tiny edges
+  FIND "        if (row < rows && col < cols) P[row * cols + col] = sums[i];\n    }"
+  REPLACE "        if (row < rows && col < cols && t < 0) P[row * cols + col] = sums[i];\n    }\n    for (int r = tile_row; t == 0 && r < rows && r < tile_row + kTile; ++r)\n        for (int c = tile_col; c < cols && c < tile_col + kTile; ++c) {\n            float sum = 0.0f;\n            for (int k = 0; k < inner; ++k) sum += M[r * inner + k] * N[k * cols + c];\n            P[r * cols + c] = sum;\n        }"
+  CPU_EXPECT fail
+  CPU_MATCH "one thread wrote [0-9]+ elements of P [(]block [(]0, 0[)], thread [(]0, 0[)];.*in lab 05 each thread computes at most 8 elements")
+
 # --- lab 06 (2D register tiling) ---
 # The micro-tile stored transposed: element (i, j) of a thread's micro-tile lands at (j, i).
 tilelab_add_mutant(NAME register-micro-tile-swapped LAB 06_register_tiled

@@ -3,6 +3,7 @@
 #include "diagnose.hpp"
 #include "guarded_buffer.hpp"
 #include "lab_runner.hpp"
+#include "work_spread.hpp"
 
 #include <tilelab/compare.hpp>
 #include <tilelab/random.hpp>
@@ -132,8 +133,7 @@ ShapeVerdict check_shape(const LabUnderTest& lab, const Shape& shape, std::uint6
         run_in_lab(shape, contract_M, contract_N, wire::LaunchMode::contract, "the kit's launch of the kernel");
     const ReferenceProduct contract_reference = reference_matmul(contract_M, contract_N);
     const std::string contract_heading =
-        heading + "
-  your launcher's P is right, but the kernel launched by the kit with the contract's " +
+        heading + "\n  your launcher's P is right, but the kernel launched by the kit with the contract's " +
         describe_contract_launch(lab, shape) + ", did not compute it:";
     verdict = judge(lab, shape, contract_M, contract_N, contract_reference, contract, contract_heading, true);
     if (!verdict.passed) return verdict;
@@ -147,6 +147,8 @@ ShapeVerdict check_shape(const LabUnderTest& lab, const Shape& shape, std::uint6
                          " threads of the kernel, but the emulator ran " + std::to_string(contract.threads) +
                          "\n  hint: P must be computed by the lab's kernel on the device, not by other code";
     }
+    // The kernel's threads each did their own share (CPU backend, small shapes: see work_spread.hpp).
+    if (verdict.passed && watches_work_spread(shape)) verdict = check_work_spread(lab, shape, M, N, heading);
     return verdict;
 }
 

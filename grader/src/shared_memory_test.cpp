@@ -1,14 +1,76 @@
 // The tiled labs must keep their tiles in shared memory, and use them: naive code in a tiled stub fails here,
 // with a message that says so, even on a GPU where its caches make it fast. On the CPU backend the emulator also
-// counts the kernel's shared-memory accesses, so tiles that are declared (or filled) but not computed from fail.
+// counts the kernel's shared-memory accesses, so tiles that are declared (or filled) but not computed from fail; on
+// the GPU backend the kernel's machine code must show a loop whose multiply-adds load their operands from shared
+// memory (sass_evidence.hpp).
 #include "lab_runner.hpp"
 #include "lab_under_test.hpp"
+#include "sass_evidence.hpp"
 
 #include <doctest/doctest.h>
 
 #include <string>
+#include <vector>
 
 namespace tilelab::grader {
+
+namespace {
+
+// The lab's program, as the checker starts it: the runner's path is the word before "--tile-width".
+std::string runner_program() {
+    const std::vector<std::string>& command = checker_options().runner;
+    for (std::size_t i = 1; i < command.size(); ++i)
+        if (command[i] == "--tile-width") return command[i - 1];
+    return command.empty() ? std::string() : command.back();
+}
+
+// GPU backend: the evidence that the tiles are computed from is in the kernel's machine code, every architecture
+// the program carries: a loop with multiply-adds (FFMA) that loads two tile elements (LDS) per multiply-add.
+void check_machine_code(const LabUnderTest& lab) {
+#ifdef TILELAB_CUOBJDUMP
+    const std::string kernel = std::string(lab.launcher) + "_kernel";
+    std::vector<SassListing> listings;
+    try {
+        listings = parse_sass(disassemble(TILELAB_CUOBJDUMP, runner_program()), mangled_prefix(kernel));
+    } catch (const std::exception& error) {
+        FAIL_CHECK(("the kit could not read the kernel's machine code: " + std::string(error.what())));
+        return;
+    }
+    if (listings.empty()) {
+        FAIL_CHECK(("the kit found no machine code of " + kernel + " in the lab's program (cuobjdump -sass)"));
+        return;
+    }
+    for (const SassListing& listing : listings) {
+        const SassLoop* tiled = tiled_inner_product(listing);
+        if (tiled != nullptr) {
+            MESSAGE((kernel + " on " + listing.architecture + ": a loop of " + std::to_string(tiled->multiply_adds) +
+                     " multiply-adds loads " + std::to_string(tiled->shared_elements) +
+                     " tile elements from shared memory and " + std::to_string(tiled->global_elements) +
+                     " from global memory"));
+            continue;
+        }
+        const SassLoop* busiest = nullptr;
+        for (const SassLoop& loop : listing.loops)
+            if (busiest == nullptr || loop.multiply_adds > busiest->multiply_adds) busiest = &loop;
+        const std::string seen =
+            busiest == nullptr || busiest->multiply_adds == 0
+                ? std::string("no loop of multiply-adds at all")
+                : "its busiest loop has " + std::to_string(busiest->multiply_adds) + " multiply-adds (FFMA) fed by " +
+                      std::to_string(busiest->shared_elements) + " elements loaded from shared memory (LDS) and " +
+                      std::to_string(busiest->global_elements) + " from global memory (LDG)";
+        FAIL_CHECK(("the kernel has its tiles, but its machine code for " + listing.architecture +
+                    " (cuobjdump -sass) shows " + seen + "; a tiled kernel's inner product loads two tile elements "
+                    "from shared memory per multiply-add: this looks like untiled (or half-tiled) code in a tiled "
+                    "lab, with tiles that are not computed from: both operands of every multiply-add come from the "
+                    "tiles"));
+    }
+#else
+    FAIL_CHECK(("the kit cannot check that " + std::string(lab.launcher) + "_kernel computes from its tiles: cuobjdump "
+                "was not found when the kit was configured (it comes with the CUDA toolkit; tell your instructor)"));
+#endif
+}
+
+}  // namespace
 
 TEST_SUITE("shared-memory") {
     TEST_CASE("keeps a tile of M and a tile of N in shared memory") {
@@ -47,7 +109,11 @@ TEST_SUITE("shared-memory") {
                         std::to_string(needed) + " bytes: this looks like untiled code in a tiled lab. Declare "
                         "__shared__ float M_tile[TILE_WIDTH][TILE_WIDTH] and N_tile the same way, and compute "
                         "from them"));
-        if (!counted || shared_bytes < needed) return;
+        if (shared_bytes < needed) return;
+        if (!counted) {
+            check_machine_code(lab);
+            return;
+        }
         const auto multiply_adds = static_cast<std::uint64_t>(rows) * inner * cols;
         const auto elements = static_cast<std::uint64_t>(rows) * inner + static_cast<std::uint64_t>(inner) * cols;
         MESSAGE(("multiplying " + std::to_string(rows) + "x" + std::to_string(inner) + "x" + std::to_string(cols) +

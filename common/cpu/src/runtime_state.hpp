@@ -62,6 +62,18 @@ bool device_allocation_of(const void* address, const unsigned char** start, std:
 /// True when [pointer, pointer + bytes) lies inside one device allocation.
 bool is_device_range(const void* pointer, std::size_t bytes);
 
+/// @name The watched output (output_watch.cpp; see watch_output)
+/// @{
+
+/// True while a watch is on: the scheduler then runs one block at a time and calls after_thread_segment.
+bool watching_output() noexcept;
+/// A kernel starts under the watch: its configuration, for the record.
+void note_watched_launch(dim3 grid, dim3 block);
+/// The CUDA thread @p thread of block @p block_index has just run up to a barrier or its end: records every
+/// element of the watched buffer it changed.
+void after_thread_segment(const uint3& block_index, const uint3& thread);
+/// @}
+
 /// Installs the handler that turns a fault in a kernel into a message and a failed test (once per process).
 void install_fault_handler();
 /// Gives the calling thread an alternate signal stack, so a fault on a fiber's stack can still be reported.

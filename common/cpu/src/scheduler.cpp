@@ -400,6 +400,7 @@ void run_block(Worker& w, unsigned long long linear_block) {
             if (t.state != ThreadState::runnable) continue;
             w.current = &t;
             t.fiber = std::move(t.fiber).resume();
+            if (detail::watching_output()) detail::after_thread_segment(w.block_index, t.index);
         }
         w.current = nullptr;
         if (const int warps = settle_warp_calls(w); warps > 0)
@@ -521,8 +522,11 @@ void execute_kernel(const QueuedKernel& kernel) {
     launch.block_count = 1ull * kernel.grid.x * kernel.grid.y * kernel.grid.z;
 
     auto& pool = workers();
+    // Under a watch of the output, one block at a time: the thread that just ran is the only one that wrote.
+    const bool watched = detail::watching_output();
+    if (watched) detail::note_watched_launch(kernel.grid, kernel.block);
     const unsigned helpers =
-        static_cast<unsigned>(std::min<unsigned long long>(pool.size(), launch.block_count)) - 1;
+        watched ? 0u : static_cast<unsigned>(std::min<unsigned long long>(pool.size(), launch.block_count)) - 1;
     std::vector<std::thread> threads;
     for (unsigned i = 1; i <= helpers; ++i) threads.emplace_back([&, i] { work(*pool[i], launch); });
     work(*pool[0], launch);

@@ -37,6 +37,16 @@ enum class Op : std::uint32_t {
     perf_load,      ///< The performance gate's device buffers: a side and a number of operand sets.
     perf_result,    ///< Reply: one result of the last perf_launches, to verify its digest and sample it.
     perf_fill,      ///< The gate's operand sets drawn afresh from the checker's seed (tilelab/gate_data.hpp).
+    watched_multiply,  ///< CPU backend: a multiply (contract launch) whose reply adds which thread wrote each
+                       ///< element of P (OutputWrite records, see below).
+};
+
+/// One element of P changed by one CUDA thread in a watched multiply: linear indices, x fastest, as CUDA numbers
+/// blocks and threads. The reply lists one record per element and thread that changed it.
+struct OutputWrite {
+    std::uint32_t element;  ///< row * cols + col.
+    std::uint32_t block;    ///< blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z).
+    std::uint32_t thread;   ///< threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z).
 };
 
 /// How the runner carried out a request.
@@ -78,6 +88,15 @@ public:
         bytes_.insert(bytes_.end(), p, p + count * sizeof(float));
         return *this;
     }
+    /// Appends @p records (plain values), preceded by their count.
+    template <class T>
+    Writer& put_records(const std::vector<T>& records) {
+        static_assert(std::is_trivially_copyable_v<T>, "only plain values travel");
+        put<std::uint64_t>(records.size());
+        const auto* p = reinterpret_cast<const unsigned char*>(records.data());
+        bytes_.insert(bytes_.end(), p, p + records.size() * sizeof(T));
+        return *this;
+    }
     /// Appends a vector of floats, preceded by its size.
     Writer& put_floats(const std::vector<float>& values) { return put_floats(values.data(), values.size()); }
     /// The payload built so far.
@@ -114,6 +133,16 @@ public:
         std::vector<float> values(static_cast<std::size_t>(count));
         std::memcpy(values.data(), at_ - count * sizeof(float), values.size() * sizeof(float));
         return values;
+    }
+    /// The next vector of plain records (count first), as put_records wrote it.
+    template <class T>
+    std::vector<T> get_records() {
+        static_assert(std::is_trivially_copyable_v<T>, "only plain values travel");
+        const auto count = get<std::uint64_t>();
+        if (count > max_frame_bytes / sizeof(T) || !take(count * sizeof(T))) return {};
+        std::vector<T> records(static_cast<std::size_t>(count));
+        std::memcpy(records.data(), at_ - count * sizeof(T), records.size() * sizeof(T));
+        return records;
     }
     /// False once a read went past the end.
     bool ok() const noexcept { return ok_; }

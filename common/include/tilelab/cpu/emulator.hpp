@@ -11,8 +11,10 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace tilelab::cpu {
 
@@ -72,6 +74,36 @@ struct EmulatorStats {
     unsigned long long shared_writes;   ///< Writes of a shared-memory element (likewise).
 };
 EmulatorStats stats() noexcept;
+
+/// @name Watched output: which CUDA thread wrote each element of a buffer (the work-spread check)
+/// @{
+
+/// One element of the watched buffer changed by one CUDA thread: the element's index (4-byte words from the start),
+/// the writer's block and thread, each as a linear index (x fastest, as CUDA numbers them).
+struct OutputWrite {
+    std::uint32_t element;  ///< Index of the 4-byte element in the watched buffer.
+    std::uint32_t block;    ///< blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z).
+    std::uint32_t thread;   ///< threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z).
+};
+
+/// What a watch saw: the last launch's configuration and every (element, writer) change, in order.
+struct WatchedWrites {
+    dim3 grid{0, 0, 0};               ///< Grid of the last kernel run while watching.
+    dim3 block{0, 0, 0};              ///< Its block.
+    unsigned launches = 0;            ///< Kernels run while watching.
+    bool overflow = false;            ///< More changes than the watch keeps (see watch_output): writes is cut short.
+    std::vector<OutputWrite> writes;  ///< One entry per element and thread that changed it (a thread's repeated
+                                      ///< changes to an element it changed last are one entry).
+};
+
+/// Starts watching @p bytes at @p begin (a device buffer of 4-byte elements, poisoned so that any store changes
+/// it): until stop_watching_output(), kernels run one block at a time, and after each run segment of a CUDA thread
+/// (up to a barrier or its end) the emulator compares the buffer with its copy from before the segment and records
+/// each changed element against that thread. Keeps at most 4 entries per element (then sets overflow).
+void watch_output(const void* begin, std::size_t bytes);
+/// Stops the watch and returns what it saw.
+WatchedWrites stop_watching_output();
+/// @}
 
 /// Worker threads that run blocks at once (TILELAB_CPU_WORKERS, else the machine's hardware threads).
 unsigned worker_count();

@@ -1,0 +1,109 @@
+#include "sass_evidence.hpp"
+
+#include <cstdio>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+#include <sys/wait.h>
+
+namespace tilelab::grader {
+namespace {
+
+struct Instruction {
+    unsigned long address;
+    std::string opcode;  // "LDS.128", "FFMA", "BRA"
+    std::string operands;
+};
+
+// 4-byte elements one load moves: LDS.64 two, LDS.128 four, LDS.U8 etc. one.
+int elements_of(const std::string& opcode) {
+    if (opcode.find(".128") != std::string::npos) return 4;
+    if (opcode.find(".64") != std::string::npos) return 2;
+    return 1;
+}
+
+bool starts_with(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
+
+SassListing loops_of(const std::string& architecture, const std::vector<Instruction>& code) {
+    SassListing listing{architecture, {}};
+    static const std::regex target(R"(0x([0-9a-fA-F]+))");
+    for (const Instruction& branch : code) {
+        if (!starts_with(branch.opcode, "BRA")) continue;
+        std::smatch m;
+        if (!std::regex_search(branch.operands, m, target)) continue;
+        const unsigned long to = std::stoul(m[1].str(), nullptr, 16);
+        if (to >= branch.address) continue;  // forward, or the trap at the end (a branch to itself)
+        SassLoop loop{to, branch.address, 0, 0, 0};
+        for (const Instruction& i : code) {
+            if (i.address < to || i.address > branch.address) continue;
+            if (starts_with(i.opcode, "FFMA")) ++loop.multiply_adds;
+            else if (starts_with(i.opcode, "LDS")) loop.shared_elements += elements_of(i.opcode);
+            else if (starts_with(i.opcode, "LDG") || starts_with(i.opcode, "LD.")) loop.global_elements += elements_of(i.opcode);
+        }
+        listing.loops.push_back(loop);
+    }
+    return listing;
+}
+
+}  // namespace
+
+std::vector<SassListing> parse_sass(const std::string& text, const std::string& prefix) {
+    // cuobjdump's lines: "code for sm_90", "Function : _Z19...", "/*02d0*/   @!P0 STS [R20], R27 ;  /* ... */".
+    static const std::regex arch_line(R"(code for (sm_[0-9a-z]+))");
+    static const std::regex function_line(R"(Function : (\S+))");
+    static const std::regex instruction_line(R"(^\s*/\*([0-9a-fA-F]+)\*/\s*(@!?U?P[T0-9]+\s+)?([A-Z][A-Z0-9_.]*)\s*([^;]*);)");
+    std::vector<SassListing> listings;
+    std::istringstream lines(text);
+    std::string line, architecture;
+    bool in_kernel = false;
+    std::vector<Instruction> code;
+    auto close = [&] {
+        if (in_kernel) listings.push_back(loops_of(architecture, code));
+        in_kernel = false;
+        code.clear();
+    };
+    while (std::getline(lines, line)) {
+        std::smatch m;
+        if (std::regex_search(line, m, arch_line)) {
+            close();
+            architecture = m[1].str();
+        } else if (std::regex_search(line, m, function_line)) {
+            close();
+            in_kernel = starts_with(m[1].str(), prefix.c_str());
+        } else if (in_kernel && std::regex_search(line, m, instruction_line)) {
+            code.push_back(Instruction{std::stoul(m[1].str(), nullptr, 16), m[3].str(), m[4].str()});
+        }
+    }
+    close();
+    return listings;
+}
+
+const SassLoop* tiled_inner_product(const SassListing& listing) {
+    for (const SassLoop& loop : listing.loops)
+        if (loop.multiply_adds > 0 && loop.shared_elements >= 2 * loop.multiply_adds) return &loop;
+    return nullptr;
+}
+
+std::string mangled_prefix(const std::string& name) { return "_Z" + std::to_string(name.size()) + name; }
+
+std::string disassemble(const std::string& cuobjdump, const std::string& program) {
+    // Both paths come from the kit's build, never from the submission; quoted for the shell all the same.
+    auto quoted = [](const std::string& s) {
+        std::string out = "'";
+        for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        return out + "'";
+    };
+    const std::string command = quoted(cuobjdump) + " -sass " + quoted(program) + " 2>&1";
+    FILE* pipe = ::popen(command.c_str(), "r");
+    if (pipe == nullptr) throw std::runtime_error("could not run " + cuobjdump);
+    std::string text;
+    char buffer[65536];
+    std::size_t n;
+    while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0) text.append(buffer, n);
+    const int status = ::pclose(pipe);
+    if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        throw std::runtime_error(cuobjdump + " -sass failed on the lab's program: " + text.substr(0, 2000));
+    return text;
+}
+
+}  // namespace tilelab::grader

@@ -1,0 +1,44 @@
+/// @file sass_evidence.hpp
+/// @brief The GPU backend's evidence that a tiled kernel computes from its tiles: its machine code (SASS).
+///
+/// On a GPU nothing counts a kernel's shared-memory reads, and its attributes show only what it declares. What the
+/// compiler made of the inner product does show it: an honestly tiled kernel's multiply-adds (FFMA) sit in a loop
+/// with the shared-memory loads (LDS) that feed them, two tile elements per multiply-add; a kernel whose tiles are
+/// declared (or filled) but not computed from has a loop of FFMAs fed by global loads (LDG) instead.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tilelab::grader {
+
+/// One loop of a kernel's machine code (a backward branch and the instructions it jumps back over).
+struct SassLoop {
+    unsigned long first = 0, last = 0;  ///< Addresses of its first instruction and of the branch back.
+    int multiply_adds = 0;              ///< FFMA (and FMUL/FADD pairs are not counted).
+    int shared_elements = 0;            ///< 4-byte elements loaded from shared memory (LDS.128 counts 4).
+    int global_elements = 0;            ///< 4-byte elements loaded from global memory (LDG, LDG.128 ...).
+};
+
+/// The machine code of one compiled version (architecture) of one kernel.
+struct SassListing {
+    std::string architecture;  ///< "sm_90".
+    std::vector<SassLoop> loops;
+};
+
+/// The listings of the kernel whose mangled name starts with @p mangled_prefix in `cuobjdump -sass` output @p text,
+/// one per architecture the program carries.
+std::vector<SassListing> parse_sass(const std::string& text, const std::string& mangled_prefix);
+
+/// The loop that shows the tiles in use, if any: one with multiply-adds and at least two shared-memory elements
+/// loaded per multiply-add (both operands from the tiles, as the CPU backend's count of tile reads demands).
+/// Null when there is none.
+const SassLoop* tiled_inner_product(const SassListing& listing);
+
+/// "_Z19matmul_tiled_kernel": the start of the mangled name of a global-namespace function @p name.
+std::string mangled_prefix(const std::string& name);
+
+/// Runs @p cuobjdump -sass on @p program and returns its output; throws std::runtime_error when it cannot.
+std::string disassemble(const std::string& cuobjdump, const std::string& program);
+
+}  // namespace tilelab::grader
