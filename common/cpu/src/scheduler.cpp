@@ -261,6 +261,24 @@ void report_race(Worker& w, std::size_t offset, bool write, std::uint16_t other,
     detail::set_kernel_error(cudaErrorTileLabSharedMemoryRace, message.str());
 }
 
+// A thread touched dynamic shared memory (extern __shared__) past what its launch gave: a GPU faults there too.
+// True when it did (and the launch failed with an illegal address).
+bool past_dynamic_shared(Worker& w, std::size_t offset, bool write) {
+    if (offset < max_static_shared_bytes || offset < max_static_shared_bytes + w.launch->dynamic_shared_bytes)
+        return false;
+    if (w.launch->failed.exchange(true)) return true;
+    std::ostringstream message;
+    message << "illegal memory access in " << kernel_and_block(w) << ": thread " << format(w.current->index)
+            << (write ? " wrote" : " read") << " byte " << offset - max_static_shared_bytes
+            << " of its extern __shared__ array, but the launch gave the kernel " << w.launch->dynamic_shared_bytes
+            << " bytes of dynamic shared memory (the third argument of <<<grid, block, bytes>>>). The kit launches "
+               "the lab's kernel itself with the contract's <<<grid, block>>> and no dynamic shared memory: declare "
+               "the tiles with their sizes, __shared__ float M_tile[TILE_WIDTH][TILE_WIDTH] (or one array of both, "
+               "carved by pointers)";
+    detail::set_kernel_error(cudaErrorIllegalAddress, message.str());
+    return true;
+}
+
 // A thread touched shared memory that an asynchronous copy still in flight will overwrite.
 void report_async_race(Worker& w, std::size_t offset, bool write, std::uint16_t owner) {
     if (w.launch->failed.exchange(true)) return;
@@ -583,6 +601,7 @@ void note_shared_access(const void* address, std::size_t bytes, bool write) noex
     if (w == nullptr || w->current == nullptr) return;
     const std::size_t offset = static_cast<std::size_t>(static_cast<const unsigned char*>(address) - w->arena);
     if (offset >= arena_bytes) return;
+    if (past_dynamic_shared(*w, offset, write)) return;
     BlockThread& thread = *w->current;
     ++(write ? w->shared_writes : w->shared_reads);
     const std::uint16_t me = thread.id;
@@ -681,6 +700,7 @@ void note_shared_atomic(const void* address, std::size_t bytes) noexcept {
     if (w == nullptr || w->current == nullptr) return;
     const std::size_t offset = static_cast<std::size_t>(static_cast<const unsigned char*>(address) - w->arena);
     if (offset >= arena_bytes) return;
+    if (past_dynamic_shared(*w, offset, true)) return;
     BlockThread& thread = *w->current;
     ++w->shared_writes;
     const std::uint16_t me = thread.id;

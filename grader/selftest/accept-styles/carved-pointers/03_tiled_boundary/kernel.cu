@@ -1,11 +1,11 @@
-/// @file grader/selftest/accept-styles/extern-carved/03_tiled_boundary/kernel.cu
-/// @brief Lab 03 with one dynamic shared array carved into two tiles by pointers, sized at the launch (style:
-/// Kirk & Hwu, Programming Massively Parallel Processors, "dynamic shared memory" / CUDA Programming Guide).
+/// @file grader/selftest/accept-styles/carved-pointers/03_tiled_boundary/kernel.cu
+/// @brief Lab 03 with one shared array carved into two tiles by pointers (style: Kirk & Hwu, Programming Massively
+/// Parallel Processors, one buffer for both tiles; CUDA Programming Guide's pointer arithmetic on shared memory).
 #include <tilelab/labs.hpp>
 
 __global__ void matmul_tiled_boundary_kernel(const float* M, const float* N, float* P, int rows, int inner,
                                              int cols) {
-    extern __shared__ float shared[];
+    __shared__ float shared[2 * TILE_WIDTH * TILE_WIDTH];
     float* M_tile = shared;                           // TILE_WIDTH × TILE_WIDTH, row-major
     float* N_tile = shared + TILE_WIDTH * TILE_WIDTH;  // the next TILE_WIDTH × TILE_WIDTH
 
@@ -29,6 +29,5 @@ __global__ void matmul_tiled_boundary_kernel(const float* M, const float* N, flo
 void matmul_tiled_boundary(const float* M, const float* N, float* P, int rows, int inner, int cols) {
     const dim3 block(TILE_WIDTH, TILE_WIDTH);
     const dim3 grid((cols + TILE_WIDTH - 1) / TILE_WIDTH, (rows + TILE_WIDTH - 1) / TILE_WIDTH);
-    const size_t shared_bytes = 2 * TILE_WIDTH * TILE_WIDTH * sizeof(float);
-    matmul_tiled_boundary_kernel<<<grid, block, shared_bytes>>>(M, N, P, rows, inner, cols);
+    matmul_tiled_boundary_kernel<<<grid, block>>>(M, N, P, rows, inner, cols);
 }
