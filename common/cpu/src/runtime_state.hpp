@@ -57,6 +57,34 @@ bool device_allocation_of(const void* address, const unsigned char** start, std:
 /// True when [pointer, pointer + bytes) lies inside one device allocation.
 bool is_device_range(const void* pointer, std::size_t bytes);
 
+/// @name Device memory closed to host code (device_memory.cpp)
+/// Device buffers' pages are inaccessible while host code runs, so that a device pointer dereferenced on the host
+/// faults as it does on a GPU; they open while kernels run and inside the runtime's copies and fills.
+/// @{
+
+/// Opens every device buffer for the lifetime of the object (a kernel's run); nests.
+class DeviceMemoryOpen {
+public:
+    DeviceMemoryOpen();
+    ~DeviceMemoryOpen();
+    DeviceMemoryOpen(const DeviceMemoryOpen&) = delete;
+    DeviceMemoryOpen& operator=(const DeviceMemoryOpen&) = delete;
+};
+/// What a fault at @p address by host code is, in words, when it lies in a device buffer's payload (not its
+/// guards); false otherwise. Called from the fault handler: takes no lock and allocates nothing.
+bool describe_host_access(const void* address, char* text, std::size_t size);
+/// True when @p pointer is null or lies in a device allocation, its guard zones included: what a kernel may be
+/// given.
+bool is_device_pointer(const void* pointer);
+/// @}
+
+/// The error that a fault in a kernel leaves behind (cudaErrorIllegalAddress, cudaErrorMisalignedAddress): every
+/// later synchronising call, allocation or fill returns it, as a lost CUDA context does, until cudaDeviceReset.
+/// cudaSuccess when none.
+cudaError_t sticky_error();
+/// Forgets the sticky error (cudaDeviceReset).
+void clear_sticky_error();
+
 /// Installs the handler that turns a fault in a kernel into a message and a failed test (once per process).
 void install_fault_handler();
 /// Gives the calling thread an alternate signal stack, so a fault on a fiber's stack can still be reported.
