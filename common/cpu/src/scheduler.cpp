@@ -499,10 +499,30 @@ std::string type_name(const char* mangled) {
     return status == 0 && readable ? readable.get() : mangled;
 }
 
+// Argument @p index of the argument list @p arguments as written ("d_M, d_N + 1, f(a, b)"), split at the commas
+// outside brackets; empty when it cannot be told.
+std::string written_argument(const char* arguments, std::size_t index) {
+    if (arguments == nullptr) return {};
+    std::vector<std::string> pieces(1);
+    int depth = 0;
+    for (const char* c = arguments; *c != '\0'; ++c) {
+        if (*c == '(' || *c == '[' || *c == '{') ++depth;
+        if (*c == ')' || *c == ']' || *c == '}') --depth;
+        if (*c == ',' && depth == 0) {
+            pieces.emplace_back();
+            continue;
+        }
+        if (!(pieces.back().empty() && *c == ' ')) pieces.back() += *c;
+    }
+    while (!pieces.back().empty() && pieces.back().back() == ' ') pieces.back().pop_back();
+    return index < pieces.size() ? pieces[index] : std::string();
+}
+
 }  // namespace
 
 void refuse_host_pointer(const LaunchSite& site, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
-                         std::size_t index, std::size_t count, const char* mangled_type, const void* pointer) {
+                         std::size_t index, std::size_t count, const char* mangled_type, const void* pointer,
+                         const char* arguments) {
     if (const cudaError_t refused = check_configuration(grid, block); refused != cudaSuccess) {
         detail::record_error(refused);  // a launch CUDA refuses is refused for that first, as run_kernel does
         return;
@@ -515,8 +535,9 @@ void refuse_host_pointer(const LaunchSite& site, dim3 grid, dim3 block, std::siz
     std::snprintf(address, sizeof address, "%p", pointer);
     std::ostringstream message;
     message << "illegal memory access in the kernel " << site.kernel_name << " launched at "
-            << where(site.file, site.line) << ": its argument " << index + 1 << " of " << count << " (a "
-            << type_name(mangled_type) << ") is " << address << ", which is " << host_memory_kind(pointer)
+            << where(site.file, site.line) << ": its argument " << index + 1 << " of " << count << " (";
+    if (const std::string written = written_argument(arguments, index); !written.empty()) message << written << ", ";
+    message << "a " << type_name(mangled_type) << ") is " << address << ", which is " << host_memory_kind(pointer)
             << ", not device memory from cudaMalloc (cudaErrorIllegalAddress: an illegal memory access was "
                "encountered; a GPU faults at the kernel's first access through it). The kernel did not run.\n"
                "  hint: a kernel can reach only device memory: cudaMalloc a buffer for each matrix, cudaMemcpy the "

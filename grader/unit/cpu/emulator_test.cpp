@@ -181,9 +181,9 @@ TEST_SUITE("cpu-emulator-device-memory") {
             const char* memory;
             const float* unchanged;
         };
-        for (const Case& c : {Case{device.data(), on_stack, "its argument 2 of 3 (a float*)", "on the host's stack", on_stack},
-                              Case{device.data(), on_heap.data(), "its argument 2 of 3 (a float*)", "host memory (a host array", on_heap.data()},
-                              Case{host_global, device.data(), "its argument 1 of 3 (a float const*)", "host memory (a host array", host_global}}) {
+        for (const Case& c : {Case{device.data(), on_stack, "its argument 2 of 3 (out, a float*)", "on the host's stack", on_stack},
+                              Case{device.data(), on_heap.data(), "its argument 2 of 3 (out, a float*)", "host memory (a host array", on_heap.data()},
+                              Case{host_global, device.data(), "its argument 1 of 3 (in, a float const*)", "host memory (a host array", host_global}}) {
             CAPTURE(c.argument);
             const cudaError_t code = launch_pointers(c.in, c.out, true);
             REQUIRE(code == cudaErrorIllegalAddress);

@@ -166,7 +166,8 @@ public:
             const std::size_t bad = detail::first_host_pointer(parameters, std::index_sequence_for<P...>{}, &pointer);
             if (bad < sizeof...(P)) {
                 const char* types[] = {typeid(std::decay_t<P>).name()...};
-                refuse_host_pointer(site_, grid_, block_, dynamic_shared_bytes_, bad, sizeof...(P), types[bad], pointer);
+                refuse_host_pointer(site_, grid_, block_, dynamic_shared_bytes_, bad, sizeof...(P), types[bad], pointer,
+                                    arguments_);
                 return;
             }
         }
@@ -175,8 +176,15 @@ public:
                    [kernel = kernel_, parameters] { std::apply(kernel, parameters); });
     }
 
+    /// The launch's arguments as written in the source (the rewrite passes them), for messages that name one.
+    Launch& written_as(const char* arguments) noexcept {
+        arguments_ = arguments;
+        return *this;
+    }
+
 private:
     void (*kernel_)(P...);
+    const char* arguments_ = nullptr;
     LaunchSite site_;
     dim3 grid_;
     dim3 block_;
