@@ -318,6 +318,8 @@ Writer timed(Reader& in, const RunnerLab& lab) {
     if (lab.timed == nullptr) unsupported("this lab has no matmul_timed");
     std::vector<float> P(product(rows, cols) + guard, unwritten);
     const float ms = lab.timed(M.data(), N.data(), P.data(), rows, inner, cols);
+    // A kernel that failed where matmul_timed did not look (a host pointer passed to it, say) says so here.
+    check(cudaDeviceSynchronize(), "matmul_timed returned, but a kernel it launched failed");
     Writer out = reply(Status::ok);
     out.put<float>(ms).put_floats(P);
     return out;
