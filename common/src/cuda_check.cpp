@@ -23,8 +23,8 @@ std::string hint_for(cudaError_t code) {
     switch (code) {
         case cudaErrorIllegalAddress:
         case cudaErrorMisalignedAddress:
-            return "the kernel read or wrote memory outside its buffers: check the bounds tests and the index "
-                   "arithmetic (row * width + col)";
+            return "the kernel read or wrote memory outside its buffers (check the bounds tests and the index "
+                   "arithmetic, row * width + col), or was given a host pointer instead of one from cudaMalloc";
         case cudaErrorInvalidValue:
             return "a launch or call was refused: a block may have at most 1024 threads (TILE_WIDTH * TILE_WIDTH); "
                    "a copy needs device pointers on its device side and a size within the buffers";

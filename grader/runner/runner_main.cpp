@@ -390,6 +390,8 @@ Writer timed(Reader& in, const RunnerLab& lab) {
     std::vector<float> P(product(rows, cols) + guard, unwritten);
     tilelab::runner::ObservedCall observed(lab);
     const float ms = lab.timed(M.data(), N.data(), P.data(), rows, inner, cols);
+    // A kernel that failed where matmul_timed did not look (a host pointer passed to it, say) says so here.
+    check(cudaDeviceSynchronize(), "matmul_timed returned, but a kernel it launched failed");
     const tilelab::wire::TimedObservation observation = observed.finish(M.data(), N.data(), P.data());
     Writer out = reply(Status::ok);
     out.put<float>(ms).put_floats(P);

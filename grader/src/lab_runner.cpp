@@ -13,6 +13,7 @@ namespace {
 
 std::unique_ptr<RunnerProcess> runner;
 bool runner_unusable = false;  // it ended, hung or lost its CUDA context: a later check needs a new one
+bool runner_lost_context = false;  // its CUDA context is lost: the next request, even in this check, needs a new one
 
 // GCC 12 warns, wrongly, that appending the one field to the empty request overflows it (-Wstringop-overflow on
 // std::vector::insert, a known false alarm of that release).
@@ -130,6 +131,10 @@ Reply ask_runner(const wire::Writer& request, const std::string& doing) {
 Reply ask_runner(const wire::Writer& request, const std::string& doing, GpuUse use) {
     const SharedHoldRelease release;  // after the reply, or the failure
     Reply reply;
+    // A lost context answers every later request with its error (on a GPU, and on the CPU backend): a request
+    // after one, in a later test case of the same check, gets a program of its own.
+    if (runner_lost_context) runner.reset();
+    runner_lost_context = false;
     try {
         RunnerProcess& process = started_runner();
         hold_gpu(use);
@@ -138,7 +143,7 @@ Reply ask_runner(const wire::Writer& request, const std::string& doing, GpuUse u
         runner_unusable = true;
         throw;
     }
-    if (reply.header.context_lost) runner_unusable = true;
+    if (reply.header.context_lost) runner_unusable = runner_lost_context = true;
     return reply;
 }
 

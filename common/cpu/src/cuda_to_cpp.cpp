@@ -192,8 +192,14 @@ Edit rewrite_launch(const std::string& s, const Scan& sc, std::size_t chevrons) 
     const std::size_t end = matching_close(s, sc, open);
     if (end == std::string::npos) fail(s, open, "the launch's argument list is not closed");
 
+    // The arguments as written go along too, so that a launch refused for a host pointer can name it.
+    std::string written;
+    for (char c : one_line(s.substr(open + 1, end - open - 1))) {
+        if (c == '"' || c == '\\') written += '\\';
+        written += c;
+    }
     std::string text = "::tilelab::cpu::launch(" + kernel + ", \"" + one_line(kernel) + "\", __FILE__, __LINE__, " +
-                       configuration + ")" + s.substr(close + 3, open - close - 3) +
+                       configuration + ").written_as(\"" + written + "\")" + s.substr(close + 3, open - close - 3) +
                        s.substr(open, end - open + 1);
     return Edit{begin, end + 1, text};
 }

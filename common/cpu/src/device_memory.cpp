@@ -1,12 +1,15 @@
 // Device memory on the CPU backend: each cudaMalloc gets its own mapping, filled with a garbage pattern, whose
 // end touches an inaccessible page (and whose start follows one), so that a kernel reading or writing even one
-// element past the end of a buffer faults, and the fault handler can say which buffer it was.
+// element past the end of a buffer faults, and the fault handler can say which buffer it was. The buffers' own
+// pages are inaccessible too while host code runs (a GPU's memory is not the host's): they open while kernels
+// run (DeviceMemoryOpen) and inside the runtime's copies, fills and the allocator's poisoning (OpenBuffer).
 #include "runtime_state.hpp"
 
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iterator>
 #include <map>
@@ -25,6 +28,17 @@ std::mutex registry_mutex;
 int allocations_until_failure = 0;  // fail_nth_allocation(): 0, none; 1, the next cudaMalloc; ... (lock held)
 std::map<const unsigned char*, Allocation> registry;  // by payload start
 std::size_t allocated_bytes = 0;
+int open_depth = 0;  // DeviceMemoryOpen objects alive: every buffer is open while it is above 0 (lock held)
+
+// Opens (@p open) or closes a buffer's pages to the process. Failing would leave the emulator unable to tell
+// device memory from host memory: that ends the program rather than grade on.
+void set_access(const Allocation& a, bool open) {
+    const std::size_t page = page_bytes();
+    if (mprotect(a.mapping + page, a.mapping_bytes - 2 * page, open ? PROT_READ | PROT_WRITE : PROT_NONE) != 0) {
+        std::perror("tilelab CPU backend: mprotect of a device buffer");
+        std::abort();
+    }
+}
 
 // The emulated device's memory: half the machine's, which is what an allocation may not exceed.
 std::size_t total_device_bytes() {
@@ -49,7 +63,67 @@ std::map<const unsigned char*, Allocation>::const_iterator find_mapping(const un
     return registry.end();
 }
 
+// One buffer opened to host code for a copy or fill (when kernels are not running, which opens them all): the
+// buffer holding @p pointer, if any; closed again when the object goes.
+class OpenBuffer {
+public:
+    explicit OpenBuffer(const void* pointer) {
+        std::lock_guard<std::mutex> lock(registry_mutex);
+        const auto found = find_mapping(static_cast<const unsigned char*>(pointer));
+        if (found == registry.end() || open_depth > 0) return;
+        allocation_ = found->second;
+        set_access(allocation_, true);
+        opened_ = true;
+    }
+    ~OpenBuffer() {
+        if (!opened_) return;
+        std::lock_guard<std::mutex> lock(registry_mutex);
+        if (open_depth == 0) set_access(allocation_, false);
+    }
+    OpenBuffer(const OpenBuffer&) = delete;
+    OpenBuffer& operator=(const OpenBuffer&) = delete;
+
+private:
+    Allocation allocation_{};
+    bool opened_ = false;
+};
+
 }  // namespace
+
+DeviceMemoryOpen::DeviceMemoryOpen() {
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    if (open_depth++ > 0) return;
+    for (const auto& entry : registry) set_access(entry.second, true);
+}
+
+DeviceMemoryOpen::~DeviceMemoryOpen() {
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    if (--open_depth > 0) return;
+    for (const auto& entry : registry) set_access(entry.second, false);
+}
+
+bool describe_host_access(const void* address, char* text, std::size_t size) {
+    const auto* byte = static_cast<const unsigned char*>(address);
+    const auto found = find_mapping(byte);
+    if (found == registry.end()) return false;
+    const Allocation& a = found->second;
+    const std::size_t page = page_bytes();
+    if (byte < a.mapping + page || byte >= a.mapping + a.mapping_bytes - page) return false;  // a guard page
+    const unsigned char* start = found->first;
+    if (byte >= start && byte < start + a.bytes)
+        std::snprintf(text, size, "float index %zu of a device buffer of %zu floats (%zu bytes, from cudaMalloc)",
+                      static_cast<std::size_t>(byte - start) / 4, a.bytes / 4, a.bytes);
+    else
+        std::snprintf(text, size, "%zu bytes before the start of a %zu-byte device buffer (from cudaMalloc)",
+                      static_cast<std::size_t>(start - byte), a.bytes);
+    return true;
+}
+
+bool is_device_pointer(const void* pointer) {
+    if (pointer == nullptr || is_kernel_reachable_host_memory(pointer)) return true;
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    return find_mapping(static_cast<const unsigned char*>(pointer)) != registry.end();
+}
 
 std::size_t page_bytes() {
     static const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
@@ -123,6 +197,7 @@ cudaError_t allocate(void** pointer, std::size_t bytes) {
     *pointer = nullptr;
     if (bytes == 0) return cudaSuccess;
     install_fault_handler();
+    if (const cudaError_t lost = sticky_error(); lost != cudaSuccess) return record_error(lost);
     std::lock_guard<std::mutex> lock(registry_mutex);
     if (allocations_until_failure > 0 && --allocations_until_failure == 0) {
         return record_error(cudaErrorMemoryAllocation);
@@ -145,6 +220,7 @@ cudaError_t allocate(void** pointer, std::size_t bytes) {
     unsigned char* start = base + page + payload_pages * page - bytes;  // ends against the back guard page
     std::memset(start, garbage_byte, bytes);
     registry[start] = Allocation{base, mapping_bytes, bytes};
+    if (open_depth == 0) set_access(registry[start], false);  // closed to host code until a kernel or copy opens it
     allocated_bytes += bytes;
     *pointer = start;
     return cudaSuccess;
@@ -188,6 +264,7 @@ cudaError_t cudaMemcpy(void* destination, const void* source, std::size_t bytes,
         (source_on_device && !is_device_range(source, bytes)) || kind > cudaMemcpyDefault) {
         return record_error(cudaErrorInvalidValue);
     }
+    const OpenBuffer open_destination(destination), open_source(source);
     std::memmove(destination, source, bytes);
     trace_copy(tilelab::cpu::TraceEntry::Kind::copy, destination, source, bytes, static_cast<std::uint32_t>(kind));
     return cudaSuccess;
@@ -195,10 +272,12 @@ cudaError_t cudaMemcpy(void* destination, const void* source, std::size_t bytes,
 
 cudaError_t cudaMemset(void* pointer, int value, std::size_t bytes) {
     drain_queue();  // in stream order, after the kernels before it
+    if (const cudaError_t lost = sticky_error(); lost != cudaSuccess) return record_error(lost);
     if (bytes == 0) return cudaSuccess;
     if (!is_device_range(pointer, bytes)) {
         return record_error(cudaErrorInvalidValue);
     }
+    const OpenBuffer open(pointer);
     std::memset(pointer, value, bytes);
     trace_copy(tilelab::cpu::TraceEntry::Kind::memset, pointer, nullptr, bytes, 0);
     return cudaSuccess;

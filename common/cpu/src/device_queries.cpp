@@ -86,6 +86,7 @@ cudaError_t cudaStreamSynchronize(cudaStream_t) { return cudaDeviceSynchronize()
 cudaError_t cudaDeviceReset() {
     discard_queue();
     take_kernel_error();
+    clear_sticky_error();
     cudaGetLastError();
     return cudaSuccess;
 }

@@ -1,6 +1,7 @@
 // A kernel that reads or writes where it may not, on the CPU backend: the access faults (device buffers end
 // against an inaccessible page) and this handler says what was touched, by which kernel thread, with the error
 // CUDA would give, then ends the process, as a fault ends a CUDA context. One check fails; CTest runs the rest.
+// Host code that touches device memory faults too (device buffers are closed to it outside kernels and copies).
 #include "runtime_state.hpp"
 
 #include <signal.h>
@@ -40,11 +41,23 @@ void on_fault(int signal_number, siginfo_t* info, void* context) {
     const int kind = access_kind(context);
     const char* access = kind == 1 ? "a write" : kind == 0 ? "a read" : "an access";
     const bool in_kernel = describe_running_thread(thread, sizeof thread) > 0;
+    bool host_access = false;
     if (is_stack_guard(address)) {
         std::snprintf(text, sizeof text,
                       "\nerror: stack overflow %s: a CUDA thread has 64 KiB of stack on the CPU backend "
                       "(cudaErrorIllegalAddress)\n  hint: look for recursion or a large local array in the kernel\n",
                       in_kernel ? thread : "in a kernel");
+    } else if (!in_kernel && describe_host_access(address, buffer, sizeof buffer)) {
+        host_access = true;
+        std::snprintf(text, sizeof text,
+                      "\nerror: host code %s device memory: %s at %p, %s (a device pointer dereferenced on the "
+                      "host; copy it with cudaMemcpy)\n  hint: memory from cudaMalloc belongs to the GPU, and host "
+                      "code cannot %s it (on a GPU machine this is a segmentation fault): cudaMemcpy the data %s, "
+                      "and keep host and device pointers apart (name device ones d_M, or device_M)\n",
+                      kind == 1 ? "wrote" : kind == 0 ? "read" : "touched", access, address, buffer,
+                      kind == 1 ? "write" : kind == 0 ? "read" : "touch",
+                      kind == 1 ? "into it from a host array (cudaMemcpyHostToDevice)"
+                                : "back into a host array (cudaMemcpyDeviceToHost) and read that");
     } else if (describe_device_address(address, buffer, sizeof buffer)) {
         std::snprintf(text, sizeof text,
                       "\nerror: illegal memory access %s: %s at %p, %s (cudaErrorIllegalAddress: an illegal memory "
@@ -61,7 +74,8 @@ void on_fault(int signal_number, siginfo_t* info, void* context) {
                                 : "a null or freed pointer, or a device pointer used where a host one belongs");
     }
     write_text(text);
-    write_text("The CPU backend stops the program here, as a fault ends the CUDA context on a GPU.\n");
+    write_text(host_access ? "The CPU backend stops the program here, as the fault ends the host program on a GPU machine.\n"
+                           : "The CPU backend stops the program here, as a fault ends the CUDA context on a GPU.\n");
     _exit(128 + signal_number);
 }
 

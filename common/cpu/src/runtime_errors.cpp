@@ -9,6 +9,7 @@ namespace {
 std::mutex state_mutex;
 cudaError_t last_error = cudaSuccess;
 cudaError_t pending_kernel_error = cudaSuccess;
+cudaError_t sticky = cudaSuccess;  // a fault that ended the emulated context (see sticky_error)
 std::map<int, std::string> messages;
 }  // namespace
 
@@ -20,14 +21,26 @@ cudaError_t record_error(cudaError_t code) {
 
 void set_kernel_error(cudaError_t code, const std::string& message) {
     std::lock_guard<std::mutex> lock(state_mutex);
+    // A GPU's context does not survive an illegal or misaligned access: nothing runs in it any more.
+    if (sticky == cudaSuccess && (code == cudaErrorIllegalAddress || code == cudaErrorMisalignedAddress)) sticky = code;
     if (pending_kernel_error != cudaSuccess) return;
     pending_kernel_error = code;
     messages[code] = message;
 }
 
+cudaError_t sticky_error() {
+    std::lock_guard<std::mutex> lock(state_mutex);
+    return sticky;
+}
+
+void clear_sticky_error() {
+    std::lock_guard<std::mutex> lock(state_mutex);
+    sticky = cudaSuccess;
+}
+
 cudaError_t take_kernel_error() {
     std::lock_guard<std::mutex> lock(state_mutex);
-    const cudaError_t code = pending_kernel_error;
+    const cudaError_t code = pending_kernel_error != cudaSuccess ? pending_kernel_error : sticky;
     pending_kernel_error = cudaSuccess;
     if (code != cudaSuccess) last_error = code;
     return code;

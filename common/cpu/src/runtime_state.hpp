@@ -74,6 +74,37 @@ void note_watched_launch(dim3 grid, dim3 block);
 void after_thread_segment(const uint3& block_index, const uint3& thread);
 /// @}
 
+/// @name Device memory closed to host code (device_memory.cpp)
+/// Device buffers' pages are inaccessible while host code runs, so that a device pointer dereferenced on the host
+/// faults as it does on a GPU; they open while kernels run and inside the runtime's copies and fills.
+/// @{
+
+/// Opens every device buffer for the lifetime of the object (a kernel's run); nests.
+class DeviceMemoryOpen {
+public:
+    DeviceMemoryOpen();
+    ~DeviceMemoryOpen();
+    DeviceMemoryOpen(const DeviceMemoryOpen&) = delete;
+    DeviceMemoryOpen& operator=(const DeviceMemoryOpen&) = delete;
+};
+/// What a fault at @p address by host code is, in words, when it lies in a device buffer's payload (not its
+/// guards); false otherwise. Called from the fault handler: takes no lock and allocates nothing.
+bool describe_host_access(const void* address, char* text, std::size_t size);
+/// True when @p pointer is null or lies in a device allocation, its guard zones included: what a kernel may be
+/// given.
+bool is_device_pointer(const void* pointer);
+/// True when @p pointer lies in pinned or managed host memory (cudaMallocHost, cudaHostAlloc, cudaMallocManaged,
+/// streams.cpp), which a GPU's kernels reach too (mapped and unified memory): a kernel may be given it.
+bool is_kernel_reachable_host_memory(const void* pointer);
+/// @}
+
+/// The error that a fault in a kernel leaves behind (cudaErrorIllegalAddress, cudaErrorMisalignedAddress): every
+/// later synchronising call, allocation or fill returns it, as a lost CUDA context does, until cudaDeviceReset.
+/// cudaSuccess when none.
+cudaError_t sticky_error();
+/// Forgets the sticky error (cudaDeviceReset).
+void clear_sticky_error();
+
 /// Installs the handler that turns a fault in a kernel into a message and a failed test (once per process).
 void install_fault_handler();
 /// Gives the calling thread an alternate signal stack, so a fault on a fiber's stack can still be reported.

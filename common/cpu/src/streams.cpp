@@ -7,6 +7,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <mutex>
 #include <set>
 
@@ -22,8 +23,8 @@ std::set<cudaStream_t>& streams() {
     static std::set<cudaStream_t> live;
     return live;
 }
-std::set<void*>& host_allocations() {  // cudaMallocHost, cudaHostAlloc, cudaMallocManaged
-    static std::set<void*> live;
+std::map<void*, std::size_t>& host_allocations() {  // cudaMallocHost, cudaHostAlloc, cudaMallocManaged: bytes
+    static std::map<void*, std::size_t> live;
     return live;
 }
 
@@ -40,11 +41,24 @@ void* allocate_host(std::size_t bytes) {
     void* pointer = std::aligned_alloc(page, (bytes + page - 1) / page * page);
     if (pointer == nullptr) return nullptr;
     std::lock_guard<std::mutex> lock(registry_mutex);
-    host_allocations().insert(pointer);
+    host_allocations().emplace(pointer, bytes);
     return pointer;
 }
 
 }  // namespace
+
+namespace tilelab::cpu::detail {
+
+bool is_kernel_reachable_host_memory(const void* pointer) {
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    const auto* byte = static_cast<const unsigned char*>(pointer);
+    auto after = host_allocations().upper_bound(const_cast<void*>(pointer));
+    if (after == host_allocations().begin()) return false;
+    const auto& [start, bytes] = *std::prev(after);
+    return byte >= static_cast<const unsigned char*>(start) && byte < static_cast<const unsigned char*>(start) + bytes;
+}
+
+}  // namespace tilelab::cpu::detail
 
 using namespace tilelab::cpu::detail;
 

@@ -18,19 +18,24 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 TEST_SUITE("cuda-to-cpp") {
     TEST_CASE("rewrites a launch into a call of the emulator") {
         const std::string out = cuda_to_cpp("void f() { kernel<<<grid, block>>>(a, b, c); }\n");
-        CHECK(out == "void f() { ::tilelab::cpu::launch(kernel, \"kernel\", __FILE__, __LINE__, grid, block)(a, b, c); }\n");
+        CHECK(out == "void f() { ::tilelab::cpu::launch(kernel, \"kernel\", __FILE__, __LINE__, grid, block).written_as(\"a, b, c\")(a, b, c); }\n");
     }
 
     TEST_CASE("keeps the lines of a launch spread over several") {
         const std::string in = "void f() {\n  kernel<<<dim3(n / 16,\n    m), block,\n 0>>>(\n  a,\n  g(b, c));\n}\n";
         const std::string out = cuda_to_cpp(in);
         CHECK(lines(out) == lines(in));
-        CHECK(has(out, "launch(kernel, \"kernel\", __FILE__, __LINE__, dim3(n / 16,\n    m), block,\n 0)(\n  a,\n  g(b, c))"));
+        CHECK(has(out, "launch(kernel, \"kernel\", __FILE__, __LINE__, dim3(n / 16,\n    m), block,\n 0).written_as(\"a, g(b, c)\")(\n  a,\n  g(b, c))"));
     }
 
     TEST_CASE("takes template and qualified kernel names and nested calls") {
         const std::string out = cuda_to_cpp("x(); ns::kern<T, 2 * W><<<g(h(1), 2), b>>>(p(q(1)), r);\n");
-        CHECK(has(out, "launch(ns::kern<T, 2 * W>, \"ns::kern<T, 2 * W>\", __FILE__, __LINE__, g(h(1), 2), b)(p(q(1)), r);"));
+        CHECK(has(out, "launch(ns::kern<T, 2 * W>, \"ns::kern<T, 2 * W>\", __FILE__, __LINE__, g(h(1), 2), b).written_as(\"p(q(1)), r\")(p(q(1)), r);"));
+    }
+
+    TEST_CASE("passes the launch's arguments as written, quotes escaped, for messages") {
+        const std::string out = cuda_to_cpp("void f() { k<<<1, 1>>>(d_P, g(\"a\\\\b\"));\n}\n");
+        CHECK(has(out, ".written_as(\"d_P, g(\\\"a\\\\\\\\b\\\")\")(d_P, g(\"a\\\\b\"));"));
     }
 
     TEST_CASE("leaves comments, strings and shifts alone") {

@@ -8,9 +8,10 @@ namespace {
 
 cudaError_t finish() {
     const cudaError_t launch = cudaGetLastError();
-    if (launch != cudaSuccess) return launch;
-    const cudaError_t kernel = cudaDeviceSynchronize();
+    const cudaError_t kernel = launch != cudaSuccess ? launch : cudaDeviceSynchronize();
     static_cast<void>(cudaGetLastError());  // as on a GPU, the kernel's error is also the last error: clear it
+    // A fault loses the context (every later call would return it): the next test starts in a fresh one.
+    if (kernel == cudaErrorIllegalAddress || kernel == cudaErrorMisalignedAddress) cudaDeviceReset();
     return kernel;
 }
 
@@ -44,6 +45,11 @@ __global__ void early_return_kernel(int* out, unsigned active) {
 /// Reads one element past the end of @p data.
 __global__ void read_past_end_kernel(const float* data, float* out, int count) {
     out[0] = data[count];
+}
+
+/// Takes two pointers, and writes 1 to out[0] only when @p write: what a launch checks of its pointer arguments.
+__global__ void pointers_kernel(const float* in, float* out, bool write) {
+    if (write) out[0] = 1.0f + 0.0f * in[0];
 }
 
 /// Sums a block's values through dynamic shared memory, thread 0 writing the total.
@@ -205,4 +211,14 @@ cudaError_t time_fill(int* out, cudaError_t* unwaited_code, float* ms, int* firs
     cudaEventDestroy(start);
     cudaEventDestroy(stop);
     return waited;
+}
+
+cudaError_t launch_pointers(const float* in, float* out, bool write) {
+    pointers_kernel<<<1, 1>>>(in, out, write);
+    return finish();
+}
+
+cudaError_t launch_pointers_unwaited(const float* in, float* out) {
+    pointers_kernel<<<1, 1>>>(in, out, true);
+    return cudaGetLastError();
 }

@@ -24,3 +24,7 @@ cudaError_t shared_vector(float* out, int offset);
 cudaError_t async_sum(const float* in, float* out, int chunks, bool wait, bool barrier);
 /// One asynchronous 16-byte copy from float @p offset of @p in, the last @p zero_fill bytes zero, into out[0..3].
 cudaError_t async_vector(const float* in, float* out, int offset, int zero_fill);
+/// Launches a kernel given @p in and @p out, which writes out[0] (reading in[0]) when @p write.
+cudaError_t launch_pointers(const float* in, float* out, bool write);
+/// The same launch (writing), returning only the launch's own error: the host has not waited for the kernel.
+cudaError_t launch_pointers_unwaited(const float* in, float* out);

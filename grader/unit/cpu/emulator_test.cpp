@@ -7,6 +7,9 @@
 
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -20,6 +23,21 @@ std::vector<float> iota_floats(std::size_t count) {
 }
 
 std::string message_of(cudaError_t code) { return cudaGetErrorString(code); }
+
+float host_global[4] = {5.0f, 5.0f, 5.0f, 5.0f};
+
+// Whether the process may read @p bytes at @p address, asked of the kernel (write(2) fails with EFAULT where it
+// may not) rather than by touching it, which would end the test.
+bool host_can_read(const void* address, std::size_t bytes) {
+    int ends[2];
+    REQUIRE(pipe(ends) == 0);
+    const ssize_t written = write(ends[1], address, bytes);
+    const int error = errno;
+    close(ends[0]);
+    close(ends[1]);
+    if (written < 0) REQUIRE(error == EFAULT);
+    return written == static_cast<ssize_t>(bytes);
+}
 
 }  // namespace
 
@@ -203,6 +221,75 @@ TEST_SUITE("cpu-emulator") {
     }
 }
 
+TEST_SUITE("cpu-emulator-device-memory") {
+    TEST_CASE("refuses a launch given a host pointer, naming the kernel, the argument and the memory") {
+        tilelab::DeviceBuffer<float> device(4);
+        float on_stack[4] = {5.0f, 5.0f, 5.0f, 5.0f};
+        std::vector<float> on_heap(4, 5.0f);
+        struct Case {
+            const float* in;
+            float* out;
+            const char* argument;
+            const char* memory;
+            const float* unchanged;
+        };
+        for (const Case& c : {Case{device.data(), on_stack, "its argument 2 of 3 (out, a float*)", "on the host's stack", on_stack},
+                              Case{device.data(), on_heap.data(), "its argument 2 of 3 (out, a float*)", "host memory (a host array", on_heap.data()},
+                              Case{host_global, device.data(), "its argument 1 of 3 (in, a float const*)", "host memory (a host array", host_global}}) {
+            CAPTURE(c.argument);
+            const cudaError_t code = launch_pointers(c.in, c.out, true);
+            REQUIRE(code == cudaErrorIllegalAddress);
+            const std::string message = message_of(code);
+            INFO(message);
+            CHECK(message.find("illegal memory access in the kernel pointers_kernel launched at cpu/emulator_kernels.cu:") == 0);
+            CHECK(message.find(c.argument) != std::string::npos);
+            CHECK(message.find(c.memory) != std::string::npos);
+            CHECK(message.find("not device memory from cudaMalloc") != std::string::npos);
+            CHECK(message.find("The kernel did not run") != std::string::npos);
+            CHECK(c.unchanged[0] == 5.0f);  // the kernel never ran on host memory
+        }
+    }
+
+    TEST_CASE("accepts null pointers and pointers into a buffer's guard zones") {
+        tilelab::DeviceBuffer<float> device(1024);  // 4096 bytes: its end is the start of the guard page
+        CHECK(launch_pointers(nullptr, device.data(), false) == cudaSuccess);
+        CHECK(launch_pointers(device.data() + 1024, device.data() - 1, false) == cudaSuccess);
+        CHECK(launch_pointers(device.data() + 1023, device.data(), true) == cudaSuccess);
+    }
+
+    TEST_CASE("loses the context after a host pointer, as a GPU after a fault, until cudaDeviceReset") {
+        float on_stack[4] = {};
+        tilelab::DeviceBuffer<float> device(4);
+        CHECK(launch_pointers_unwaited(device.data(), on_stack) == cudaSuccess);  // the launch itself is fine
+        CHECK(cudaDeviceSynchronize() == cudaErrorIllegalAddress);
+        void* more = nullptr;
+        CHECK(cudaMalloc(&more, 64) == cudaErrorIllegalAddress);
+        CHECK(cudaMemcpy(on_stack, device.data(), sizeof on_stack, cudaMemcpyDeviceToHost) == cudaErrorIllegalAddress);
+        CHECK(cudaMemset(device.data(), 0, sizeof(float)) == cudaErrorIllegalAddress);
+        CHECK(launch_pointers(device.data(), device.data(), true) == cudaErrorIllegalAddress);  // resets the device
+        CHECK(cudaMalloc(&more, 64) == cudaSuccess);
+        CHECK(cudaFree(more) == cudaSuccess);
+        CHECK(launch_pointers(device.data(), device.data() + 1, true) == cudaSuccess);
+    }
+
+    TEST_CASE("keeps device buffers closed to host code, open to kernels, copies and fills") {
+        const std::vector<float> values = iota_floats(8);
+        tilelab::DeviceBuffer<float> device(values.size());
+        CHECK_FALSE(host_can_read(device.data(), sizeof(float)));  // fresh, after the allocator's poisoning
+        device.copy_from_host(values.data(), values.size());
+        CHECK_FALSE(host_can_read(device.data(), sizeof(float)));
+        REQUIRE(cudaMemset(device.data(), 0, sizeof(float)) == cudaSuccess);
+        CHECK_FALSE(host_can_read(device.data(), sizeof(float)));
+        REQUIRE(launch_pointers(device.data() + 1, device.data(), true) == cudaSuccess);
+        CHECK_FALSE(host_can_read(device.data(), sizeof(float)));
+        std::vector<float> got(values.size());
+        device.copy_to_host(got.data(), got.size());
+        CHECK(got[0] == 1.0f);
+        CHECK(got[7] == 7.0f);
+        CHECK(host_can_read(got.data(), sizeof(float)));
+    }
+}
+
 TEST_SUITE("cpu-emulator-vectors") {
     TEST_CASE("moves float4 vectors between global and shared memory, in a template kernel") {
         const int blocks = 2, count = blocks * 64 * 4;
@@ -320,5 +407,25 @@ TEST_SUITE("cpu-emulator-fault") {
         data.copy_from_host(values.data(), values.size());
         read_past_end(data.data(), out.data(), 10);
         FAIL("the read past the end went unnoticed");
+    }
+}
+
+TEST_SUITE("cpu-emulator-host-read") {
+    // Run alone, by a test that expects this process to end with the fault handler's message.
+    TEST_CASE("stops host code that reads device memory") {
+        tilelab::DeviceBuffer<float> data(10);
+        const volatile float* device = data.data();
+        const float value = device[3];
+        FAIL("the host read device memory: " << value);
+    }
+}
+
+TEST_SUITE("cpu-emulator-host-write") {
+    // Run alone, likewise.
+    TEST_CASE("stops host code that writes device memory") {
+        tilelab::DeviceBuffer<float> data(10);
+        volatile float* device = data.data();
+        device[9] = 1.0f;
+        FAIL("the host wrote device memory");
     }
 }

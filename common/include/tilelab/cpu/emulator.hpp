@@ -33,6 +33,19 @@ struct LaunchSite {
 void run_kernel(const LaunchSite& site, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
                 std::function<void()> thread_body);
 
+/// True when @p pointer may be given to a kernel: null, or memory from cudaMalloc (its guard zones included, so
+/// that an index past either end still faults with the buffer named).
+bool points_to_device_memory(const void* pointer) noexcept;
+
+/// A launch whose argument @p index (from 0, of @p count) is a pointer, of the type whose typeid name is
+/// @p mangled_type, to host memory: refused as a GPU would fail it, with cudaErrorIllegalAddress from the next
+/// synchronising call (a lost context: every later call returns it), and a message naming the kernel, the launch,
+/// the argument (as written in @p arguments, the launch's argument list, when known) and what the pointer is. A
+/// launch with a wrong configuration is refused for that instead, as run_kernel would. Nothing runs.
+void refuse_host_pointer(const LaunchSite& site, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
+                         std::size_t index, std::size_t count, const char* mangled_type, const void* pointer,
+                         const char* arguments = nullptr);
+
 /// The coordinates of the calling CUDA thread (valid inside a kernel only).
 const uint3& thread_index() noexcept;
 const uint3& block_index() noexcept;

@@ -21,6 +21,7 @@
 #include <cmath>
 #include <cstddef>
 #include <tuple>
+#include <typeinfo>
 #include <type_traits>
 #include <utility>
 
@@ -112,6 +113,43 @@ Shared<T>* dynamic_shared() {
     return static_cast<Shared<T>*>(dynamic_shared_storage(sizeof(T)));
 }
 
+namespace detail {
+/// Whether a kernel parameter of type @p T is a pointer to data (checked at launch to be device memory), and its
+/// address.
+template <class T>
+struct PointerArgument {
+    static constexpr bool is = std::is_pointer_v<T> && !std::is_function_v<std::remove_pointer_t<T>>;
+    static const void* address(const T& value) noexcept {
+        if constexpr (is) return static_cast<const void*>(value);
+        else return nullptr;
+    }
+};
+/// A float4* parameter, rewritten as a checked vector pointer.
+template <class V>
+struct PointerArgument<VectorPointer<V>> {
+    static constexpr bool is = true;
+    static const void* address(const VectorPointer<V>& value) noexcept { return value.address(); }
+};
+
+/// The index of the first pointer argument in @p values that is not device memory; sizeof...(T) when none.
+template <class... T, std::size_t... I>
+std::size_t first_host_pointer(const std::tuple<T...>& values, std::index_sequence<I...>, const void** pointer) {
+    std::size_t found = sizeof...(T);
+    auto visit = [&](std::size_t index, const auto& value) {
+        using V = std::decay_t<decltype(value)>;
+        if constexpr (PointerArgument<V>::is) {
+            const void* address = PointerArgument<V>::address(value);
+            if (found == sizeof...(T) && !points_to_device_memory(address)) {
+                found = index;
+                *pointer = address;
+            }
+        }
+    };
+    (visit(I, std::get<I>(values)), ...);
+    return found;
+}
+}  // namespace detail
+
 /// A rewritten launch `kernel<<<grid, block, shared, stream>>>(args)`: launch(kernel, ...)(args).
 template <class... P>
 class Launch {
@@ -126,13 +164,31 @@ public:
     void operator()(A&&... arguments) const {
         static_assert(sizeof...(A) == sizeof...(P), "the launch passes a different number of arguments than the kernel takes");
         const std::tuple<std::decay_t<P>...> parameters(std::forward<A>(arguments)...);
+        // A kernel reaches device memory only: a host array passed to it faults on a GPU, and fails here too.
+        if constexpr (sizeof...(P) > 0) {
+            const void* pointer = nullptr;
+            const std::size_t bad = detail::first_host_pointer(parameters, std::index_sequence_for<P...>{}, &pointer);
+            if (bad < sizeof...(P)) {
+                const char* types[] = {typeid(std::decay_t<P>).name()...};
+                refuse_host_pointer(site_, grid_, block_, dynamic_shared_bytes_, bad, sizeof...(P), types[bad], pointer,
+                                    arguments_);
+                return;
+            }
+        }
         // The kernel runs later, when the host waits for it: the body keeps its own copy of the arguments.
         run_kernel(site_, grid_, block_, dynamic_shared_bytes_,
                    [kernel = kernel_, parameters] { std::apply(kernel, parameters); });
     }
 
+    /// The launch's arguments as written in the source (the rewrite passes them), for messages that name one.
+    Launch& written_as(const char* arguments) noexcept {
+        arguments_ = arguments;
+        return *this;
+    }
+
 private:
     void (*kernel_)(P...);
+    const char* arguments_ = nullptr;
     LaunchSite site_;
     dim3 grid_;
     dim3 block_;
