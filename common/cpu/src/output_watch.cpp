@@ -39,6 +39,7 @@ void watch_output(const void* begin, std::size_t bytes) {
     w.begin = static_cast<const unsigned char*>(begin);
     w.elements = bytes / sizeof(std::uint32_t);
     w.copy.resize(w.elements);
+    const detail::DeviceMemoryOpen open;  // the kit's own read of a device buffer, outside any kernel
     std::memcpy(w.copy.data(), w.begin, w.elements * sizeof(std::uint32_t));
     w.last_writer.assign(w.elements, 0);
     watch_on = true;
