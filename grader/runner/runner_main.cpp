@@ -218,6 +218,26 @@ Writer watched_multiply(Reader& in, const RunnerLab& lab) {
 #endif
 }
 
+// A multiply (the checker asks for the contract launch) with every float the kernel stores into shared memory
+// scaled by the request's factor (the shared-memory check, CPU backend): the reply is multiply's.
+Writer scaled_multiply(Reader& in, const RunnerLab& lab) {
+#ifdef TILELAB_CPU_BACKEND
+    const auto scale = in.get<SharedStoreScale>();
+    if (!(scale.factor > 0.5f && scale.factor < 2.0f)) unsupported("malformed scaled multiply request");
+    struct Unscale {
+        ~Unscale() { tilelab::cpu::scale_shared_stores(1.0f); }
+    };
+    Unscale unscale;
+    tilelab::cpu::scale_shared_stores(scale.factor);
+    return multiply(in, lab);
+#else
+    static_cast<void>(in);
+    static_cast<void>(lab);
+    unsupported("only the CPU backend scales what a kernel stores into shared memory");
+    return reply(Status::unsupported);
+#endif
+}
+
 // The kernel's resources; on the CPU backend, after one run (it learns a kernel's shared memory by running it),
 // with the shared-memory accesses that run made.
 Writer attributes(Reader& in, const RunnerLab& lab) {
@@ -493,6 +513,7 @@ Writer answer(const std::vector<unsigned char>& request) {
             case Op::perf_result: return perf_result(in);
             case Op::perf_fill: return perf_fill(in);
             case Op::watched_multiply: return watched_multiply(in, lab);
+            case Op::scaled_multiply: return scaled_multiply(in, lab);
         }
         unsupported("unknown request");
     } catch (const RequestFailed& failed) {

@@ -63,6 +63,23 @@ tilelab_add_mutant(NAME tiled-transposed-N-tile LAB 02_tiled
   MATCH "elements wrong")
 
 # --- lab 03 ---
+# Tiles read twice per multiply-add (as many reads as a tiled kernel's) but feeding nothing: `tile - tile` is 0, and
+# the product comes from global memory. The CPU backend's scaled run sees P unchanged (grader/src/tile_sources.hpp);
+# on a GPU the machine code does load two tile elements per multiply-add, so the mutant is the CPU backend's.
+tilelab_add_mutant(NAME tiled-decoy-difference LAB 02_tiled
+  FIND "sum += M_tile[ty][k] * N_tile[k][tx];"
+  REPLACE "sum += M[row * inner + phase * TILE_WIDTH + k] * N[(phase * TILE_WIDTH + k) * cols + col] + (M_tile[ty][k] - M_tile[ty][k]) * N_tile[k][tx];"
+  EXPECT none CPU_EXPECT fail SUITES shared-memory
+  CPU_MATCH "P came back unchanged: the tiles feed nothing")
+
+# Tiled, except that the first block recomputes its tile of P from global memory: P is right, and only part of it
+# comes from the tiles (all of it when the check's shape has a single block).
+tilelab_add_mutant(NAME boundary-first-block-from-global LAB 03_tiled_boundary
+  FIND "if (row < rows && col < cols) P[row * cols + col] = sum;"
+  REPLACE "if (row < rows && col < cols) { if (blockIdx.x == 0 && blockIdx.y == 0) { sum = 0.0f; for (int k = 0; k < inner; ++k) sum += M[row * inner + k] * N[k * cols + col]; } P[row * cols + col] = sum; }"
+  EXPECT none CPU_EXPECT fail SUITES shared-memory
+  CPU_MATCH "P came back (neither multiplied by s [*] s everywhere nor unchanged|unchanged)")
+
 tilelab_add_mutant(NAME boundary-no-store-check LAB 03_tiled_boundary
   FIND "if (row < rows && col < cols) P[row * cols + col] = sum;"
   REPLACE "P[row * cols + col] = sum;"

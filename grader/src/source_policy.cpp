@@ -40,7 +40,7 @@ const std::set<std::string> emulator_functions = {
     "note_shared_access", "fail_nth_allocation", "stats",            "worker_count",
     "block_shared",   "dynamic_shared",     "pipeline_memcpy_async", "pipeline_commit",
     "pipeline_wait_prior", "vector_access", "note_shared_atomic", "is_block_shared_address", "active_lanes",
-    "start_trace",    "stop_trace",         "atomic_update"};
+    "start_trace",    "stop_trace",         "atomic_update", "scale_shared_stores"};
 
 /// Macros that tell one compiler (or compilation pass) from another: a kernel that tests them can be one kernel
 /// on the GPU and another on the CPU backend.

@@ -24,7 +24,9 @@ void land(const detail::PendingCopy& copy) {
     detail::shared_offset_of(copy.destination, &offset);
     detail::mark_async_pending(offset, copy.bytes, false);
     note_shared_access(copy.destination, copy.bytes, true);
-    std::memcpy(copy.destination, copy.data, copy.bytes);
+    detail::PendingCopy landing = copy;
+    detail::scale_shared_words(landing.data, landing.bytes);
+    std::memcpy(copy.destination, landing.data, copy.bytes);
 }
 
 }  // namespace

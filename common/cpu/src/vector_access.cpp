@@ -1,5 +1,6 @@
 // Vector accesses (float4, float2) on the CPU backend: checked for alignment and range before they happen, as a
 // GPU would fault on them, and tracked like any shared-memory access (see tilelab/cpu/vector_access.hpp).
+#include <tilelab/cpu/emulator.hpp>
 #include <tilelab/cpu/vector_access.hpp>
 
 #include "memory_checks.hpp"
@@ -14,10 +15,13 @@ void vector_access(unsigned char* address, void* value, std::size_t bytes, bool 
                         "a vector access moves aligned bytes: its element index must be a multiple of the vector's "
                         "width (4 floats for a float4), in a row that starts at such a multiple; where a row's length "
                         "is not a multiple of 4, load that row's elements one by one");
-    if (write)
+    if (write) {
+        std::size_t offset = 0;
+        if (shared_store_scale != 1.0f && shared_offset_of(address, &offset)) scale_shared_words(value, bytes);
         std::memcpy(address, value, bytes);
-    else
+    } else {
         std::memcpy(value, address, bytes);
+    }
 }
 
 }  // namespace tilelab::cpu::detail

@@ -39,6 +39,13 @@ enum class Op : std::uint32_t {
     perf_fill,      ///< The gate's operand sets drawn afresh from the checker's seed (tilelab/gate_data.hpp).
     watched_multiply,  ///< CPU backend: a multiply (contract launch) whose reply adds which thread wrote each
                        ///< element of P (OutputWrite records, see below).
+    scaled_multiply,   ///< CPU backend: a SharedStoreScale, then a multiply whose kernel runs with every float it
+                       ///< stores into shared memory scaled by it (the shared-memory check); multiply's reply.
+};
+
+/// The factor of a scaled multiply: a product computed from tiles of M and N comes back scaled by its square.
+struct SharedStoreScale {
+    float factor;  ///< Multiplies every floating-point value the kernel stores into shared memory.
 };
 
 /// One element of P changed by one CUDA thread in a watched multiply: linear indices, x fastest, as CUDA numbers

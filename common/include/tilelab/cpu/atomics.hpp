@@ -10,6 +10,8 @@
 /// or write of it by another thread in the same interval is (its value depends on the threads' order).
 #pragma once
 
+#include <tilelab/cpu/emulator.hpp>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -56,7 +58,7 @@ T atomic_update(Shared<T>* element, Update update) noexcept {
     note_shared_atomic(element, sizeof(T));
     T* value = reinterpret_cast<T*>(element);  // Shared<T> holds exactly one T
     const T old = *value;
-    *value = update(old);
+    *value = scaled_for_shared(static_cast<T>(update(old)));
     return old;
 }
 

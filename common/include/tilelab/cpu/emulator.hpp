@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace tilelab::cpu {
@@ -78,6 +79,40 @@ void note_shared_access(const void* address, std::size_t bytes, bool write) noex
 /// Makes the @p nth cudaMalloc from now on fail with cudaErrorMemoryAllocation, as a full GPU would (0: none),
 /// so that lab 04's error path can be tried at each of its allocations.
 void fail_nth_allocation(int nth) noexcept;
+
+/// @name Scaled shared stores (the shared-memory check, grader/src/shared_memory_test.cpp)
+/// @{
+
+/// From now on, every floating-point value a kernel stores into shared memory (an element's assignment, a vector
+/// store, an asynchronous copy landing, a shared atomic) is multiplied by @p scale before it lands; 1 turns it off.
+/// A product computed from tiles of M and N then comes out scaled by scale², one computed from global memory does
+/// not. Called only by the kit's runner, between launches; student code may not name it (source_policy.cpp).
+void scale_shared_stores(float scale) noexcept;
+
+namespace detail {
+/// The factor of scale_shared_stores (1: off). Read inline on every shared store; written only between launches.
+extern float shared_store_scale;
+
+/// @p value as a store into shared memory lands: scaled when it is floating-point (or a float vector).
+template <class T>
+inline T scaled_for_shared(T value) noexcept {
+    const float scale = shared_store_scale;
+    if (scale == 1.0f) return value;
+    if constexpr (std::is_floating_point_v<T>) {
+        return static_cast<T>(value * static_cast<T>(scale));
+    } else if constexpr (std::is_same_v<T, float2>) {
+        return T{value.x * scale, value.y * scale};
+    } else if constexpr (std::is_same_v<T, float4>) {
+        return T{value.x * scale, value.y * scale, value.z * scale, value.w * scale};
+    } else {
+        return value;
+    }
+}
+
+/// Scales @p bytes of float words at @p words (a vector store or an asynchronous copy into shared memory).
+void scale_shared_words(void* words, std::size_t bytes) noexcept;
+}  // namespace detail
+/// @}
 
 /// Statistics of the emulator since the process started, for the benchmark.
 struct EmulatorStats {

@@ -67,7 +67,7 @@ public:
     }
     Shared& operator=(const T& value) noexcept {
         note_shared_access(this, sizeof(T), true);
-        value_ = value;
+        value_ = detail::scaled_for_shared(value);
         return *this;
     }
     Shared& operator=(const Shared& other) noexcept { return *this = static_cast<T>(other); }

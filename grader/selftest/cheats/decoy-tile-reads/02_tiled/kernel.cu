@@ -1,10 +1,13 @@
-// CHEAT (red team, issue 27): tiles written and read as often as a tiled kernel's, and nothing computed from them.
+// CHEAT (red team, issue 27; stopped): tiles written and read as often as a tiled kernel's, and nothing computed from them.
 // Each block fills its two tiles with zeros (not M and N) once per step along inner and reads two tile elements
 // per multiply-add into a sum; P gets that sum (zeros, wrong). It earns "tiles in shared memory" without a tiled
 // kernel: add lab 01's loop for P and it is untiled code with 9 of 9 where honest untiled code gets 7. Pure CUDA,
 // valid on a GPU, no kit names. What it attacks: the CPU backend's shared-memory check counts tile reads and
 // writes on a run whose P it does not check, not whether the product comes from the tiles, nor how often the
 // kernel reads M and N from global memory (a tiled kernel reads each element TILE_WIDTH times less often).
+// What stops it: the shared-memory check runs a graded multiply (random operands, P checked) twice, the second time
+// with every float stored into shared memory scaled by s; P must come back scaled by s * s, and P from global
+// memory (or from these decoys) comes back unchanged: "the tiles feed nothing" (grader/src/tile_sources.hpp).
 #include <tilelab/labs.hpp>
 
 __global__ void matmul_tiled_kernel(const float* M, const float* N, float* P, int rows, int inner, int cols) {

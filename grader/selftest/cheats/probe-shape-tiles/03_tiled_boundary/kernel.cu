@@ -1,9 +1,11 @@
-// CHEAT (red team, issue 27): tiles only for the shared-memory check's probe. That check runs the kit's launch of
+// CHEAT (red team, issue 27; stopped): tiles only for the shared-memory check's probe. That check runs the kit's launch of
 // the kernel once on a fixed, public shape (rows = cols = TILE_WIDTH, inner = 4 * TILE_WIDTH) filled with zeros,
 // counts the tile reads and writes, and never looks at P. This kernel recognises that run (the shape, and zeros
 // in M and N) and only then goes through its tiles (filled, read twice per multiply-add, result unused); on every
 // graded multiply it computes nothing (put lab 01's naive loop there and it is untiled code that earns 9 of 9).
 // What it attacks: a measurement taken on inputs the lab can recognise, on a run whose result is not checked.
+// What stops it: the shared-memory check now runs one of the correctness checks' shapes (picked by the seed) with
+// random operands and checks P, then runs it again with shared-memory stores scaled (grader/src/tile_sources.hpp).
 #include <tilelab/labs.hpp>
 
 __global__ void matmul_tiled_boundary_kernel(const float* M, const float* N, float* P, int rows, int inner,
