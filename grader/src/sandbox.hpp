@@ -27,7 +27,8 @@ struct Sandbox {
 /// as the checker's user, out of reach of the lab's program, whose user id may not signal or trace it.
 Sandbox prepare_sandbox(bool confine = true);
 
-/// In a freshly forked child: becomes the sandbox's user (when it is confined) with no way back or up, and
+/// In a freshly forked child: becomes the sandbox's user (when it is confined) with no way back or up, keeps only
+/// an allowlisted environment (paths, locale, CUDA's and the GPU's variables, TILELAB_CPU_WORKERS), and
 /// limits what it may use (processes, core files, file size). False when the user could not be taken.
 bool become_sandbox_user(const Sandbox& sandbox);
 
@@ -41,7 +42,8 @@ bool become_sandbox_user(const Sandbox& sandbox);
 /// left the group included).
 void end_sandboxed_processes(const Sandbox& sandbox, pid_t group);
 
-/// Removes the sandbox's folders.
+/// Removes the sandbox's folders and, when its user id is its own, everything that user left in /tmp, /var/tmp
+/// and /dev/shm (call it after end_sandboxed_processes): nothing of one check reaches the next.
 void remove_sandbox(const Sandbox& sandbox);
 
 }  // namespace tilelab::grader
