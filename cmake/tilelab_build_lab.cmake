@@ -21,9 +21,10 @@ if(SOURCE_CHECK)
   if(NOT result EQUAL 0)
     message("${output}")
     message(FATAL_ERROR "hint: the lab's files reach beyond what a lab may (each line above says where and why): "
-                        "a lab includes the kit's public headers, CUDA's and the C++ library's headers and files of "
-                        "its own folder, names nothing of the kit's but its public helpers, and holds plain files "
-                        "only\n${see_page}")
+                        "a lab includes the kit's public headers, CUDA's and the C++ standard library's headers and "
+                        "files of its own folder, names nothing of the kit's but its public helpers and nothing of "
+                        "the system's (files, descriptors, processes, threads, signals, the environment), and holds "
+                        "plain files only\n${see_page}")
   endif()
 endif()
 execute_process(COMMAND "${CMAKE_COMMAND}" --build "${BUILD_DIR}" --target ${targets} --config "${CONFIG}"

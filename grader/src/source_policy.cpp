@@ -148,8 +148,9 @@ const std::string why_kit_names =
     "tilelab::CudaEvent, tilelab::elapsed_ms, tilelab::CudaError and TILELAB_CUDA_CHECK, nothing else of the kit";
 const std::string allowed_includes =
     "a lab may include <tilelab/labs.hpp>, <tilelab/cuda_check.hpp>, <tilelab/cuda_event.hpp>, "
-    "<tilelab/device_buffer.hpp>, CUDA's and the C++ library's headers (<...>), and files of its own folder "
-    "(\"name.cuh\")";
+    "<tilelab/device_buffer.hpp>, CUDA's runtime and device headers (<cuda_runtime.h>, <cuda_pipeline.h>, "
+    "<cooperative_groups.h>, ...), the C++ standard library's computing headers (<vector>, <cmath>, <cstdio>, ...) "
+    "and files of its own folder (\"name.cuh\")";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Translation phases 1-3, as far as the rules need them.
