@@ -50,7 +50,9 @@ void limit(int resource, rlim_t value) {
 // programs and libraries, the locale, what a GPU and the CUDA toolchain need, and the CPU backend's worker count.
 // Nothing else of the grader's: no TILELAB_SEED (a lab that knew it could ship the answers, cheats/replays-known-
 // seed), no CTest or CI variables, nothing that names the kit's folders.
-bool allowed_variable(const std::string& entry) {
+}  // namespace
+
+bool sandbox_variable_allowed(const std::string& entry) {
     const std::string name = entry.substr(0, entry.find('='));
     static const std::set<std::string> names = {
         "PATH", "LANG", "LANGUAGE", "TZ", "LD_LIBRARY_PATH", "LIBRARY_PATH", "CPATH", "C_INCLUDE_PATH",
@@ -63,15 +65,19 @@ bool allowed_variable(const std::string& entry) {
     return false;
 }
 
+namespace {
+
 void keep_allowed_environment() {
     std::vector<std::string> removed;
     for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry)
-        if (!allowed_variable(*entry)) removed.emplace_back(std::string(*entry).substr(0, std::string(*entry).find('=')));
+        if (!sandbox_variable_allowed(*entry)) removed.emplace_back(std::string(*entry).substr(0, std::string(*entry).find('=')));
     for (const std::string& name : removed) unsetenv(name.c_str());
 }
 
 // Removes what user @p uid owns under @p root: entries it owns (whole), and inside the folders it could write
 // (world-writable ones such as /tmp's), nothing else. Its processes have all ended, so nothing changes meanwhile.
+}  // namespace
+
 void remove_files_of(uid_t uid, const std::filesystem::path& root) {
     namespace fs = std::filesystem;
     std::error_code error;
@@ -89,8 +95,6 @@ void remove_files_of(uid_t uid, const std::filesystem::path& root) {
     }
     for (const fs::path& path : owned) fs::remove_all(path, error);
 }
-
-}  // namespace
 
 Sandbox prepare_sandbox(bool confine) {
     Sandbox sandbox;

@@ -5,6 +5,7 @@
 
 #include <sys/types.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,16 @@ bool become_sandbox_user(const Sandbox& sandbox);
 /// Ends the runner's process group and, with a user id of its own, every process of that user (a child that
 /// left the group included).
 void end_sandboxed_processes(const Sandbox& sandbox, pid_t group);
+
+/// True when the environment entry @p entry ("NAME=value") may reach the runner or the compiler: PATH, the
+/// locale, the compiler's and the libraries' paths, CUDA's, NVCC's and the GPU's variables (CUDA_*, NVIDIA_*, ...)
+/// and TILELAB_CPU_WORKERS; nothing else of the grader's (no TILELAB_SEED, no CTest or CI variables).
+bool sandbox_variable_allowed(const std::string& entry);
+
+/// Removes what user @p uid owns under @p root: each entry it owns, whole, found by walking only the folders it
+/// could write in (world-writable ones, such as /tmp itself); nothing of other users. Call it once that user's
+/// processes have all ended.
+void remove_files_of(uid_t uid, const std::filesystem::path& root);
 
 /// Removes the sandbox's folders and, when its user id is its own, everything that user left in /tmp, /var/tmp
 /// and /dev/shm (call it after end_sandboxed_processes): nothing of one check reaches the next.
