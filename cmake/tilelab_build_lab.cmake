@@ -20,6 +20,10 @@ if(SOURCE_CHECK)
   execute_process(COMMAND ${SOURCE_LAUNCHER} "${SOURCE_CHECK}" "${SOURCE_ROOT}" ${files} RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE output)
   if(NOT result EQUAL 0)
     message("${output}")
+    # A library's header (cuBLAS, Thrust, ...): the same hint as when the build finds the library (below).
+    if(output MATCHES "the lab calls a library [(]([a-z]+)[.][.][.][)][^\n]*[(]it has (#include [^\n]*)[)]")
+      message(FATAL_ERROR "hint: the lab calls a library (${CMAKE_MATCH_1}...) instead of computing the product itself: write the kernel (it has ${CMAKE_MATCH_2})\n${see_page}")
+    endif()
     message(FATAL_ERROR "hint: the lab's files reach beyond what a lab may (each line above says where and why): "
                         "a lab includes the kit's public headers, CUDA's and the C++ standard library's headers and "
                         "files of its own folder, names nothing of the kit's but its public helpers and nothing of "
