@@ -128,7 +128,9 @@ TEST_SUITE("source_policy") {
         CHECK(broken("__device__ void count(const float* p, bool write) { if (write) { } }\n"
                      "void f() {\n  int read = 0, open = 1;\n  read += open;\n  struct S { int signal; } s;\n"
                      "  s.signal = read;\n  std::cin.read(nullptr, 0);\n  mine::write(3);\n  int thread = 0;\n"
-                     "  printf(\"%d\\n\", thread);\n  exit(1);\n}\n#define COUNT(a, write) f(a, write)\n") == "");
+                     "  printf(\"%d\\n\", thread);\n  exit(1);\n}\n#define COUNT(a, write) f(a, write)\n"
+                     "void g(std::vector<int>& v) { v.erase(std::remove(v.begin(), v.end(), 0), v.end()); }\n"
+                     "struct Tile { Tile clone() const { return *this; } };\n") == "");
         // Code that runs before main or binds to C names, and pragmas that change symbols.
         CHECK(refused("__attribute__((constructor)) void f() {}\n", "`constructor`", 1));
         CHECK(refused("[[gnu::constructor]] void f() {}\n", "`constructor`", 1));
