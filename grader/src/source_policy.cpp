@@ -420,6 +420,9 @@ std::string include_problem(const std::string& header) {
         return "";
     for (const std::string& folder : cuda_header_folders)
         if (name.rfind(folder, 0) == 0) return "";
+    if (name == "cuda.h" || name == "cudaTypedefs.h")
+        return "CUDA's driver API, which loads modules and finds functions by name; a lab needs only the runtime "
+               "(<cuda_runtime.h>, which nvcc includes anyway)";
     return "a header that is neither CUDA's nor the C++ standard library's (" + why_os + ")";
 }
 
