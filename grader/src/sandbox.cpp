@@ -16,8 +16,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <set>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace tilelab::grader {
 namespace {
@@ -44,7 +46,55 @@ void limit(int resource, rlim_t value) {
     setrlimit(resource, &r);
 }
 
+// True when a variable of the grader's environment (NAME=value) may reach the runner or the compiler: what finds
+// programs and libraries, the locale, what a GPU and the CUDA toolchain need, and the CPU backend's worker count.
+// Nothing else of the grader's: no TILELAB_SEED (a lab that knew it could ship the answers, cheats/replays-known-
+// seed), no CTest or CI variables, nothing that names the kit's folders.
 }  // namespace
+
+bool sandbox_variable_allowed(const std::string& entry) {
+    const std::string name = entry.substr(0, entry.find('='));
+    static const std::set<std::string> names = {
+        "PATH", "LANG", "LANGUAGE", "TZ", "LD_LIBRARY_PATH", "LIBRARY_PATH", "CPATH", "C_INCLUDE_PATH",
+        "CPLUS_INCLUDE_PATH", "GCC_EXEC_PREFIX", "COMPILER_PATH", "CC", "CXX", "CUDACXX", "CUDAHOSTCXX",
+        "SOURCE_DATE_EPOCH", "TILELAB_CPU_WORKERS"};
+    static const std::vector<std::string> prefixes = {"LC_", "CUDA_", "NVCC_", "NVIDIA_", "__NV_", "NV_"};
+    if (names.count(name) != 0) return true;
+    for (const std::string& prefix : prefixes)
+        if (name.rfind(prefix, 0) == 0) return true;
+    return false;
+}
+
+namespace {
+
+void keep_allowed_environment() {
+    std::vector<std::string> removed;
+    for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry)
+        if (!sandbox_variable_allowed(*entry)) removed.emplace_back(std::string(*entry).substr(0, std::string(*entry).find('=')));
+    for (const std::string& name : removed) unsetenv(name.c_str());
+}
+
+// Removes what user @p uid owns under @p root: entries it owns (whole), and inside the folders it could write
+// (world-writable ones such as /tmp's), nothing else. Its processes have all ended, so nothing changes meanwhile.
+}  // namespace
+
+void remove_files_of(uid_t uid, const std::filesystem::path& root) {
+    namespace fs = std::filesystem;
+    std::error_code error;
+    std::vector<fs::path> owned;
+    for (fs::recursive_directory_iterator it(root, fs::directory_options::skip_permission_denied, error), end;
+         !error && it != end; it.increment(error)) {
+        struct stat st {};
+        if (lstat(it->path().c_str(), &st) != 0) continue;
+        if (st.st_uid == uid) {
+            owned.push_back(it->path());
+            it.disable_recursion_pending();
+        } else if (!S_ISDIR(st.st_mode) || (st.st_mode & S_IWOTH) == 0) {
+            it.disable_recursion_pending();
+        }
+    }
+    for (const fs::path& path : owned) fs::remove_all(path, error);
+}
 
 Sandbox prepare_sandbox(bool confine) {
     Sandbox sandbox;
@@ -99,8 +149,9 @@ bool become_sandbox_user(const Sandbox& sandbox) {
             return false;
         limit(RLIMIT_NPROC, 4096);  // counts this user's threads: the emulator's workers fit, a fork bomb does not
     }
-    // The seed the checker draws its inputs from: a lab that knew it could ship the answers (cheats/replays-known-seed).
-    unsetenv("TILELAB_SEED");
+    // An allowlisted environment (the seed the checker draws its inputs from is not in it); HOME and TMPDIR are
+    // set to the scratch folder by the caller.
+    keep_allowed_environment();
     prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
     prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);  // after the change of user, which clears it
     limit(RLIMIT_CORE, 0);
@@ -156,6 +207,10 @@ void end_sandboxed_processes(const Sandbox& sandbox, pid_t group) {
 void remove_sandbox(const Sandbox& sandbox) {
     std::error_code ignored;
     if (!sandbox.folder.empty()) std::filesystem::remove_all(sandbox.folder, ignored);
+    // What the runner's (or the compiler's) user left in the shared temporary folders: a later check, or another
+    // submission's in a batch, could read it. Only with a user id of its own: "nobody" is shared.
+    if (sandbox.confined && sandbox.own_uid)
+        for (const char* root : {"/tmp", "/var/tmp", "/dev/shm"}) remove_files_of(sandbox.uid, root);
 }
 
 }  // namespace tilelab::grader

@@ -5,6 +5,7 @@
 
 #include <sys/types.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,8 @@ struct Sandbox {
 /// as the checker's user, out of reach of the lab's program, whose user id may not signal or trace it.
 Sandbox prepare_sandbox(bool confine = true);
 
-/// In a freshly forked child: becomes the sandbox's user (when it is confined) with no way back or up, and
+/// In a freshly forked child: becomes the sandbox's user (when it is confined) with no way back or up, keeps only
+/// an allowlisted environment (paths, locale, CUDA's and the GPU's variables, TILELAB_CPU_WORKERS), and
 /// limits what it may use (processes, core files, file size). False when the user could not be taken.
 bool become_sandbox_user(const Sandbox& sandbox);
 
@@ -41,7 +43,18 @@ bool become_sandbox_user(const Sandbox& sandbox);
 /// left the group included).
 void end_sandboxed_processes(const Sandbox& sandbox, pid_t group);
 
-/// Removes the sandbox's folders.
+/// True when the environment entry @p entry ("NAME=value") may reach the runner or the compiler: PATH, the
+/// locale, the compiler's and the libraries' paths, CUDA's, NVCC's and the GPU's variables (CUDA_*, NVIDIA_*, ...)
+/// and TILELAB_CPU_WORKERS; nothing else of the grader's (no TILELAB_SEED, no CTest or CI variables).
+bool sandbox_variable_allowed(const std::string& entry);
+
+/// Removes what user @p uid owns under @p root: each entry it owns, whole, found by walking only the folders it
+/// could write in (world-writable ones, such as /tmp itself); nothing of other users. Call it once that user's
+/// processes have all ended.
+void remove_files_of(uid_t uid, const std::filesystem::path& root);
+
+/// Removes the sandbox's folders and, when its user id is its own, everything that user left in /tmp, /var/tmp
+/// and /dev/shm (call it after end_sandboxed_processes): nothing of one check reaches the next.
 void remove_sandbox(const Sandbox& sandbox);
 
 }  // namespace tilelab::grader

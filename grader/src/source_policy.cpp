@@ -42,6 +42,95 @@ const std::set<std::string> emulator_functions = {
     "pipeline_wait_prior", "vector_access", "note_shared_atomic", "is_block_shared_address", "active_lanes",
     "start_trace",    "stop_trace",         "atomic_update", "scale_shared_stores"};
 
+/// Headers of CUDA a lab may include with <...>: the runtime, the device-side libraries the labs' styles use
+/// (pipelines, barriers, cooperative groups, warp matrices, half and bfloat16 types). The driver API (<cuda.h>)
+/// is not among them: it loads modules and resolves functions by name, and no lab needs it.
+const std::set<std::string> cuda_headers = {
+    "cuda_runtime.h", "cuda_runtime_api.h", "device_launch_parameters.h", "device_functions.h", "cuda_pipeline.h",
+    "cuda_pipeline_primitives.h", "cuda_awbarrier.h", "cuda_awbarrier_primitives.h", "cuda_fp16.h", "cuda_bf16.h",
+    "cuda_fp8.h", "mma.h", "cooperative_groups.h", "vector_types.h", "vector_functions.h", "math_constants.h",
+    "cuda/pipeline", "cuda/barrier", "cuda/atomic", "cuda/annotated_ptr"};
+
+/// Folders of CUDA headers a lab may include from (<cooperative_groups/reduce.h>, <cuda/std/array>).
+const std::vector<std::string> cuda_header_folders = {"cooperative_groups/", "cuda/std/"};
+
+/// Headers of the C++ library (and their C forms) a lab may include: they compute, format and hold data; none
+/// gives access to files, processes, threads, signals or the environment. <cstdio> and <iostream> are in for
+/// printf and std::cout debugging (their file functions are refused by name: os_functions); <fstream>,
+/// <filesystem>, <thread>, <future>, <csignal>, <csetjmp> and every POSIX header are not.
+const std::set<std::string> library_headers = {
+    "algorithm", "any", "array", "atomic", "bit", "bitset", "cassert", "cctype", "cerrno", "cfloat", "charconv",
+    "chrono", "cinttypes", "climits", "cmath", "compare", "complex", "concepts", "cstdarg", "cstddef", "cstdint",
+    "cstdio", "cstdlib", "cstring", "ctime", "deque", "exception", "format", "forward_list", "functional",
+    "initializer_list", "iomanip", "ios", "iosfwd", "iostream", "istream", "iterator", "limits", "list", "map",
+    "memory", "new", "numbers", "numeric", "optional", "ostream", "queue", "random", "ratio", "set", "span",
+    "sstream", "stack", "stdexcept", "string", "string_view", "tuple", "type_traits", "typeinfo",
+    "unordered_map", "unordered_set", "utility", "valarray", "variant", "vector", "version",
+    "assert.h", "ctype.h", "errno.h", "float.h", "inttypes.h", "limits.h", "math.h", "stdarg.h", "stddef.h",
+    "stdint.h", "stdio.h", "stdlib.h", "string.h", "time.h", "stdbool.h"};
+
+/// Prefixes of the headers of libraries that would do the lab's work (the build check's library rule says so).
+const std::vector<std::string> library_prefixes = {"cublas", "cusparse", "cusolver", "cufft", "curand", "cudnn",
+                                                   "cutlass/", "thrust/", "cub/", "cute/"};
+
+/// Functions and objects of the C and POSIX libraries (and the C++ library's wrappers of them) that open,
+/// duplicate, read or write files and descriptors, start processes or threads, or change signals, memory
+/// protection or the environment. A lab needs none, and with them lab code, which runs in the runner's process,
+/// could serve the runner's channel to the checker itself. Standard headers declare many of them transitively,
+/// so the names are refused, not only the headers. Left out because the C++ library or a student's class has the
+/// same name for something else (std::remove, std::bind, a clone() member): remove, rename, bind, clone, link; the
+/// build check's look at the objects (cmake/tilelab_build_lab.cmake) refuses the C library's ones.
+const std::set<std::string> os_functions = {
+    "open", "open64", "openat", "openat2", "creat", "read", "readv", "write", "writev", "pread", "pwrite",
+    "pread64", "pwrite64", "preadv", "pwritev", "close", "close_range", "dup", "dup2", "dup3", "pipe", "pipe2",
+    "fcntl", "ioctl", "socket", "socketpair", "connect", "listen", "accept", "send", "sendto",
+    "sendmsg", "recv", "recvfrom", "recvmsg", "splice", "tee", "vmsplice", "sendfile", "copy_file_range",
+    "memfd_create", "eventfd", "mkfifo", "mknod", "fork", "vfork", "clone3", "execl", "execlp",
+    "execle", "execv", "execvp", "execvpe", "execve", "execveat", "fexecve", "posix_spawn", "posix_spawnp",
+    "system", "popen", "pclose", "fopen", "fopen64", "freopen", "freopen64", "fdopen", "fileno", "tmpfile",
+    "tmpfile64", "tmpnam", "tempnam", "mkstemp", "mkostemp", "mkdtemp", "renameat", "unlink",
+    "unlinkat", "rmdir", "mkdir", "chmod", "chown", "truncate", "ftruncate", "symlink", "opendir",
+    "mmap", "mmap64", "mprotect", "munmap", "mremap", "madvise", "ptrace", "process_vm_readv",
+    "process_vm_writev", "kill", "tgkill", "raise", "signal", "sigaction", "sigprocmask", "alarm", "setitimer",
+    "getenv", "secure_getenv", "setenv", "putenv", "unsetenv", "clearenv", "environ", "__environ", "syscall",
+    "prctl", "seccomp", "setuid", "setgid", "atexit", "at_quick_exit", "setjmp", "longjmp", "sigsetjmp",
+    "siglongjmp", "_setjmp", "_longjmp", "dladdr", "dl_iterate_phdr"};  // dlsym and kin: lookups_by_name
+
+/// Types and functions of namespace std that do the same (std::thread, std::ofstream, std::filesystem::...).
+const std::set<std::string> os_library_names = {
+    "thread", "jthread", "async", "filesystem", "fstream", "ifstream", "ofstream", "basic_fstream",
+    "basic_ifstream", "basic_ofstream", "filebuf", "basic_filebuf", "wfstream", "wifstream", "wofstream",
+    "wfilebuf", "this_thread"};
+
+/// The builtins that hand code the addresses of stack frames and return addresses.
+const std::set<std::string> frame_builtins = {"__builtin_frame_address", "__builtin_return_address",
+                                              "__builtin_extract_return_addr", "__builtin_frob_return_addr",
+                                              "__builtin_dwarf_cfa", "__builtin_eh_return", "__builtin_longjmp",
+                                              "__builtin_setjmp", "__builtin_apply", "__builtin_apply_args"};
+
+/// Attributes that run a lab's code before or after main, or place or export it where the runner does not
+/// expect it.
+const std::set<std::string> startup_attributes = {
+    "constructor", "destructor", "init_priority", "section", "weak", "visibility", "used", "retain",
+    "externally_visible", "no_reorder", "__constructor__", "__destructor__", "__init_priority__", "__section__",
+    "__weak__", "__visibility__", "__used__", "__retain__", "__externally_visible__", "__no_reorder__"};
+
+/// Pragmas a lab may use: loop unrolling, include guards and diagnostics.
+bool allowed_pragma(const std::vector<std::string>& words) {
+    if (words.empty()) return true;
+    static const std::set<std::string> alone = {"unroll", "nounroll", "once", "nv_diag_suppress", "nv_diag_default",
+                                                "nv_diag_warning", "diag_suppress", "diag_default"};
+    if (alone.count(words[0]) != 0) return true;
+    if ((words[0] == "GCC" || words[0] == "clang") && words.size() > 1)
+        return words[1] == "unroll" || words[1] == "diagnostic" || words[1] == "ivdep";
+    return false;
+}
+
+const std::string why_os =
+    "a lab needs only CUDA and the C++ standard library; lab code runs in the runner's process, next to the "
+    "channel that carries its results to the checker, so it may not reach files, descriptors, processes, threads, "
+    "signals or the environment";
+
 /// Macros that tell one compiler (or compilation pass) from another: a kernel that tests them can be one kernel
 /// on the GPU and another on the CPU backend.
 bool tests_backend(const std::string& name) {
@@ -61,8 +150,9 @@ const std::string why_kit_names =
     "tilelab::CudaEvent, tilelab::elapsed_ms, tilelab::CudaError and TILELAB_CUDA_CHECK, nothing else of the kit";
 const std::string allowed_includes =
     "a lab may include <tilelab/labs.hpp>, <tilelab/cuda_check.hpp>, <tilelab/cuda_event.hpp>, "
-    "<tilelab/device_buffer.hpp>, CUDA's and the C++ library's headers (<...>), and files of its own folder "
-    "(\"name.cuh\")";
+    "<tilelab/device_buffer.hpp>, CUDA's runtime and device headers (<cuda_runtime.h>, <cuda_pipeline.h>, "
+    "<cooperative_groups.h>, ...), the C++ standard library's computing headers (<vector>, <cmath>, <cstdio>, ...) "
+    "and files of its own folder (\"name.cuh\")";
 
 // ---------------------------------------------------------------------------------------------------------------
 // Translation phases 1-3, as far as the rules need them.
@@ -326,7 +416,14 @@ std::string include_problem(const std::string& header) {
     if (has_component(name, ".") || has_component(name, "")) return "`.` or an empty step in the path";
     if (angle && name.rfind("tilelab/", 0) == 0 && public_headers.count(name) == 0)
         return "a header of the kit's own (the grader's or the emulator's), not one written for labs";
-    return "";
+    if (!angle || public_headers.count(name) != 0 || cuda_headers.count(name) != 0 || library_headers.count(name) != 0)
+        return "";
+    for (const std::string& folder : cuda_header_folders)
+        if (name.rfind(folder, 0) == 0) return "";
+    if (name == "cuda.h" || name == "cudaTypedefs.h")
+        return "CUDA's driver API, which loads modules and finds functions by name; a lab needs only the runtime "
+               "(<cuda_runtime.h>, which nvcc includes anyway)";
+    return "a header that is neither CUDA's nor the C++ standard library's (" + why_os + ")";
 }
 
 class Rules {
@@ -334,10 +431,13 @@ public:
     Rules(const std::vector<Token>& tokens, SourceScan& out) : t_(tokens), out_(out) {}
 
     void run() {
+        collect_declared();
         for (std::size_t i = 0; i < t_.size(); ++i) {
             const Token& token = t_[i];
             if (token.kind == Kind::punctuator && token.text == "#" && token.line_start) {
                 directive(i);
+            } else if (token.kind == Kind::punctuator && token.text == "[" && i + 1 < t_.size() && t_[i + 1].text == "[") {
+                attribute(i + 1, "]");
             } else if (token.kind == Kind::punctuator && token.text == "##") {
                 add(token, "token pasting (##) is not allowed in a lab: it builds names the build check cannot read "
                            "(the kit's own, say); write each name out in full");
@@ -350,6 +450,63 @@ public:
 private:
     const std::vector<Token>& t_;
     SourceScan& out_;
+    std::set<std::string> declared_;  // names of the OS's functions the file declares as variables of its own
+
+    // The names of os_functions that the file declares as a variable, parameter or member of its own (`int read
+    // = 0;`, `bool write)`, a macro's parameter): their uses that are not calls are the student's, not libc's.
+    void collect_declared() {
+        static const std::set<std::string> ends = {"=", ";", ",", ")", "[", "{", ":"};
+        for (std::size_t i = 1; i + 1 < t_.size(); ++i) {
+            const Token& token = t_[i];
+            if (token.kind != Kind::identifier || os_functions.count(token.text) == 0) continue;
+            const Token& before = t_[i - 1];
+            const bool after_type = (before.kind == Kind::identifier && !is_expression_word(before.text)) ||
+                                    ((before.text == "*" || before.text == "&") && i >= 2 &&
+                                     (t_[i - 2].kind == Kind::identifier || t_[i - 2].text == ">"));
+            const bool next_declarator = before.text == "," && t_[i + 1].text == "=";  // int a = 0, read = 1;
+            if ((after_type && ends.count(t_[i + 1].text) != 0) || next_declarator) declared_.insert(token.text);
+        }
+        // A macro's parameters: `#define NAME(a, write)`.
+        for (std::size_t i = 0; i + 3 < t_.size(); ++i) {
+            if (!(t_[i].line_start && t_[i].text == "#" && t_[i + 1].text == "define" && t_[i + 3].text == "(")) continue;
+            for (std::size_t k = i + 4; k < t_.size() && t_[k].logical == t_[i].logical && t_[k].text != ")"; ++k)
+                if (os_functions.count(t_[k].text) != 0) declared_.insert(t_[k].text);
+        }
+    }
+
+    static bool is_expression_word(const std::string& word) {
+        static const std::set<std::string> words = {
+            "return", "throw", "else", "do", "case", "co_return", "co_yield", "co_await", "sizeof", "decltype",
+            "noexcept", "typeid", "alignof", "new", "delete", "not", "and", "or", "xor", "bitand", "bitor", "compl"};
+        return words.count(word) != 0;
+    }
+
+    // What qualifies the name at @p i: "." for a member (a.f, p->f), "std" or "::" (the global namespace) or the
+    // name of another namespace or class, "" when unqualified.
+    std::string qualifier(std::size_t i) const {
+        if (i == 0) return "";
+        const Token& before = t_[i - 1];
+        if (before.text == "." || before.text == "->") return ".";
+        if (before.text != "::") return "";
+        if (i >= 2 && t_[i - 2].kind == Kind::identifier) return t_[i - 2].text;
+        return "::";
+    }
+
+    // An attribute's list, from the bracket or parenthesis at @p open to its match: startup attributes refused.
+    void attribute(std::size_t open, const std::string& close) {
+        const std::string opening = t_[open].text;
+        int depth = 0;
+        for (std::size_t k = open; k < t_.size(); ++k) {
+            if (t_[k].text == opening) ++depth;
+            if (t_[k].text == close && --depth == 0) return;
+            if (t_[k].kind == Kind::identifier && startup_attributes.count(t_[k].text) != 0) {
+                add(t_[k], "the attribute `" + t_[k].text + "` is not allowed in a lab: it runs a lab's code before "
+                           "or after main, or places or exports it where the runner does not expect it; a lab's code "
+                           "runs when the kit calls its launcher");
+                return;
+            }
+        }
+    }
 
     void add(const Token& token, std::string message) {
         out_.findings.push_back(SourceFinding{"", token.line, std::move(message)});
@@ -381,21 +538,85 @@ private:
                            "hides from the build check which file it reads; " + allowed_includes);
                 return;
             }
+            for (const std::string& prefix : library_prefixes) {
+                if (header->text.front() == '<' && header->text.compare(1, prefix.size(), prefix) == 0) {
+                    std::string library = prefix;
+                    if (library.back() == '/') library.pop_back();
+                    add(*name, "the lab calls a library (" + library + "...) instead of computing the product itself: "
+                               "write the kernel (it has #include " + header->text + ")");
+                    return;
+                }
+            }
             const std::string problem = include_problem(header->text);
             if (!problem.empty()) {
                 add(*name, "#include " + header->text + " has " + problem + ": " + allowed_includes);
             } else if (header->text.front() == '"') {
                 out_.quoted.push_back(QuotedInclude{header->text.substr(1, header->text.size() - 2), name->line});
             }
+        } else if (name->text == "pragma") {
+            std::vector<std::string> words;
+            for (std::size_t k = 2; next(i, k) != nullptr; ++k)
+                if (next(i, k)->kind == Kind::identifier) words.push_back(next(i, k)->text);
+            if (!allowed_pragma(words)) refuse_pragma(*name, words);
         } else if (name->text == "include_next" || name->text == "import" || name->text == "embed") {
             add(*name, "#" + name->text + " is not allowed in a lab (it reads files the build check does not see); " +
                            allowed_includes);
         }
     }
 
+    void refuse_pragma(const Token& at, const std::vector<std::string>& words) {
+        add(at, "#pragma " + (words.empty() ? std::string() : words[0] + " ") +
+                    "is not allowed in a lab: a lab may use #pragma unroll (and nounroll, once, GCC unroll and the "
+                    "diagnostic pragmas); other pragmas change how the lab's symbols are named, exported or built");
+    }
+
+    // The rules on the names of the OS's functions and of the C++ library's files and threads (see os_functions).
+    // True when the name at @p i broke one (and was reported).
+    bool os_name(std::size_t i) {
+        const Token& token = t_[i];
+        const std::string& name = token.text;
+        const std::string scope = qualifier(i);
+        if (name.rfind("pthread_", 0) == 0 && scope != ".") {
+            add(token, "a lab may not use threads of its own (" + name + "): " + why_os);
+            return true;
+        }
+        if (frame_builtins.count(name) != 0) {
+            add(token, name + " is not allowed in a lab: it hands code the addresses of the stack's frames, which "
+                       "hold the runner's own state; " + why_os);
+            return true;
+        }
+        if (os_library_names.count(name) != 0 && scope == "std") {
+            add(token, "a lab may not use std::" + name + " (files, threads): " + why_os);
+            return true;
+        }
+        if (os_functions.count(name) == 0 || scope == "." || (!scope.empty() && scope != "std" && scope != "::"))
+            return false;
+        const Token* after = following(i);
+        const bool called = after != nullptr && after->text == "(";
+        if (!scope.empty() || called || declared_.count(name) == 0) {
+            add(token, "a lab may not call " + (scope.empty() || scope == "::" ? scope : scope + "::") + name +
+                           " (a function of the C library or the system): " + why_os +
+                           (called && scope.empty() ? "; a function of your own needs another name" : ""));
+            return true;
+        }
+        return false;
+    }
+
     void identifier(std::size_t i) {
         const Token& token = t_[i];
         const std::string& name = token.text;
+        if (name == "__attribute__" || name == "__attribute") {
+            if (following(i) != nullptr && following(i)->text == "(") attribute(i + 1, ")");
+            return;
+        }
+        if (name == "extern" && following(i) != nullptr && following(i)->kind == Kind::string &&
+            following(i)->text == "\"C\"") {
+            add(token, "extern \"C\" is not allowed in a lab: it declares the C library's (or the kit's) functions "
+                       "without their headers; a lab's functions are C++ and use only what CUDA's and the C++ "
+                       "library's headers declare");
+            return;
+        }
+        if (os_name(i)) return;
         if (name == "tilelab") {
             const Token* scope = following(i);
             const Token* member = following(i, 2);
@@ -458,10 +679,23 @@ private:
         if (name == "_Pragma") {
             const Token* open = following(i);
             const Token* operand = following(i, 2);
-            if (open != nullptr && open->text == "(" && operand != nullptr && operand->kind == Kind::string &&
-                operand->text.find("redefine_extname") != std::string::npos)
-                add(token, "`redefine_extname` gives a declaration another symbol's name (the kit's, say): a lab's "
-                           "functions are its own; remove it");
+            if (open != nullptr && open->text == "(" && operand != nullptr && operand->kind == Kind::string) {
+                // The operand's words, as #pragma would read them.
+                std::vector<std::string> words;
+                std::string word;
+                const std::string& text = operand->text;
+                for (std::size_t k = text.find('"') + 1; k < text.size(); ++k) {
+                    if (is_identifier_char(text[k])) {
+                        word += text[k];
+                    } else {
+                        if (!word.empty() && !std::isdigit(static_cast<unsigned char>(word[0]))) words.push_back(word);
+                        word.clear();
+                    }
+                }
+                if (!allowed_pragma(words)) refuse_pragma(token, words);
+            } else {
+                add(token, "_Pragma must have a plain string literal: a lab may use #pragma unroll");
+            }
         }
     }
 };

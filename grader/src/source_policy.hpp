@@ -37,10 +37,12 @@ struct SourceScan {
     std::vector<QuotedInclude> quoted;    ///< Quoted includes that passed the name rules, for the caller.
 };
 
-/// The rules on one file's text, as written: includes (public kit headers, CUDA and C++ headers, quoted files
-/// without `..` or absolute paths, no computed include), names (the kit's internals, the emulator's functions,
-/// tests of the backend), asm, symbol aliases and look-ups by name, token pasting, trigraphs and universal
-/// character names in code. Line splices, comments, string and raw string literals and digraphs are handled
+/// The rules on one file's text, as written: includes (public kit headers, an allowlist of CUDA's and the C++
+/// standard library's headers, no POSIX or system header, quoted files without `..` or absolute paths, no computed
+/// include), names (the kit's internals, the emulator's functions, tests of the backend, the OS's functions for
+/// files, descriptors, processes, threads, signals and the environment unless the file's own variable), asm,
+/// `extern "C"`, startup attributes, frame builtins, pragmas but unroll and diagnostics, symbol aliases and
+/// look-ups by name, token pasting, trigraphs and universal character names in code. Line splices, comments, string and raw string literals and digraphs are handled
 /// as the compiler handles them, so nothing the compiler sees as code is hidden from the rules.
 SourceScan check_source_text(const std::string& text);
 

@@ -102,6 +102,48 @@ TEST_SUITE("source_policy") {
         CHECK(refused("const char* r = R\"(a)\\\n\" tilelab_x )\";\nint tilelab_y;\n", "tilelab_y", 3));
     }
 
+    TEST_CASE("what reaches the OS from the runner's process is refused, its lookalikes are not") {
+        // Headers: POSIX and system headers, the C++ library's files and threads, the driver API.
+        for (const char* header : {"unistd.h", "fcntl.h", "pthread.h", "sys/mman.h", "dlfcn.h", "signal.h",
+                                   "csignal", "csetjmp", "thread", "future", "fstream", "filesystem"})
+            CHECK(refused(std::string("#include <") + header + ">\n", "neither CUDA's nor the C++ standard library's", 1));
+        CHECK(broken("#include <cstdio>\n#include <iostream>\n#include <cstdlib>\n#include <vector>\n#include <cmath>\n"
+                     "#include <cooperative_groups/reduce.h>\n#include <cuda/pipeline>\n#include <mma.h>\n"
+                     "#include <cuda_fp16.h>\n#include <math.h>\n") == "");
+        CHECK(refused("#include <cuda.h>\n", "driver API", 1));
+        CHECK(refused("#include <cublas_v2.h>\n", "calls a library (cublas", 1));
+        CHECK(refused("#include <thrust/reduce.h>\n", "calls a library (thrust", 1));
+        // The functions: called, qualified, or named without a declaration of the file's own.
+        CHECK(refused("void f(int fd) {\n  ::write(fd, \"x\", 1);\n}\n", "may not call ::write", 2));
+        CHECK(refused("int f(int a[2]) { return pipe(a); }\n", "may not call pipe", 1));
+        CHECK(refused("int f(int a) { return dup2(a, 3); }\n", "may not call dup2", 1));
+        CHECK(refused("auto p = std::getenv(\"HOME\");\n", "may not call std::getenv", 1));
+        CHECK(refused("auto w = &write;\n", "may not call write", 1));
+        CHECK(refused("FILE* f = fopen(\"/proc/self/cmdline\", \"rb\");\n", "may not call fopen", 1));
+        CHECK(refused("void f() { pthread_t t; }\n", "threads of its own (pthread_t)", 1));
+        CHECK(refused("std::thread t([] {});\n", "std::thread", 1));
+        CHECK(refused("namespace fs = std::filesystem;\n", "std::filesystem", 1));
+        CHECK(refused("void* f() { return __builtin_frame_address(0); }\n", "stack's frames", 1));
+        CHECK(refused("static int read(int);\nint g() { return read(4); }\n", "another name", 1));
+        // Lookalikes: the student's own variables, parameters, members and namespaces of those names.
+        CHECK(broken("__device__ void count(const float* p, bool write) { if (write) { } }\n"
+                     "void f() {\n  int read = 0, open = 1;\n  read += open;\n  struct S { int signal; } s;\n"
+                     "  s.signal = read;\n  std::cin.read(nullptr, 0);\n  mine::write(3);\n  int thread = 0;\n"
+                     "  printf(\"%d\\n\", thread);\n  exit(1);\n}\n#define COUNT(a, write) f(a, write)\n"
+                     "void g(std::vector<int>& v) { v.erase(std::remove(v.begin(), v.end(), 0), v.end()); }\n"
+                     "struct Tile { Tile clone() const { return *this; } };\n") == "");
+        // Code that runs before main or binds to C names, and pragmas that change symbols.
+        CHECK(refused("__attribute__((constructor)) void f() {}\n", "`constructor`", 1));
+        CHECK(refused("[[gnu::constructor]] void f() {}\n", "`constructor`", 1));
+        CHECK(refused("__attribute__((section(\".init_array\"))) void (*p)() = 0;\n", "`section`", 1));
+        CHECK(broken("__attribute__((aligned(16))) float a[4];\n[[maybe_unused]] int b;\nint c[2][2]; int d = c[0][1];\n") == "");
+        CHECK(refused("extern \"C\" int close(int);\n", "extern \"C\"", 1));
+        CHECK(broken("extern __shared__ float tile[];\nextern \"C++\" int g();\n") == "");
+        CHECK(refused("#pragma weak write\n", "#pragma weak", 1));
+        CHECK(refused("_Pragma(\"GCC visibility push(default)\")\n", "#pragma GCC", 1));
+        CHECK(broken("#pragma once\n#pragma unroll 4\n#pragma GCC unroll 8\n_Pragma(\"unroll\")\n#pragma nv_diag_suppress 177\n") == "");
+    }
+
     TEST_CASE("includes that leave the lab's reach are refused") {
         CHECK(refused("#include <tilelab/../../../solutions/03_tiled_boundary/kernel.cu>\n", "`..`", 1));
         CHECK(refused("\n#include \"../01_naive/kernel.cu\"\n", "`..`", 2));

@@ -1,0 +1,61 @@
+// The sandbox's environment and its cleanup of temporary files (grader/src/sandbox.hpp): what the grader's
+// environment holds beyond the allowlist never reaches a lab's program, and what a sandbox user leaves in a shared
+// temporary folder is removed, nothing of anyone else's.
+#include "sandbox.hpp"
+
+#include <doctest/doctest.h>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+using tilelab::grader::remove_files_of;
+using tilelab::grader::sandbox_variable_allowed;
+
+TEST_SUITE("sandbox") {
+    TEST_CASE("the environment a lab's program gets is an allowlist") {
+        for (const char* kept : {"PATH=/usr/bin", "LANG=C.UTF-8", "LC_ALL=C", "CUDA_VISIBLE_DEVICES=0",
+                                 "NVIDIA_VISIBLE_DEVICES=all", "LD_LIBRARY_PATH=/usr/local/cuda/lib64",
+                                 "TILELAB_CPU_WORKERS=2", "NVCC_APPEND_FLAGS=-lineinfo"})
+            CHECK_MESSAGE(sandbox_variable_allowed(kept), kept);
+        for (const char* dropped : {"TILELAB_SEED=42", "TILELAB_RUNNER_UID=5", "CTEST_INTERACTIVE_DEBUG_MODE=1",
+                                    "DASHBOARD_TEST_FROM_CTEST=3.28", "LD_PRELOAD=/tmp/x.so", "HOME=/root",
+                                    "TMPDIR=/tmp", "GITHUB_TOKEN=x", "PATHX=1", "CUDA=1"})
+            CHECK_MESSAGE(!sandbox_variable_allowed(dropped), dropped);
+    }
+
+    TEST_CASE("what a sandbox user leaves in a shared folder is removed, nothing else") {
+        if (geteuid() != 0) return;  // only root can give files to another user, as the sandbox does
+        namespace fs = std::filesystem;
+        const uid_t sandbox_uid = 2000000000u + static_cast<uid_t>(getpid() % 100000);
+        const fs::path shared = fs::temp_directory_path() / ("tilelab-sandbox-test-" + std::to_string(getpid()));
+        fs::remove_all(shared);
+        fs::create_directories(shared / "others" / "deep");
+        fs::create_directories(shared / "open" / "inner");
+        chmod(shared.c_str(), 01777);                           // like /tmp
+        chmod((shared / "open").c_str(), 01777);                // a world-writable folder of someone else's
+        auto file = [](const fs::path& path, uid_t owner) {
+            std::ofstream(path) << "x";
+            CHECK(chown(path.c_str(), owner, owner) == 0);
+        };
+        file(shared / "left-behind", sandbox_uid);
+        fs::create_directories(shared / "its-folder" / "sub");
+        file(shared / "its-folder" / "sub" / "f", sandbox_uid);
+        CHECK(chown((shared / "its-folder").c_str(), sandbox_uid, sandbox_uid) == 0);
+        file(shared / "open" / "dropped", sandbox_uid);
+        file(shared / "mine", 0);
+        file(shared / "others" / "deep" / "kept", 0);
+        file(shared / "open" / "inner" / "kept", 0);
+        remove_files_of(sandbox_uid, shared);
+        CHECK(!fs::exists(shared / "left-behind"));
+        CHECK(!fs::exists(shared / "its-folder"));
+        CHECK(!fs::exists(shared / "open" / "dropped"));
+        CHECK(fs::exists(shared / "mine"));
+        CHECK(fs::exists(shared / "others" / "deep" / "kept"));
+        CHECK(fs::exists(shared / "open" / "inner" / "kept"));
+        fs::remove_all(shared);
+    }
+}
