@@ -16,21 +16,27 @@ namespace tilelab::wire {
 /// One runtime call of the trace: the fields of tilelab::cpu::TraceEntry, which the GPU build does not have.
 struct TraceStep {
     std::uint8_t kind;  ///< tilelab::cpu::TraceEntry::Kind: 1 allocation, 2 release, 3 copy, 4 launch, 5 event, 6 memset.
-    std::uint64_t address, source, bytes;
-    std::uint32_t detail;
-    std::uint32_t grid[3], block[3];
-    std::uint64_t start_ns, end_ns;
+    std::uint64_t address;    ///< What the call acted on: the allocation, a copy's destination, the kernel.
+    std::uint64_t source;     ///< A copy's source (0 otherwise).
+    std::uint64_t bytes;      ///< Bytes allocated, copied or set.
+    std::uint32_t detail;     ///< A copy's cudaMemcpyKind, a memset's value.
+    std::uint32_t grid[3];    ///< A launch's grid.
+    std::uint32_t block[3];   ///< A launch's block.
+    std::uint64_t start_ns;   ///< When the call's work began on the emulated device clock.
+    std::uint64_t end_ns;     ///< When it ended (an event: the time it records).
 };
 
 /// Everything observed of one call.
 struct TimedObservation {
-    std::uint64_t host_M = 0, host_N = 0, host_P = 0;  ///< The host arrays matmul_timed was given.
+    std::uint64_t host_M = 0;  ///< The host M matmul_timed was given ...
+    std::uint64_t host_N = 0;  ///< ... its host N ...
+    std::uint64_t host_P = 0;  ///< ... and its host P.
     std::uint64_t kernel = 0;                          ///< The lab 03 kernel (its address; the trace's launches name it).
     std::uint8_t has_record = 0;                       ///< 1 when the runner could read the kernel's record.
-    KernelRecord record{};
+    KernelRecord record{};       ///< The kernel's record, when has_record.
     std::uint8_t has_trace = 0;  ///< 1 on the CPU backend.
     std::uint8_t truncated = 0;  ///< The trace lost calls past its capacity.
-    std::vector<TraceStep> trace;
+    std::vector<TraceStep> trace;  ///< The runtime calls, in the stream's order (CPU backend).
 };
 
 /// Appends @p observation to a reply.
