@@ -174,6 +174,12 @@ struct Worker {
 };
 
 thread_local Worker* running_worker = nullptr;
+}  // namespace
+namespace detail {
+thread_local dim3 launch_block_dim;
+thread_local dim3 launch_grid_dim;
+}  // namespace detail
+namespace {
 
 uint3 unravel(unsigned long long linear, dim3 extent) {
     uint3 index;
@@ -482,6 +488,8 @@ void work(Worker& w, LaunchState& launch) {
     w.launch = &launch;
     w.block_dim = launch.block;
     w.grid_dim = launch.grid;
+    detail::launch_block_dim = launch.block;  // what blockDim and gridDim read (kernel_language.hpp)
+    detail::launch_grid_dim = launch.grid;
     detail::prepare_thread_for_faults();
     for (;;) {
         const unsigned long long block = launch.next_block++;

@@ -222,3 +222,35 @@ cudaError_t launch_pointers_unwaited(const float* in, float* out) {
     pointers_kernel<<<1, 1>>>(in, out, true);
     return cudaGetLastError();
 }
+
+/// Stores @p value at out[i] through a __device__ function's pointer parameter (a DevicePointer on the CPU backend).
+__device__ void store_through(float* out, int i, float value) { out[i] = value; }
+
+/// Thread t copies in[t] to global[t] and, through shared memory, to staged[t], each store by store_through.
+__global__ void helper_store_kernel(const float* in, float* global, float* staged) {
+    __shared__ float tile[64];
+    const int t = threadIdx.x;
+    store_through(global, t, in[t]);
+    store_through(tile, t, in[t]);
+    __syncthreads();
+    staged[t] = tile[63 - t];
+}
+
+cudaError_t helper_store(const float* in, float* global, float* staged) {
+    helper_store_kernel<<<1, 64>>>(in, global, staged);
+    return finish();
+}
+
+/// out[i] = 1000 i + the launch's thread count, over a grid-stride loop: reads blockDim and gridDim.
+__global__ void grid_stride_kernel(int* out, int count) {
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < count; i += blockDim.x * gridDim.x)
+        out[i] = 1000 * i + static_cast<int>(blockDim.x * gridDim.x);
+}
+
+cudaError_t grid_stride_fill(int* out, int count) {
+    // Host variables named as the built-ins, as siboehm's SGEMM_CUDA names its launch's shape: legal under nvcc.
+    dim3 gridDim(2);
+    dim3 blockDim(32);
+    grid_stride_kernel<<<gridDim, blockDim>>>(out, count);
+    return finish();
+}

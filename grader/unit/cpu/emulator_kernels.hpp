@@ -28,3 +28,9 @@ cudaError_t async_vector(const float* in, float* out, int offset, int zero_fill)
 cudaError_t launch_pointers(const float* in, float* out, bool write);
 /// The same launch (writing), returning only the launch's own error: the host has not waited for the kernel.
 cudaError_t launch_pointers_unwaited(const float* in, float* out);
+/// 64 threads store in[t] into global[t] and into a shared tile through the same __device__ helper taking float*;
+/// staged[t] is the tile's element 63 - t.
+cudaError_t helper_store(const float* in, float* global, float* staged);
+/// out[i] = 1000 i + 64 for i below @p count, by 2 blocks of 32 threads launched from host variables named gridDim and
+/// blockDim.
+cudaError_t grid_stride_fill(int* out, int count);

@@ -53,6 +53,15 @@ TEST_SUITE("cpu-emulator") {
                 for (int t = 0; t < 4; ++t) CHECK(got[(by * 3 + bx) * 4 + t] == bx + 10 * by);
     }
 
+    TEST_CASE("blockDim and gridDim in a kernel; host variables of those names shadow them") {
+        const int count = 200;
+        tilelab::DeviceBuffer<int> out(count);
+        REQUIRE(grid_stride_fill(out.data(), count) == cudaSuccess);
+        std::vector<int> got(count);
+        out.copy_to_host(got.data(), got.size());
+        for (int i = 0; i < count; ++i) CHECK(got[i] == 1000 * i + 64);
+    }
+
     TEST_CASE("shares __shared__ memory within a block and passes barriers") {
         const int blocks = 3, threads = 256;
         const std::vector<float> values = iota_floats(blocks * threads);

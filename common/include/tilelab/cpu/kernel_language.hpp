@@ -40,8 +40,16 @@
 
 #define threadIdx (::tilelab::cpu::thread_index())
 #define blockIdx (::tilelab::cpu::block_index())
-#define blockDim (::tilelab::cpu::block_dim())
-#define gridDim (::tilelab::cpu::grid_dim())
+namespace tilelab::cpu::detail {
+/// The running launch's block and grid, set on each worker thread as it joins the launch (scheduler.cpp).
+extern thread_local dim3 launch_block_dim;
+extern thread_local dim3 launch_grid_dim;
+}  // namespace tilelab::cpu::detail
+/// blockDim and gridDim are read-only names of the launch's shape, not macros as threadIdx and blockIdx are: they
+/// are the same for every thread of a launch, and host code may declare a `dim3 gridDim(...)` of its own, as
+/// siboehm's SGEMM_CUDA does, which shadows them here as it does under nvcc.
+static thread_local const dim3& blockDim = ::tilelab::cpu::detail::launch_block_dim;
+static thread_local const dim3& gridDim = ::tilelab::cpu::detail::launch_grid_dim;
 #define __syncthreads() ::tilelab::cpu::sync_threads(__FILE__, __LINE__)
 
 /// CUDA's warp size, which the labs do not depend on.
@@ -67,7 +75,10 @@ public:
     }
     Shared& operator=(const T& value) noexcept {
         note_shared_access(this, sizeof(T), true);
-        value_ = detail::scaled_for_shared(value);
+        // A DevicePointer's elements are Shared<T> whatever they point to: a __device__ helper's pointer parameter
+        // may hold P (global memory), whose stores the shared-memory check must see unscaled.
+        value_ = detail::shared_store_scale == 1.0f || !is_block_shared_address(this) ? value
+                                                                                      : detail::scaled_for_shared(value);
         return *this;
     }
     Shared& operator=(const Shared& other) noexcept { return *this = static_cast<T>(other); }
