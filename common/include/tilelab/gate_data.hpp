@@ -12,8 +12,10 @@
 #include <cstring>
 
 #if defined(__CUDACC__)
+/// The gate's data functions run on the host and on the device alike (nvcc builds them for both).
 #define TILELAB_GATE_HD __host__ __device__
 #else
+/// The gate's data functions, host only where nvcc does not compile them.
 #define TILELAB_GATE_HD
 #endif
 
