@@ -117,15 +117,19 @@ if(NM)
 endif()
 # What the lab's code refers to and does not define: none of the C library's or the system's functions that
 # open, duplicate, read or write files or descriptors, start processes or threads, or change signals, memory
-# protection or the environment. The source check refuses these names as written (grader/src/source_policy.cpp,
-# os_functions: keep the two lists in step); this looks at the objects the compiler made, which no spelling,
-# overload or pointer to a function hides from. (atexit is not in the list: the host code nvcc generates calls it.)
+# protection or the environment. The source check refuses these names as written; this looks at the objects the
+# compiler made, which no spelling, overload or pointer to a function hides from. Both use one list
+# (grader/src/source_policy.cpp, first_os_symbol).
 if(NM)
-  set(os_names "open|open64|openat|openat2|creat|creat64|read|readv|write|writev|pread|pwrite|pread64|pwrite64|preadv|pwritev|close|close_range|dup|dup2|dup3|pipe|pipe2|fcntl|fcntl64|ioctl|socket|socketpair|connect|bind|listen|accept|accept4|send|sendto|sendmsg|recv|recvfrom|recvmsg|splice|tee|vmsplice|sendfile|sendfile64|copy_file_range|memfd_create|eventfd|mkfifo|mknod|fork|vfork|clone|clone3|execl|execlp|execle|execv|execvp|execvpe|execve|execveat|fexecve|posix_spawn|posix_spawnp|system|popen|pclose|fopen|fopen64|freopen|freopen64|fdopen|fileno|tmpfile|tmpfile64|tmpnam|tempnam|mkstemp|mkstemp64|mkostemp|mkdtemp|remove|rename|renameat|unlink|unlinkat|rmdir|mkdir|chmod|chown|truncate|ftruncate|symlink|link|opendir|mmap|mmap64|mprotect|munmap|mremap|madvise|ptrace|process_vm_readv|process_vm_writev|kill|tgkill|raise|signal|sigaction|sigprocmask|alarm|setitimer|getenv|secure_getenv|setenv|putenv|unsetenv|clearenv|environ|__environ|syscall|prctl|setuid|setgid|setjmp|longjmp|sigsetjmp|siglongjmp|_setjmp|_longjmp|__sigsetjmp|dlsym|dlvsym|dlopen|dlmopen|dladdr|dl_iterate_phdr|pthread_[a-z_]+|__libc_[a-z_]+|__open[a-z0-9_]*|__read[a-z0-9_]*|__write[a-z0-9_]*|__fcntl[a-z0-9_]*")
   string(REPLACE "|" ";" objects "${OBJECTS}")
-  execute_process(COMMAND "${NM}" -u ${objects} OUTPUT_VARIABLE undefined ERROR_QUIET)
-  if(undefined MATCHES "(^|\n)[ \t]*U (${os_names})(@[^\n]*)?(\n|$)")
-    message(FATAL_ERROR "hint: the lab's code calls ${CMAKE_MATCH_2}, a function of the C library or the system (files, descriptors, processes, threads, signals, the environment): a lab needs only CUDA and the C++ standard library; its code runs in the runner's process, next to the channel that carries its results to the checker\n${see_page}")
+  list(GET targets 0 runner)
+  execute_process(COMMAND "${NM}" -u ${objects} OUTPUT_FILE "${BUILD_DIR}/${runner}.undefined-symbols" ERROR_QUIET)
+  execute_process(COMMAND "${SOURCE_CHECK}" --undefined-symbols "${BUILD_DIR}/${runner}.undefined-symbols"
+                  RESULT_VARIABLE result OUTPUT_VARIABLE os_name OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(result EQUAL 1)
+    message(FATAL_ERROR "hint: the lab's code calls ${os_name}, a function of the C library or the system (files, descriptors, processes, threads, signals, the environment): a lab needs only CUDA and the C++ standard library; its code runs in the runner's process, next to the channel that carries its results to the checker\n${see_page}")
+  elseif(NOT result EQUAL 0)
+    message(FATAL_ERROR "the build check could not read the lab's objects' symbols (${result})")
   endif()
   execute_process(COMMAND "${NM}" -u -C ${objects} OUTPUT_VARIABLE undefined ERROR_QUIET)
   if(undefined MATCHES "(^|\n)[ \t]*U (std::(thread|jthread|filesystem|basic_filebuf|basic_[io]?fstream|this_thread)[^\n]*)")

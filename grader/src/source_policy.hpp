@@ -52,4 +52,10 @@ SourceScan check_source_text(const std::string& text);
 /// which must be a plain file of the same folder. Files are opened without following links.
 std::vector<SourceFinding> check_lab_file(const std::filesystem::path& root, const std::filesystem::path& relative);
 
+/// The first function of the C library or the system (the same list the source check refuses by name, plus the
+/// names only a compiled object shows: the C library's internal and 64-bit variants, pthreads, the dynamic loader)
+/// that @p nm_undefined, the output of `nm -u` on a lab's objects, lists; empty when there is none. The build check
+/// runs it on the objects the compiler made, which no spelling, overload or pointer to a function hides from.
+std::string first_os_symbol(const std::string& nm_undefined);
+
 }  // namespace tilelab::grader

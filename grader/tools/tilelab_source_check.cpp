@@ -3,16 +3,35 @@
 //   tilelab-source-check <submission folder> <lab file, relative to it>...
 // Prints one line per broken rule, "<file>:<line>: <why>", and exits 1 when there is any; 0 otherwise. Run through
 // tilelab-sandbox-compile, it reads the submission as the sandbox's user.
+//   tilelab-source-check --undefined-symbols <file holding nm -u's output on the lab's objects>
+// The same rule on the system's functions, on what the compiler made (first_os_symbol): prints the first such
+// function's name and exits 1; exits 0 when there is none.
 #include "source_policy.hpp"
 
 #include <cstdio>
+#include <cstring>
 #include <exception>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
 
 int main(int argc, char** argv) {
     if (argc < 3) {
         std::fprintf(stderr, "usage: tilelab-source-check <submission folder> <lab file>...\n");
         return 2;
+    }
+    if (std::strcmp(argv[1], "--undefined-symbols") == 0) {
+        std::ifstream in(argv[2]);
+        if (!in) {
+            std::fprintf(stderr, "tilelab-source-check: cannot read %s\n", argv[2]);
+            return 2;
+        }
+        const std::string symbols((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        const std::string name = tilelab::grader::first_os_symbol(symbols);
+        if (name.empty()) return 0;
+        std::printf("%s\n", name.c_str());
+        return 1;
     }
     try {
         int broken = 0;

@@ -12,6 +12,7 @@
 
 using tilelab::grader::check_lab_file;
 using tilelab::grader::check_source_text;
+using tilelab::grader::first_os_symbol;
 
 namespace {
 
@@ -194,5 +195,16 @@ TEST_SUITE("source_policy") {
         REQUIRE(findings.size() == 1);
         CHECK(findings[0].line == 1);
         CHECK(findings[0].message.find("names no file of the lab's folder") != std::string::npos);
+    }
+
+    TEST_CASE("the objects' system functions are found in nm's output, whatever the version suffix") {
+        CHECK(first_os_symbol("").empty());
+        CHECK(first_os_symbol("kernel.o:\n                 U cudaMalloc\n                 U memcpy@GLIBC_2.14\n").empty());
+        CHECK(first_os_symbol("                 U atexit@GLIBC_2.2.5\n").empty());  // nvcc's host code calls it
+        CHECK(first_os_symbol("                 U cudaFree\n                 U open64@GLIBC_2.2.5\n") == "open64");
+        CHECK(first_os_symbol("                 U remove\n") == "remove");  // only objects can tell std::remove
+        CHECK(first_os_symbol("                 U pthread_create@GLIBC_2.34\n") == "pthread_create");
+        CHECK(first_os_symbol("                 U __libc_write\n") == "__libc_write");
+        CHECK(first_os_symbol("/tmp/U open.o:\nU pthread_x:\n").empty());  // objects' paths are not symbols
     }
 }
