@@ -18,6 +18,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -51,6 +53,14 @@ void check_machine_code(const LabUnderTest& lab) {
         return;
     }
     for (const SassListing& listing : listings) {
+        // Before sm_80 there is no asynchronous copy in the hardware: __pipeline_memcpy_async compiles to an
+        // ordinary load and store there, and the copies cannot run ahead whatever the code says. The program's
+        // code for those GPUs is left out (the CPU backend checks the kernel's structure on every submission).
+        if (std::atoi(listing.architecture.c_str() + std::min<std::size_t>(3, listing.architecture.size())) < 80) {
+            MESSAGE((kernel + " on " + listing.architecture + ": not checked, that architecture has no "
+                     "asynchronous copies (cp.async, LDGSTS: sm_80 and newer)"));
+            continue;
+        }
         const SassLoop* pipelined = pipelined_loop(listing);
         if (pipelined != nullptr) {
             MESSAGE((kernel + " on " + listing.architecture + ": a loop of " +
@@ -145,10 +155,6 @@ TEST_SUITE("pipeline") {
         } catch (const std::exception& error) {
             FAIL(std::string(error.what()));
         }
-        if (!run.counted) {
-            check_machine_code(lab);
-            return;
-        }
         const std::string where = "multiplying " + to_string(shape) + " (8 phases, whole block tiles) with the kit's "
                                   "launch of the kernel, ";
         const Comparison check = compare(run.P.data(), reference_matmul(M, N));
@@ -156,6 +162,10 @@ TEST_SUITE("pipeline") {
             FAIL((where + "P is wrong (" + std::to_string(check.wrong + check.unwritten) + " of " +
                   std::to_string(run.P.size()) + " elements; the correctness checks show where and why), so the kit "
                   "cannot judge how its tiles arrive: make the kernel right first"));
+        if (!run.counted) {
+            check_machine_code(lab);
+            return;
+        }
         const wire::SharedArrivals& a = run.arrivals;
         const std::uint64_t written = a.stored + a.copied;
         const std::string counts = where + "the kernel wrote " + std::to_string(written) + " bytes into shared "

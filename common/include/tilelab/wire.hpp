@@ -41,8 +41,8 @@ enum class Op : std::uint32_t {
                        ///< element of P (OutputWrite records, see below).
     scaled_multiply,   ///< CPU backend: a SharedStoreScale, then a multiply whose kernel runs with every float it
                        ///< stores into shared memory scaled by it (the shared-memory check); multiply's reply.
-    pipelined_multiply,  ///< CPU backend: a multiply whose reply adds a SharedArrivals record: how the bytes
-                         ///< written into shared memory got there (the pipeline check).
+    pipelined_multiply,  ///< A multiply (contract launch) whose reply adds a SharedArrivals record: how the bytes
+                         ///< written into shared memory got there (the pipeline check; zeros but on the CPU backend).
 };
 
 /// How a pipelined multiply's kernel filled shared memory (the emulator's count, every block of the launch).
