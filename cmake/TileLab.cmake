@@ -27,7 +27,7 @@ set(TILELAB_06_register_tiled_CHECKS correctness perf)
 set(TILELAB_07_vectorized_FILES 07_vectorized/kernel.cu)
 set(TILELAB_07_vectorized_CHECKS correctness perf)
 set(TILELAB_08_warp_tiled_FILES 08_warp_tiled/kernel.cu)
-set(TILELAB_08_warp_tiled_CHECKS correctness perf)
+set(TILELAB_08_warp_tiled_CHECKS correctness pipeline perf)
 
 
 # Labs whose configuration is their own (constants in common/include/tilelab/labs.hpp), not TILE_WIDTH: built and
@@ -38,14 +38,15 @@ set(TILELAB_FIXED_CONFIGURATION_LABS 05_coarsened 06_register_tiled 07_vectorize
 # Each kind of check: its doctest suites (one CTest test each) and the object library holding them.
 set(TILELAB_correctness_SUITES tiny edges odd-shapes large index-order)
 set(TILELAB_shared-memory_SUITES shared-memory)
+set(TILELAB_pipeline_SUITES pipeline)
 set(TILELAB_perf_SUITES perf)
 set(TILELAB_timing_SUITES timing-results timing-clock timing-memory timing-errors)
 
 # The kinds of checks each backend builds, and the suites that only mean something on a GPU: on the CPU backend
 # they are registered as tests that report themselves skipped, with the reason. (Lab 04's clock check compares GPU
 # timings; on the CPU backend its timing-results checks the time against the events' own instead.)
-set(TILELAB_gpu_CHECK_KINDS correctness shared-memory perf timing)
-set(TILELAB_cpu_CHECK_KINDS correctness shared-memory timing)
+set(TILELAB_gpu_CHECK_KINDS correctness shared-memory pipeline perf timing)
+set(TILELAB_cpu_CHECK_KINDS correctness shared-memory pipeline timing)
 set(TILELAB_cpu_GPU_ONLY_SUITES perf timing-clock)
 set(TILELAB_GPU_ONLY_REASON_perf "the performance gate compares GPU timings")
 set(TILELAB_GPU_ONLY_REASON_timing-clock "it compares GPU timings; on the CPU backend timing-results checks the returned time against the events' own, on the emulator's device clock")
@@ -393,7 +394,7 @@ function(tilelab_add_lab)
         # The checker stops the lab's program a little before the check's time is up, so the failure says why.
         math(EXPR seconds "${timeout} * 9 / 10")
         set(request_limit 0)
-        if(kind MATCHES "^(correctness|shared-memory)$")
+        if(kind MATCHES "^(correctness|shared-memory|pipeline)$")
           # Each multiply answers in well under a second on either backend: a kernel that never ends is stopped
           # after this long rather than at the check's limit (and, in a batch, does not hold the GPU that long).
           set(request_limit ${TILELAB_REQUEST_LIMIT})

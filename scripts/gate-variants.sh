@@ -23,13 +23,13 @@ summary() {  # summary <values...>: median (min..max)
 }
 
 printf '%-40s %-6s %-52s %s\n' "kernel" "lab" "gate build (L2 only): clock / events" "ordinary build: clock / events"
-find "$build" -type f -perm -u+x -name 'tilelab_*_lab0[23]_tw16_gate' -not -path '*/batch/*' -not -path '*/cheats*' |
+find "$build" -type f -perm -u+x -name 'tilelab_*_lab0[2-8]_tw16_gate' -not -path '*/batch/*' -not -path '*/cheats*' |
   sort | while read -r gate; do
   name=$(basename "$gate" _gate)
   name=${name#tilelab_}
-  [[ $name =~ ^(.*)_(lab0[23])_tw16$ ]] || continue
+  [[ $name =~ ^(.*)_(lab0[2-8])_tw16$ ]] || continue
   kernel=${BASH_REMATCH[1]} lab=${BASH_REMATCH[2]}
-  case $kernel in stubs|mutant-*|accept-styles) continue ;; esac
+  case $kernel in stubs|mutant-*|accept-style*) continue ;; esac
   gate_clock=() gate_events=() plain_clock=() plain_events=()
   for _ in $(seq "$repeats"); do
     read -r clock events <<<"$(speedup "$lab" "$gate")"

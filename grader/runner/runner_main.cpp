@@ -238,6 +238,24 @@ Writer scaled_multiply(Reader& in, const RunnerLab& lab) {
 #endif
 }
 
+// A multiply (the checker asks for the contract launch) whose reply adds how the kernel's bytes reached shared
+// memory (the pipeline check): multiply's reply, then a SharedArrivals record, counted by the CPU backend's
+// emulator (multiply's counters say whether it was); zeros on a GPU, where the checker reads the machine code.
+Writer pipelined_multiply(Reader& in, const RunnerLab& lab) {
+#ifdef TILELAB_CPU_BACKEND
+    const auto before = tilelab::cpu::stats();
+    Writer out = multiply(in, lab);
+    const auto after = tilelab::cpu::stats();
+    out.put(SharedArrivals{after.shared_bytes_stored - before.shared_bytes_stored,
+                           after.async_bytes_landed - before.async_bytes_landed,
+                           after.async_bytes_overlapped - before.async_bytes_overlapped});
+#else
+    Writer out = multiply(in, lab);
+    out.put(SharedArrivals{});
+#endif
+    return out;
+}
+
 // The kernel's resources; on the CPU backend, after one run (it learns a kernel's shared memory by running it),
 // with the shared-memory accesses that run made.
 Writer attributes(Reader& in, const RunnerLab& lab) {
@@ -514,6 +532,7 @@ Writer answer(const std::vector<unsigned char>& request) {
             case Op::perf_fill: return perf_fill(in);
             case Op::watched_multiply: return watched_multiply(in, lab);
             case Op::scaled_multiply: return scaled_multiply(in, lab);
+            case Op::pipelined_multiply: return pipelined_multiply(in, lab);
         }
         unsupported("unknown request");
     } catch (const RequestFailed& failed) {

@@ -379,3 +379,23 @@ tilelab_add_mutant(NAME register-inner-test-on-multiple-of-4 LAB 06_register_til
   REPLACE "(m_r < rows && (inner % 4 == 0 || m_k < inner)) ? "
   MATCH "results are NaN: the kernel read past the end of M or N"
   CPU_MATCH "illegal memory access in the kernel matmul_register_tiled_kernel.*out-of-bounds read")
+
+# --- lab 08's pipeline (the pipeline check, grader/src/pipeline_test.cpp) ---
+# Each phase's copies waited for right after they are issued: the stages are still there, but nothing is in flight
+# while the block multiplies (the single-buffered kernel of grader/selftest/gate/dishonest/single-buffered, in the
+# model's code). Correct; only the pipeline check can tell.
+tilelab_add_mutant(NAME warp-copies-waited-at-once LAB 08_warp_tiled SUITES pipeline
+  FIND "            __pipeline_commit();\n\n            // Four k at a time"
+  REPLACE "            __pipeline_commit();\n            __pipeline_wait_prior(0);\n\n            // Four k at a time"
+  MATCH "each of them waited for [(]DEPBAR[)] before the next multiply-add"
+  CPU_MATCH "every shared-memory read of the multiply-adds happened with no asynchronous copy of the reading thread in flight")
+
+# M's tile stored through registers with ordinary loads and stores (lab 07's way), N's still copied asynchronously:
+# half of the tiles do not arrive by asynchronous copies. Correct; only the pipeline check can tell.
+tilelab_add_mutant(NAME warp-m-tile-stored LAB 08_warp_tiled SUITES pipeline
+  FIND "__pipeline_memcpy_async(&M_tile[s][m_row][swizzled_chunk(m_row, m_chunk) * 4],"
+  REPLACE "store_sixteen(&M_tile[s][m_row][swizzled_chunk(m_row, m_chunk) * 4],"
+  FIND2 "/// Stores four elements of a row of P at"
+  REPLACE2 "/// Lab 07's way: 16 bytes through registers.\n__device__ __forceinline__ void store_sixteen(float* to, const float* from, int) {\n    *reinterpret_cast<float4*>(to) = *reinterpret_cast<const float4*>(from);\n}\n\n/// Stores four elements of a row of P at"
+  MATCH "by ordinary stores"
+  CPU_MATCH "of the bytes reached shared memory by asynchronous copies, the rest by ordinary stores")

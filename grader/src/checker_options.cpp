@@ -30,9 +30,11 @@ LabUnderTest lab_from_table(const std::string& id, int tile_width) {
     if (id == "lab07")
         return {"lab07", "matmul_vectorized", tile_width, false, false, VECTOR_BLOCK_TILE, VECTOR_PHASE_DEPTH,
                 VECTOR_THREADS, "the model register-tiled kernel (lab 06)"};
+    // Lab 08: "not slower" than lab 07's model. Its pipeline is worth a few percent there, less than the gate can
+    // tell from noise (issue 29); the pipeline check (pipeline_test.cpp) sees it in the kernel's structure instead.
     if (id == "lab08")
         return {"lab08", "matmul_warp_tiled", tile_width, false, false, WARP_TILED_BLOCK_TILE, WARP_TILED_PHASE_DEPTH,
-                WARP_TILED_THREADS, "the model vectorised kernel (lab 07)", 1.05};
+                WARP_TILED_THREADS, "the model vectorised kernel (lab 07)", 1.0};
     throw std::invalid_argument("--lab: no lab '" + id + "' (lab01 to lab08)");
 }
 

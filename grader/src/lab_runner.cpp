@@ -160,4 +160,11 @@ int finish_runner() { return runner ? runner->finish() : 0; }
 
 std::string runner_confinement() { return runner ? runner->confinement() : std::string(); }
 
+std::string runner_program() {
+    const std::vector<std::string>& command = checker_options().runner;
+    for (std::size_t i = 1; i < command.size(); ++i)
+        if (command[i] == "--tile-width") return command[i - 1];
+    return command.empty() ? std::string() : command.back();
+}
+
 }  // namespace tilelab::grader

@@ -50,6 +50,10 @@ void hold_gpu(GpuUse use);
 /// and returns its reply; @p doing says what was asked, for messages. Throws RunnerGone.
 Reply ask_runner(const wire::Writer& request, const std::string& doing);
 
+/// The lab's program, as the checker starts it (the word before "--tile-width" in its command): the file whose
+/// machine code the GPU backend's structural checks read (sass_evidence.hpp).
+std::string runner_program();
+
 /// As ask_runner, with the GPU held for @p use during the request whatever the check's option says: the
 /// performance gate holds it alone only while it times the kernels. An exclusive hold outlasts the request, until
 /// gpu_lease().release().

@@ -1,5 +1,6 @@
 #include "sass_evidence.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <regex>
 #include <sstream>
@@ -24,6 +25,30 @@ int elements_of(const std::string& opcode) {
 
 bool starts_with(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
 
+// Bytes one shared store or asynchronous copy moves: .128 sixteen, .64 eight, else four.
+int bytes_of(const std::string& opcode) { return 4 * elements_of(opcode); }
+
+// Going round the loop [first, last] of @p code from each asynchronous copy: does a multiply-add come before a wait?
+bool copies_run_ahead(const std::vector<Instruction>& code, unsigned long first, unsigned long last) {
+    std::vector<char> events;  // 'c' copy, 'w' wait, 'f' multiply-add, in address order
+    for (const Instruction& i : code) {
+        if (i.address < first || i.address > last) continue;
+        if (starts_with(i.opcode, "LDGSTS")) events.push_back('c');
+        else if (starts_with(i.opcode, "DEPBAR")) events.push_back('w');
+        else if (starts_with(i.opcode, "FFMA")) events.push_back('f');
+    }
+    const std::size_t n = events.size();
+    for (std::size_t i = 0; i < n; ++i) {
+        if (events[i] != 'c') continue;
+        for (std::size_t step = 1; step < n; ++step) {
+            const char next = events[(i + step) % n];
+            if (next == 'f') return true;
+            if (next == 'w') break;
+        }
+    }
+    return false;
+}
+
 SassListing loops_of(const std::string& architecture, const std::vector<Instruction>& code) {
     SassListing listing{architecture, {}};
     static const std::regex target(R"(0x([0-9a-fA-F]+))");
@@ -37,9 +62,14 @@ SassListing loops_of(const std::string& architecture, const std::vector<Instruct
         for (const Instruction& i : code) {
             if (i.address < to || i.address > branch.address) continue;
             if (starts_with(i.opcode, "FFMA")) ++loop.multiply_adds;
+            else if (starts_with(i.opcode, "LDGSTS")) loop.copied_bytes += bytes_of(i.opcode);
+            else if (starts_with(i.opcode, "LDGDEPBAR")) continue;  // a commit, not a load
+            else if (starts_with(i.opcode, "DEPBAR")) ++loop.waits;
+            else if (starts_with(i.opcode, "STS")) loop.stored_bytes += bytes_of(i.opcode);
             else if (starts_with(i.opcode, "LDS")) loop.shared_elements += elements_of(i.opcode);
             else if (starts_with(i.opcode, "LDG") || starts_with(i.opcode, "LD.")) loop.global_elements += elements_of(i.opcode);
         }
+        loop.copies_ahead = copies_run_ahead(code, to, branch.address);
         listing.loops.push_back(loop);
     }
     return listing;
@@ -81,6 +111,16 @@ std::vector<SassListing> parse_sass(const std::string& text, const std::string& 
 const SassLoop* tiled_inner_product(const SassListing& listing) {
     for (const SassLoop& loop : listing.loops)
         if (loop.multiply_adds > 0 && loop.shared_elements >= 2 * loop.multiply_adds) return &loop;
+    return nullptr;
+}
+
+const SassLoop* pipelined_loop(const SassListing& listing) {
+    int busiest = 0;
+    for (const SassLoop& loop : listing.loops) busiest = std::max(busiest, loop.multiply_adds);
+    for (const SassLoop& loop : listing.loops)
+        if (loop.multiply_adds > 0 && 2 * loop.multiply_adds >= busiest && loop.copies_ahead &&
+            loop.copied_bytes > loop.stored_bytes)
+            return &loop;
     return nullptr;
 }
 

@@ -18,6 +18,12 @@ struct SassLoop {
     int multiply_adds = 0;              ///< FFMA (and FMUL/FADD pairs are not counted).
     int shared_elements = 0;            ///< 4-byte elements loaded from shared memory (LDS.128 counts 4).
     int global_elements = 0;            ///< 4-byte elements loaded from global memory (LDG, LDG.128 ...).
+    int copied_bytes = 0;               ///< Bytes of the asynchronous copies it issues (LDGSTS, LDGSTS.E.BYPASS.128 16).
+    int stored_bytes = 0;               ///< Bytes of its ordinary stores into shared memory (STS, STS.128 16).
+    int waits = 0;                      ///< Waits for asynchronous copies (DEPBAR: __pipeline_wait_prior).
+    /// Some copy it issues is followed, going round the loop, by a multiply-add before any wait: the copies run
+    /// ahead of the multiply-adds (the next phase is copied while this one is multiplied).
+    bool copies_ahead = false;
 };
 
 /// The machine code of one compiled version (architecture) of one kernel.
@@ -34,6 +40,12 @@ std::vector<SassListing> parse_sass(const std::string& text, const std::string& 
 /// loaded per multiply-add (both operands from the tiles, as the CPU backend's count of tile reads demands).
 /// Null when there is none.
 const SassLoop* tiled_inner_product(const SassListing& listing);
+
+/// The loop that shows copies running ahead of the multiply-adds (lab 08's pipeline), if any: one with at least half
+/// the multiply-adds of the busiest loop (an outer loop counts those of the loops inside it), whose tiles arrive by
+/// asynchronous copies more than by stores (copied_bytes > stored_bytes) and whose copies run ahead
+/// (SassLoop::copies_ahead). Null when there is none.
+const SassLoop* pipelined_loop(const SassListing& listing);
 
 /// "_Z19matmul_tiled_kernel": the start of the mangled name of a global-namespace function @p name.
 std::string mangled_prefix(const std::string& name);

@@ -20,14 +20,6 @@ namespace tilelab::grader {
 
 namespace {
 
-// The lab's program, as the checker starts it: the runner's path is the word before "--tile-width".
-std::string runner_program() {
-    const std::vector<std::string>& command = checker_options().runner;
-    for (std::size_t i = 1; i < command.size(); ++i)
-        if (command[i] == "--tile-width") return command[i - 1];
-    return command.empty() ? std::string() : command.back();
-}
-
 // GPU backend: the evidence that the tiles are computed from is in the kernel's machine code, every architecture
 // the program carries: a loop with multiply-adds (FFMA) that loads two tile elements (LDS) per multiply-add.
 void check_machine_code(const LabUnderTest& lab) {

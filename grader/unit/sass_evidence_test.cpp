@@ -1,7 +1,9 @@
 // The GPU backend's evidence of tiles in use, read from real cuobjdump -sass listings of sm_90 code (TILE_WIDTH 16):
 // the model tiled kernel, the gate's "tiles-unused" kernel (tiles filled, product from global memory) and its
 // "global-one-operand" kernel (N from global memory). Made with: nvcc -cubin -arch=sm_90 -DTILE_WIDTH=16, then
-// cuobjdump -sass, encodings and blank lines removed.
+// cuobjdump -sass, encodings and blank lines removed. Lab 08's (sass_warp-*.txt): the model answer, the gate's
+// "single-buffered" kernel and its "previous-lab-model" (lab 07's model), made with nvcc -c -O3 -arch=sm_90, then
+// cuobjdump -sass, kept to the instructions the loop tally reads (runs of FFMA cut to their first four).
 #include "sass_evidence.hpp"
 
 #include <doctest/doctest.h>
@@ -18,6 +20,7 @@ std::string fixture(const char* name) {
     return text.str();
 }
 const std::string kernel = tilelab::grader::mangled_prefix("matmul_tiled_kernel");
+const std::string warp_kernel = tilelab::grader::mangled_prefix("matmul_warp_tiled_kernel");
 }  // namespace
 
 TEST_SUITE("sass_evidence") {
@@ -43,5 +46,26 @@ TEST_SUITE("sass_evidence") {
     }
     TEST_CASE("another kernel's name finds nothing") {
         CHECK(tilelab::grader::parse_sass(fixture("sass_tiled.txt"), "_Z19matmul_naive_kernel").empty());
+    }
+    TEST_CASE("lab 08's model copies the next phases while it multiplies: LDGSTS, then FFMA, before the DEPBAR") {
+        const auto listings = tilelab::grader::parse_sass(fixture("sass_warp-tiled.txt"), warp_kernel);
+        REQUIRE(listings.size() == 1);
+        const auto* loop = tilelab::grader::pipelined_loop(listings[0]);
+        REQUIRE(loop != nullptr);
+        CHECK(loop->copied_bytes > 0);
+        CHECK(loop->stored_bytes == 0);
+        CHECK(loop->waits == 1);
+    }
+    TEST_CASE("copies waited for before the multiply-adds, or tiles stored through registers, run nothing ahead") {
+        const auto waited = tilelab::grader::parse_sass(fixture("sass_warp-single-buffered.txt"), warp_kernel);
+        REQUIRE(waited.size() == 1);
+        CHECK(tilelab::grader::pipelined_loop(waited[0]) == nullptr);
+        bool copies_in_a_loop = false;
+        for (const auto& loop : waited[0].loops) copies_in_a_loop |= loop.copied_bytes > 0 && loop.waits > 0;
+        CHECK(copies_in_a_loop);
+        const auto stored = tilelab::grader::parse_sass(fixture("sass_warp-previous-lab.txt"), warp_kernel);
+        REQUIRE(stored.size() == 1);
+        CHECK(tilelab::grader::pipelined_loop(stored[0]) == nullptr);
+        for (const auto& loop : stored[0].loops) CHECK(loop.copied_bytes == 0);
     }
 }

@@ -23,7 +23,11 @@ void land(const detail::PendingCopy& copy) {
     std::size_t offset = 0;
     detail::shared_offset_of(copy.destination, &offset);
     detail::mark_async_pending(offset, copy.bytes, false);
-    note_shared_access(copy.destination, copy.bytes, true);
+    detail::note_async_landed(copy);
+    {
+        const detail::AsyncCopyWrite copying;
+        note_shared_access(copy.destination, copy.bytes, true);
+    }
     detail::PendingCopy landing = copy;
     detail::scale_shared_words(landing.data, landing.bytes);
     std::memcpy(copy.destination, landing.data, copy.bytes);
@@ -46,8 +50,12 @@ void pipeline_memcpy_async(const char* file, int line, void* destination, const 
         detail::kernel_fault(cudaErrorInvalidValue, "invalid asynchronous copy",
                              "the destination of __pipeline_memcpy_async must be shared memory");
     // The destination is written now, as far as other threads are concerned: a stage still being read is a race.
-    detail::check_device_access(to, bytes, bytes, true, "an asynchronous copy's", alignment_hint);
+    {
+        const detail::AsyncCopyWrite copying;
+        detail::check_device_access(to, bytes, bytes, true, "an asynchronous copy's", alignment_hint);
+    }
     detail::PendingCopy copy{to, {}, bytes, detail::running_thread_commits(), file, line};
+    detail::stamp_async_copy(copy);
     const std::size_t read = bytes - zero_fill;
     if (read > 0) {
         const auto* from = static_cast<const unsigned char*>(source);

@@ -152,7 +152,24 @@ struct PendingCopy {
     std::size_t bytes;           ///< 4, 8 or 16.
     std::uint64_t batch;         ///< The batch it belongs to (the issuing thread's commits before it).
     const char* file;            ///< Where it was issued.
-    int line;
+    int line;                    ///< Its line in file.
+    std::uint64_t issue_epoch = 0;   ///< The block's barrier interval when it was issued (stamp_async_copy).
+    std::uint64_t reads_before = 0;  ///< The shared-memory reads its thread had made by then.
+};
+/// Stamps @p copy, issued by the running CUDA thread, with the block's interval and that thread's reads so far: at
+/// its landing the pipeline check asks whether the block computed while it was in flight (note_async_landed).
+void stamp_async_copy(PendingCopy& copy);
+/// Counts @p copy, landing now at its thread's wait, into the pipeline check's bytes (EmulatorStats): landed, and
+/// in flight while the block computed when its thread read shared memory since the issue (or, for a thread that
+/// never reads shared memory, when another thread read in an interval the copy spanned, judged at the block's end).
+void note_async_landed(const PendingCopy& copy);
+/// While one lives, the running thread's shared-memory writes are an asynchronous copy's (its issue, its landing),
+/// not the kernel's own stores: the pipeline check counts those apart (EmulatorStats::shared_bytes_stored).
+struct AsyncCopyWrite {
+    AsyncCopyWrite() noexcept;   ///< Marks the running thread's writes as a copy's.
+    ~AsyncCopyWrite();           ///< Marks them as its own again.
+    AsyncCopyWrite(const AsyncCopyWrite&) = delete;             ///< One scope, one mark.
+    AsyncCopyWrite& operator=(const AsyncCopyWrite&) = delete;  ///< One scope, one mark.
 };
 /// The running CUDA thread's copies in flight, and its number of committed batches.
 std::vector<PendingCopy>& running_thread_copies();

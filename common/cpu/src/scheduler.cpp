@@ -43,6 +43,11 @@ std::atomic<unsigned long long> threads_run{0};
 std::atomic<unsigned long long> barriers_passed{0};
 std::atomic<unsigned long long> shared_reads{0};
 std::atomic<unsigned long long> shared_writes{0};
+// How tiles reached shared memory (the pipeline check, EmulatorStats): bytes written by the kernel's own stores,
+// bytes landed by asynchronous copies, and those of them in flight while the block computed.
+std::atomic<unsigned long long> shared_bytes_stored{0};
+std::atomic<unsigned long long> async_bytes_landed{0};
+std::atomic<unsigned long long> async_bytes_overlapped{0};
 
 // Fiber stacks, reused from block to block; each has an inaccessible page below it to catch an overflow.
 class StackPool {
@@ -113,6 +118,7 @@ struct BlockThread {
     std::uint64_t write_epoch;  // ... and wrote it
     std::vector<detail::PendingCopy> copies;  // asynchronous copies in flight (async_copy.cpp)
     std::uint64_t commits;                    // batches of copies committed
+    std::uint64_t reads;                      // shared-memory reads it made in this block (the pipeline check)
     WarpCall* warp = nullptr;                 // the warp-level call it waits at (warp_waiting)
 };
 
@@ -168,6 +174,18 @@ struct Worker {
     unsigned long long shared_writes = 0;
     const char* epoch_file = nullptr;  // the barrier that began this interval; null: the block's start
     int epoch_line = 0;
+    // The pipeline check's bookkeeping for the running block: bytes stored (by the kernel's own stores, not by the
+    // asynchronous copies' issue and landing: async_copy_write), landed and overlapped; the intervals in which some
+    // thread read shared memory (ascending); and the landed copies whose own thread read nothing while in flight.
+    unsigned long long bytes_stored = 0, bytes_landed = 0, bytes_overlapped = 0;
+    bool async_copy_write = false;
+    std::vector<std::uint64_t> read_epochs;
+    struct LandedCopy {
+        std::uint16_t issuer;
+        std::uint64_t issued, landed;  // the intervals of its issue and of its landing
+        std::size_t bytes;
+    };
+    std::vector<LandedCopy> unjudged;
 
     Worker() { std::memset(arena, garbage_byte, arena_bytes); }
     ~Worker() { std::free(arena); }
@@ -402,6 +420,7 @@ void run_block(Worker& w, unsigned long long linear_block) {
         t.write_epoch = 0;
         t.copies.clear();
         t.commits = 0;
+        t.reads = 0;
         t.fiber = ctx::fiber(std::allocator_arg, StackAllocator{&w.stacks}, [&w, &t](ctx::fiber&& scheduler) {
             w.scheduler = std::move(scheduler);
             try {
@@ -462,6 +481,20 @@ void run_block(Worker& w, unsigned long long linear_block) {
         w.epoch_line = first_waiting->barrier_line;
         for (BlockThread& t : w.threads) t.state = ThreadState::runnable;
     }
+    // A landed copy whose own thread read nothing while it was in flight still ran ahead of the multiply-adds if
+    // that thread never reads shared memory (a producer that only copies) and others read in the intervals it
+    // spanned: they may run while it is in flight.
+    for (const Worker::LandedCopy& copy : w.unjudged) {
+        if (w.threads[copy.issuer].reads != 0) continue;
+        const auto read = std::lower_bound(w.read_epochs.begin(), w.read_epochs.end(), copy.issued);
+        if (read != w.read_epochs.end() && *read <= copy.landed) w.bytes_overlapped += copy.bytes;
+    }
+    w.unjudged.clear();
+    w.read_epochs.clear();
+    shared_bytes_stored += w.bytes_stored;
+    async_bytes_landed += w.bytes_landed;
+    async_bytes_overlapped += w.bytes_overlapped;
+    w.bytes_stored = w.bytes_landed = w.bytes_overlapped = 0;
     for (BlockThread& t : w.threads) {  // copies never waited for: their words are free for the next block
         for (const detail::PendingCopy& copy : t.copies)
             for (std::size_t byte = 0; byte < copy.bytes; byte += 4)
@@ -698,6 +731,12 @@ void note_shared_access(const void* address, std::size_t bytes, bool write) noex
     if (past_dynamic_shared(*w, offset, write)) return;
     BlockThread& thread = *w->current;
     ++(write ? w->shared_writes : w->shared_reads);
+    if (write) {
+        if (!w->async_copy_write) w->bytes_stored += bytes;
+    } else {
+        ++thread.reads;
+        if (w->read_epochs.empty() || w->read_epochs.back() != w->epoch) w->read_epochs.push_back(w->epoch);
+    }
     const std::uint16_t me = thread.id;
     const std::uint64_t epoch = w->epoch;
     const std::size_t last = std::min(offset + bytes, arena_bytes);
@@ -751,6 +790,24 @@ std::string shared_element_name(std::size_t offset) {
 
 std::vector<PendingCopy>& running_thread_copies() { return running_worker->current->copies; }
 std::uint64_t& running_thread_commits() { return running_worker->current->commits; }
+
+void stamp_async_copy(PendingCopy& copy) {
+    const Worker* w = running_worker;
+    copy.issue_epoch = w->epoch;
+    copy.reads_before = w->current->reads;
+}
+
+AsyncCopyWrite::AsyncCopyWrite() noexcept { running_worker->async_copy_write = true; }
+AsyncCopyWrite::~AsyncCopyWrite() { running_worker->async_copy_write = false; }
+
+void note_async_landed(const PendingCopy& copy) {
+    Worker* w = running_worker;
+    w->bytes_landed += copy.bytes;
+    if (w->current->reads > copy.reads_before)  // its thread computed while it was in flight
+        w->bytes_overlapped += copy.bytes;
+    else
+        w->unjudged.push_back(Worker::LandedCopy{w->current->id, copy.issue_epoch, w->epoch, copy.bytes});
+}
 
 void mark_async_pending(std::size_t offset, std::size_t bytes, bool pending) {
     Worker* w = running_worker;
@@ -818,7 +875,9 @@ void note_shared_atomic(const void* address, std::size_t bytes) noexcept {
 }
 
 EmulatorStats stats() noexcept {
-    return EmulatorStats{threads_run.load(), barriers_passed.load(), shared_reads.load(), shared_writes.load()};
+    return EmulatorStats{threads_run.load(),           barriers_passed.load(),    shared_reads.load(),
+                         shared_writes.load(),         shared_bytes_stored.load(),  async_bytes_landed.load(),
+                         async_bytes_overlapped.load()};
 }
 
 namespace detail {

@@ -41,6 +41,15 @@ enum class Op : std::uint32_t {
                        ///< element of P (OutputWrite records, see below).
     scaled_multiply,   ///< CPU backend: a SharedStoreScale, then a multiply whose kernel runs with every float it
                        ///< stores into shared memory scaled by it (the shared-memory check); multiply's reply.
+    pipelined_multiply,  ///< A multiply (contract launch) whose reply adds a SharedArrivals record: how the bytes
+                         ///< written into shared memory got there (the pipeline check; zeros but on the CPU backend).
+};
+
+/// How a pipelined multiply's kernel filled shared memory (the emulator's count, every block of the launch).
+struct SharedArrivals {
+    std::uint64_t stored;      ///< Bytes the kernel's own stores wrote into shared memory.
+    std::uint64_t copied;      ///< Bytes asynchronous copies (__pipeline_memcpy_async) landed there.
+    std::uint64_t overlapped;  ///< Of copied, bytes whose copy was in flight while the block read shared memory.
 };
 
 /// The factor of a scaled multiply: a product computed from tiles of M and N comes back scaled by its square.

@@ -120,6 +120,14 @@ struct EmulatorStats {
     unsigned long long barriers_passed; ///< Barrier arrivals (threads × barriers).
     unsigned long long shared_reads;    ///< Reads of a shared-memory element (by the blocks that have ended).
     unsigned long long shared_writes;   ///< Writes of a shared-memory element (likewise).
+    /// Bytes the kernel's own stores wrote into shared memory (likewise; asynchronous copies' not included).
+    unsigned long long shared_bytes_stored;
+    /// Bytes that asynchronous copies (__pipeline_memcpy_async) landed in shared memory at their thread's wait.
+    unsigned long long async_bytes_landed;
+    /// Those of async_bytes_landed whose copy was in flight while the block computed: its thread read shared memory
+    /// between issuing it and waiting for it (a thread that only copies: another thread read meanwhile). The copies
+    /// of the next phase run ahead of this phase's multiply-adds (the pipeline check).
+    unsigned long long async_bytes_overlapped;
 };
 EmulatorStats stats() noexcept;
 
