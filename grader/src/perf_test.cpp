@@ -294,10 +294,11 @@ struct Trial {
 // The gate's verdict as a record, `<verdict file>.gate.json` beside the checker's verdict: what grade.cmake reports
 // (the speedup, the requirement and where it came from) and what scripts/gate-margins.sh counts, as data rather
 // than read back from the printed lines. @p first is the first trial; with several (TILELAB_GATE_TRIALS), each
-// trial's speedup and whether it was fast enough (1 or 0) are in trial_speedups and trial_fast_enough.
+// trial's speedup and whether it was fast enough (1 or 0) are in trial_speedups and trial_fast_enough; @p right:
+// every audited result was the lab's own and right; @p passed: that, and every trial fast enough.
 void write_gate_record(const LabUnderTest& lab, const GpuIdentity& gpu, const GateThreshold& threshold,
                        const CalibrationOutcome& calibration, const Trial& first, const std::vector<double>& speedups,
-                       const std::vector<double>& fast, bool passed, double gflops) {
+                       const std::vector<double>& fast, bool right, bool passed, double gflops) {
     const std::string& verdict_file = checker_options().verdict_file;
     if (verdict_file.empty()) return;
     FlatJson record;
@@ -314,6 +315,7 @@ void write_gate_record(const LabUnderTest& lab, const GpuIdentity& gpu, const Ga
         .set("required_how", threshold.explain())
         .set("fraction", threshold.fraction)
         .set("capped", threshold.capped)
+        .set("results_right", right)
         .set("passed", passed)
         .set("trial_speedups", speedups)
         .set("trial_fast_enough", fast);
@@ -447,7 +449,7 @@ TEST_SUITE("perf") {
             std::printf("leaderboard: %.1f GFLOP/s (%s, %dx%dx%d, median of %d runs)\n",
                         2.0 * n * n * static_cast<double>(n) / (lab_median * 1e6), lab.name, n, n, n, setting.repeats);
         const bool right = found.forged == 0 && found.wrong == 0;
-        write_gate_record(lab, gpu, threshold, calibration, done.front(), trial_speedups, trial_fast, right && slow == 0,
+        write_gate_record(lab, gpu, threshold, calibration, done.front(), trial_speedups, trial_fast, right, right && slow == 0,
                           right ? 2.0 * n * n * static_cast<double>(n) / (lab_median * 1e6) : 0);
         if (slow == 0) return;
         char summary[640];
