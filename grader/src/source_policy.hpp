@@ -6,7 +6,7 @@
 /// that measures it; the checker decides from what the kit measures. So a lab's files may reach only what a lab
 /// needs: the kit's public headers and names (tilelab::DeviceBuffer, TILELAB_CUDA_CHECK, ...), CUDA's and the
 /// C++ library's headers, and files of the lab's own folder. Everything else that the kit's headers bring into
-/// the same program (namespace tilelab::cpu, the gate's tilelab_reference_* kernels, the model answers in
+/// the same program (namespace tilelab::cpu, the gate's tilelab_model_* kernels, the model answers in
 /// solutions/) must not be named, included, or reached by a link, an asm label, a symbol looked up at run time
 /// or a name built by the preprocessor.
 #pragma once

@@ -1,0 +1,65 @@
+/// @file gate_program.hpp
+/// @brief The performance gate's kit programs as the checker sees them: a model answer from solutions/ in a
+/// program of the kit's own (grader/runner/adapters/gate_model.cu), started by the checker next to the lab's
+/// program and asked the same requests, so that no student code runs where a model is measured. The gate races
+/// the lab against the previous stage's model (its reference), and calibrates its requirement by racing the lab's
+/// own model against the same reference (gate_calibration.hpp).
+#pragma once
+
+#include "lab_runner.hpp"
+#include "lab_under_test.hpp"
+#include "runner_process.hpp"
+
+#include <string>
+
+namespace tilelab::grader {
+
+/// The model answers of a lab's gate, by their folder in solutions/.
+struct GateModels {
+    const char* reference;  ///< What the lab races against: the previous stage's model ("01_naive" for lab 02).
+    const char* own;        ///< The lab's own model answer ("02_tiled"), whose speedup calibrates the gate.
+};
+
+/// The models of @p lab's gate; throws std::invalid_argument for a lab without a gate.
+GateModels gate_models(const LabUnderTest& lab);
+
+/// The file name of the gate program of the model in solutions/@p model_folder: "tilelab-gate-model-<folder>".
+std::string gate_program_name(const std::string& model_folder);
+
+/// The gate program of @p model_folder: in this checker's own folder (the kit builds both there), or
+/// TILELAB_GATE_REFERENCE_DIR's when set. Throws std::runtime_error when it is not there.
+std::string gate_program_path(const std::string& model_folder);
+
+/// The GPU as a kit program saw it (its reply to hello).
+struct GpuIdentity {
+    std::string name;  ///< cudaDeviceProp::name.
+    int major = 0;     ///< Compute capability, major.
+    int minor = 0;     ///< Compute capability, minor.
+
+    /// "9.0".
+    std::string compute_capability() const { return std::to_string(major) + "." + std::to_string(minor); }
+};
+
+/// A running gate program, out of the lab's program's reach (unconfined, as the checker's user).
+class GateProgram {
+public:
+    /// Starts the gate program of @p model_folder at @p tile_width, with the check's deadline, and creates its CUDA
+    /// context (holding the GPU as starting a context needs). Throws RunnerGone or std::runtime_error.
+    GateProgram(const std::string& model_folder, int tile_width);
+
+    /// Sends @p request with the GPU held for @p use (as ask_runner does for the lab's program) and returns the
+    /// reply; throws RunnerGone, and LabError when the reply is not ok.
+    Reply ask(const wire::Writer& request, const std::string& doing, GpuUse use);
+
+    /// The GPU this program runs on.
+    const GpuIdentity& gpu() const noexcept { return gpu_; }
+    /// The program's file.
+    const std::string& path() const noexcept { return path_; }
+
+private:
+    std::string path_;
+    RunnerProcess process_;
+    GpuIdentity gpu_;
+};
+
+}  // namespace tilelab::grader

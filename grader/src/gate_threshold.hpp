@@ -1,0 +1,45 @@
+/// @file gate_threshold.hpp
+/// @brief The speedup a performance gate requires on the GPU it runs on: a fixed fraction of the way from 1.0
+/// (as fast as the reference) to the lab's own model answer's speedup over the same reference, measured on that
+/// GPU by the same procedure (gate_calibration.hpp), unless TILELAB_MIN_SPEEDUP sets it.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace tilelab::grader {
+
+/// The required speedup is never above this share of the model answer's own speedup on the GPU: the model must
+/// pass with room for run-to-run noise even where its stage gains little (there the gate cannot tell kernels
+/// apart, and says so).
+inline constexpr double model_share_cap = 0.95;
+
+/// What a performance gate requires, and where it comes from.
+struct GateThreshold {
+    double required = 1.0;  ///< The speedup over the reference the lab's kernel must reach.
+    double fraction = 0;    ///< The lab's fraction f (LabUnderTest::gate_fraction): required = 1 + f (model - 1).
+    /// The lab's model answer's speedup over the same reference on this GPU, where it was measured.
+    std::optional<double> model_speedup;
+    bool overridden = false;  ///< Set by TILELAB_MIN_SPEEDUP, not derived from the model's speedup.
+    /// The model answer's speedup is too small on this GPU for the fraction: required was lowered to
+    /// model_share_cap of it, so the gate passes the model but cannot tell an improved kernel from the reference.
+    bool capped = false;
+
+    /// How the requirement was set, for the gate's messages: "1 + 0.25 x (2.19 - 1), from the lab's model
+    /// answer's 2.19x on this GPU", or "set by TILELAB_MIN_SPEEDUP".
+    std::string explain() const;
+};
+
+/// The override in TILELAB_MIN_SPEEDUP's text @p text: nothing when @p text is null or empty; otherwise the
+/// number, which must be finite and above 0 (throws std::invalid_argument with a message when it is not: a
+/// misspelt override must not let every kernel pass).
+std::optional<double> speedup_override(const char* text);
+
+/// The requirement for a lab whose fraction is @p fraction (0 to 1: throws std::invalid_argument otherwise),
+/// from its model answer's speedup @p model_speedup on this GPU, or @p override where set (then the model's speedup
+/// is only reported). Derived: 1 + fraction x (model - 1), at least 1.0 (not slower than the reference), at most
+/// model_share_cap x model. Throws std::invalid_argument when neither is given, or the model's speedup is not a
+/// finite number above 0.
+GateThreshold gate_threshold(double fraction, std::optional<double> model_speedup, std::optional<double> override);
+
+}  // namespace tilelab::grader
