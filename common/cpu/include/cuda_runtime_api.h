@@ -183,6 +183,24 @@ cudaError_t cudaHostRegister(void* pointer, std::size_t bytes, unsigned int flag
 cudaError_t cudaHostUnregister(void* pointer);
 cudaError_t cudaMallocManaged(void** pointer, std::size_t bytes, unsigned int flags = cudaMemAttachGlobal);
 cudaError_t cudaMemPrefetchAsync(const void* pointer, std::size_t bytes, int device, cudaStream_t stream = nullptr);
+/// Kinds of memory location (CUDA 12.2 and newer): CUDA 13's cudaMemPrefetchAsync names its destination with one.
+enum cudaMemLocationType {
+    cudaMemLocationTypeInvalid = 0,
+    cudaMemLocationTypeNone = 0,
+    cudaMemLocationTypeDevice = 1,
+    cudaMemLocationTypeHost = 2,
+    cudaMemLocationTypeHostNuma = 3,
+    cudaMemLocationTypeHostNumaCurrent = 4
+};
+/// A memory location: a device by ordinal, or the host.
+struct cudaMemLocation {
+    cudaMemLocationType type;  ///< what @ref id names (a device ordinal for cudaMemLocationTypeDevice)
+    int id;                    ///< the device's ordinal, or the host NUMA node
+};
+/// CUDA 13's form (the only one its toolkit declares): the destination as a location, and flags (0). Code written
+/// for CUDA 12 (a device ordinal) and for CUDA 13 both build on the CPU backend.
+cudaError_t cudaMemPrefetchAsync(const void* pointer, std::size_t bytes, cudaMemLocation location, unsigned int flags,
+                                 cudaStream_t stream = nullptr);
 cudaError_t cudaMallocAsync(void** pointer, std::size_t bytes, cudaStream_t stream);
 cudaError_t cudaFreeAsync(void* pointer, cudaStream_t stream);
 

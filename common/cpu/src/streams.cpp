@@ -191,6 +191,17 @@ cudaError_t cudaMemPrefetchAsync(const void*, std::size_t, int, cudaStream_t str
     return is_stream(stream) ? cudaSuccess : record_error(cudaErrorInvalidResourceHandle);
 }
 
+cudaError_t cudaMemPrefetchAsync(const void*, std::size_t, cudaMemLocation location, unsigned int flags,
+                                 cudaStream_t stream) {
+    if (!is_stream(stream)) return record_error(cudaErrorInvalidResourceHandle);
+    // CUDA: flags must be 0; a device location names device 0, the only one here; the host is any id.
+    const bool device_ok = location.type == cudaMemLocationTypeDevice && location.id == 0;
+    const bool host_ok = location.type == cudaMemLocationTypeHost || location.type == cudaMemLocationTypeHostNuma ||
+                         location.type == cudaMemLocationTypeHostNumaCurrent;
+    if (flags != 0 || !(device_ok || host_ok)) return record_error(cudaErrorInvalidValue);
+    return cudaSuccess;
+}
+
 cudaError_t cudaMallocAsync(void** pointer, std::size_t bytes, cudaStream_t stream) {
     if (!is_stream(stream)) return record_error(cudaErrorInvalidResourceHandle);
     return cudaMalloc(pointer, bytes);

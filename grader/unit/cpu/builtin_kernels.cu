@@ -4,6 +4,7 @@
 
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
+#include <cuda_pipeline.h>
 
 namespace cg = cooperative_groups;
 
@@ -170,5 +171,29 @@ __global__ void warp_matmul_kernel(const float* M, const float* N, float* P, int
 
 cudaError_t warp_matmul(const float* M, const float* N, float* P, int rows, int inner, int cols) {
     warp_matmul_kernel<<<(rows * cols + 7) / 8, dim3(32, 8)>>>(M, N, P, rows, inner, cols);
+    return finish();
+}
+
+namespace {
+/// Starts an asynchronous copy of @p bytes through a __device__ function's pointer parameters.
+__device__ void copy_through_parameters(float* destination, const float* source, int bytes) {
+    __pipeline_memcpy_async(destination, source, bytes);
+}
+
+__global__ void async_copy_pointers_kernel(const float* in, float* out) {
+    __shared__ __align__(16) float stage[8];
+    // The CUDA Samples' form: float4 pointers into shared and global memory.
+    float4* const stage4 = reinterpret_cast<float4*>(&stage[0]);
+    const float4* const in4 = reinterpret_cast<const float4*>(in);
+    __pipeline_memcpy_async(stage4, in4, sizeof(float4));
+    copy_through_parameters(&stage[4], in + 4, 16);
+    __pipeline_commit();
+    __pipeline_wait_prior(0);
+    for (int i = 0; i < 8; ++i) out[i] = stage[i];
+}
+}  // namespace
+
+cudaError_t async_copy_pointers(const float* in, float* out) {
+    async_copy_pointers_kernel<<<1, 1>>>(in, out);
     return finish();
 }

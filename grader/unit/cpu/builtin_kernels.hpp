@@ -21,3 +21,6 @@ cudaError_t cooperative_groups_sums(int* out, int threads);
 cudaError_t warp_row_sums(const float* in, float* out);
 /// P = M × N with one warp per element of P, lanes splitting the inner dimension, summed by __shfl_down_sync.
 cudaError_t warp_matmul(const float* M, const float* N, float* P, int rows, int inner, int cols);
+/// One thread copies in[0..7] into shared memory by __pipeline_memcpy_async through float4 pointers (the first
+/// four) and through a __device__ function's float* parameters (the next four), and writes them to out[0..7].
+cudaError_t async_copy_pointers(const float* in, float* out);

@@ -277,10 +277,32 @@ TEST_SUITE("cpu-streams") {
         REQUIRE(cudaMallocManaged(&managed, 64 * sizeof(int)) == cudaSuccess);
         CHECK(warp_functions(managed, 8) == cudaSuccess);  // a kernel writes it, the host reads it
         CHECK(managed[5 * 8 + 5] == 1);
+        // Prefetching, in CUDA 12's form (a device ordinal) and CUDA 13's (a cudaMemLocation and flags).
+        CHECK(cudaMemPrefetchAsync(managed, 64 * sizeof(int), 0, nullptr) == cudaSuccess);
+        cudaMemLocation location{};
+        location.type = cudaMemLocationTypeDevice;
+        location.id = 0;
+        CHECK(cudaMemPrefetchAsync(managed, 64 * sizeof(int), location, 0, nullptr) == cudaSuccess);
+        CHECK(cudaMemPrefetchAsync(managed, 64 * sizeof(int), location, 0) == cudaSuccess);
+        CHECK(cudaMemPrefetchAsync(managed, 64 * sizeof(int), location, 1, nullptr) == cudaErrorInvalidValue);
+        location.id = 1;  // no second device
+        CHECK(cudaMemPrefetchAsync(managed, 64 * sizeof(int), location, 0, nullptr) == cudaErrorInvalidValue);
+        location.type = cudaMemLocationTypeInvalid;
+        CHECK(cudaMemPrefetchAsync(managed, 64 * sizeof(int), location, 0, nullptr) == cudaErrorInvalidValue);
+        static_cast<void>(cudaGetLastError());
         CHECK(cudaFree(managed) == cudaSuccess);
         float* ordered = nullptr;
         REQUIRE(cudaMallocAsync(&ordered, 256, nullptr) == cudaSuccess);
         CHECK(cudaFreeAsync(ordered, nullptr) == cudaSuccess);
+    }
+
+    TEST_CASE("asynchronous copies through float4 pointers and a __device__ function's pointer parameters") {
+        std::vector<float> values(8);
+        for (int i = 0; i < 8; ++i) values[i] = 1.5f * static_cast<float>(i + 1);
+        tilelab::DeviceBuffer<float> in(8), out(8);
+        in.copy_from_host(values.data(), values.size());
+        REQUIRE(async_copy_pointers(in.data(), out.data()) == cudaSuccess);
+        CHECK(to_host(out) == values);
     }
 
     TEST_CASE("cudaMemcpy2D copies rows between pitches and checks them") {

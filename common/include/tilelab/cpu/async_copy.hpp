@@ -3,7 +3,11 @@
 /// common/cpu/include/cuda_pipeline.h for how they are checked).
 #pragma once
 
+#include <tilelab/cpu/shared_pointer.hpp>
+#include <tilelab/cpu/vector_access.hpp>
+
 #include <cstddef>
+#include <type_traits>
 
 namespace tilelab::cpu {
 
@@ -14,5 +18,33 @@ void pipeline_memcpy_async(const char* file, int line, void* destination, const 
 void pipeline_commit();
 /// __pipeline_wait_prior at @p file:@p line: lands every batch but the last @p prior committed ones.
 void pipeline_wait_prior(const char* file, int line, std::size_t prior);
+
+/// The address behind a copy's pointer argument, as the build rewrote it: a plain pointer (a shared array's
+/// element is a Shared<T>*) is itself.
+template <class T>
+T* copy_address(T* pointer) noexcept {
+    return pointer;
+}
+/// A __device__ function's pointer parameter (`float* dst` becomes DevicePointer<float>): the address it holds.
+template <class T>
+auto copy_address(DevicePointer<T> pointer) noexcept {
+    return pointer.element();
+}
+/// A vector pointer (`float4* A4s = reinterpret_cast<float4*>(&As[r][c])`, as the CUDA Samples write their copies):
+/// its address, const when it points to const.
+template <class V>
+auto copy_address(VectorPointer<V> pointer) noexcept {
+    using Address = std::conditional_t<std::is_const_v<V>, const void*, void*>;
+    return static_cast<Address>(pointer.address());
+}
+
+/// __pipeline_memcpy_async with pointers the build rewrote (DevicePointer, VectorPointer): the same copy, from the
+/// addresses they hold. CUDA takes any pointer here (the parameters are void* and const void*).
+template <class Destination, class Source>
+void pipeline_memcpy_async(const char* file, int line, Destination destination, Source source, std::size_t bytes,
+                           std::size_t zero_fill = 0) {
+    pipeline_memcpy_async(file, line, static_cast<void*>(copy_address(destination)),
+                          static_cast<const void*>(copy_address(source)), bytes, zero_fill);
+}
 
 }  // namespace tilelab::cpu
