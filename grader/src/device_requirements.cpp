@@ -56,13 +56,13 @@ std::string device_skip_reason(const std::string& lab_id, ComputeCapability devi
     if (oldest_built > 0 && device.number() < oldest_built)
         return "SKIPPED: no usable CUDA GPU (this GPU, of compute capability " + capability + ", is older than the oldest architecture the kit was built for, sm_" + std::to_string(oldest_built) +
                ", so none of its kernels can run on it); the GPU checks did not run: the CPU backend grades the lab, "
-               "and a CUDA Toolkit that supports this GPU, with CMAKE_CUDA_ARCHITECTURES set to it, grades it here\n";
+               "and a CUDA Toolkit that supports this GPU, with CMAKE_CUDA_ARCHITECTURES set to it, grades it here";
     for (const LabNeed& need : lab_needs)
         if (lab_id == need.lab && device.number() < need.minimum.number())
             return "SKIPPED: no usable CUDA GPU (" + lab_id + " needs compute capability " +
                    std::to_string(need.minimum.major) + "." + std::to_string(need.minimum.minor) +
                    " or higher, and this GPU's is " + capability + ": " + need.why +
-                   "); the GPU checks did not run: the CPU backend grades the lab\n";
+                   "); the GPU checks did not run: the CPU backend grades the lab";
     return "";
 }
 
