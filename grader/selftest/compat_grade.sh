@@ -3,6 +3,7 @@
 # CMake, here from PyPI) and g++-11 (Ubuntu 22.04's g++), on the CPU backend at one tile width, and requires full
 # marks, read from grade.cmake's points record (points.txt: "total <earned> <possible>").
 #   compat_grade.sh <work folder>      (.ci/run: build/compat)
+#   TILELAB_COMPAT_SUBMISSION=labs compat_grade.sh <work folder>    the stubs instead: must fail (the check can fail)
 # Needs python3 with venv and pip (PyPI reachable) and g++-11. Where CI=true, a missing one is an error: the check
 # must not be skipped there. Elsewhere it says what is missing and stops with status 77 (skipped).
 set -euo pipefail
@@ -33,7 +34,7 @@ cmake="$venv/bin/cmake"
 build="$work/grade"
 started=$(date +%s)
 status=0
-CXX="$compiler" CUDAHOSTCXX="$compiler" "$cmake" -DSUBMISSION=solutions -DBUILD="$build" \
+CXX="$compiler" CUDAHOSTCXX="$compiler" "$cmake" -DSUBMISSION="${TILELAB_COMPAT_SUBMISSION:-solutions}" -DBUILD="$build" \
   "-DCONFIGURE_ARGS=-DTILELAB_BACKENDS=cpu|-DTILELAB_TILE_WIDTHS=16|-DCMAKE_CXX_COMPILER=$compiler" \
   -P grader/grade.cmake >"$work/grade.txt" 2>&1 || status=$?
 seconds=$(( $(date +%s) - started ))
@@ -43,7 +44,7 @@ read -r _ earned possible < <(grep '^total ' "$build/points.txt" 2>/dev/null || 
 echo "compat_grade: CMake $cmake_version, $compiler_used: $earned of $possible points in $seconds s (log: $work/grade.txt)"
 if [ "$status" -ne 0 ] || [ "$possible" -eq 0 ] || [ "$earned" -ne "$possible" ]; then
   tail -40 "$work/grade.txt" >&2
-  echo "compat_grade: FAILED: the solutions must get full marks with CMake $cmake_version and $compiler" >&2
+  echo "compat_grade: FAILED: ${TILELAB_COMPAT_SUBMISSION:-solutions} must get full marks with CMake $cmake_version and $compiler" >&2
   exit 1
 fi
 case "$compiler_used" in
