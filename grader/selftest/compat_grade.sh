@@ -30,11 +30,16 @@ cmake="$venv/bin/cmake"
 "$cmake" --version | head -1
 "$compiler" --version | head -1
 
-# One tile width (the gate's, 16) is enough to prove the tools: the other widths build the same sources.
+# One tile width (the gate's, 16) is enough to prove the tools: the other widths build the same sources. A copy
+# of the solutions, graded as any submission is: solutions/ itself is compiled without the sandbox (as root, each
+# lab's files are compiled and run as a user of its own), which then would go untested.
 build="$work/grade"
+submission="$work/submission"
+rm -rf "$submission"
+cp -r "${TILELAB_COMPAT_SUBMISSION:-solutions}" "$submission"
 started=$(date +%s)
 status=0
-CXX="$compiler" CUDAHOSTCXX="$compiler" "$cmake" -DSUBMISSION="${TILELAB_COMPAT_SUBMISSION:-solutions}" -DBUILD="$build" \
+CXX="$compiler" CUDAHOSTCXX="$compiler" "$cmake" -DSUBMISSION="$submission" -DBUILD="$build" \
   "-DCONFIGURE_ARGS=-DTILELAB_BACKENDS=cpu|-DTILELAB_TILE_WIDTHS=16|-DCMAKE_CXX_COMPILER=$compiler" \
   -P grader/grade.cmake >"$work/grade.txt" 2>&1 || status=$?
 seconds=$(( $(date +%s) - started ))
