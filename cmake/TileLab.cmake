@@ -192,6 +192,24 @@ endfunction()
 #   fail              the checks (or SUITES) must fail with output matching MATCH (a kernel with one known bug)
 #   build-fails       building must fail with output matching MATCH (a file that does not compile, or is missing)
 #   <tool>-fails      compute-sanitizer's tool (memcheck, racecheck, synccheck) must report an error matching MATCH
+# The path of the sandbox's compiler launcher (tilelab-sandbox-compile): the kit's own program, or the built kit's
+# (grader/submission, where it is imported). A path, not $<TARGET_FILE:...>: CMake before 3.24 runs a compiler
+# launcher as written, generator expression and all, so every lab of a submission failed its build on CMake 3.22.
+function(_tilelab_sandbox_compile_path out_var)
+  get_target_property(imported tilelab-sandbox-compile IMPORTED)
+  if(imported)
+    get_target_property(path tilelab-sandbox-compile LOCATION)
+  else()
+    get_target_property(dir tilelab-sandbox-compile BINARY_DIR)
+    get_target_property(output_dir tilelab-sandbox-compile RUNTIME_OUTPUT_DIRECTORY)
+    if(output_dir)
+      set(dir "${output_dir}")
+    endif()
+    set(path "${dir}/tilelab-sandbox-compile${CMAKE_EXECUTABLE_SUFFIX}")
+  endif()
+  set(${out_var} "${path}" PARENT_SCOPE)
+endfunction()
+
 function(tilelab_add_lab)
   cmake_parse_arguments(PARSE_ARGV 0 arg "" "SUBMISSION;ROOT;LAB;TILE_WIDTH;BACKEND;EXPECT;MATCH;TIMEOUT"
                         "SUITES;SKIP_CHECKS;LABELS")
@@ -249,7 +267,7 @@ function(tilelab_add_lab)
     # or rewrites them; once per submission and lab (it is the same on every backend and tile width).
     set(source_check tilelab_${arg_SUBMISSION}_${lab_id}_source_check)
     set(source_check_command "$<TARGET_FILE:tilelab-source-check>" "${arg_ROOT}" ${TILELAB_${arg_LAB}_FILES})
-    set(launcher "$<TARGET_FILE:tilelab-sandbox-compile>")
+    _tilelab_sandbox_compile_path(launcher)
     file(REAL_PATH "${arg_ROOT}" real_root)
     file(REAL_PATH "${_tilelab_kit_source_dir}/solutions" real_solutions)
     if(real_root STREQUAL real_solutions)

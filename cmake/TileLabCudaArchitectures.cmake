@@ -1,26 +1,69 @@
-# Chooses CMAKE_CUDA_ARCHITECTURES when the user did not: the local GPU ("native") where nvidia-smi sees one,
-# otherwise real code for every architecture CUDA 13 supports from Turing on, plus PTX for the newest, so a
-# build made on a machine without a GPU (CI, a Gradescope image) runs on any current card.
-# Included before project(): once CUDA is enabled, CMake would already have picked its own default.
-if(DEFINED CMAKE_CUDA_ARCHITECTURES OR DEFINED ENV{CUDAARCHS})
+# Chooses CMAKE_CUDA_ARCHITECTURES when the user did not: the local GPUs' own architectures where nvidia-smi sees
+# one, otherwise real code for every architecture from Turing on that the CUDA compiler supports, plus PTX for the
+# newest, so a build made on a machine without a GPU (CI, a Gradescope image) runs on any current card.
+# Included by TileLabBackends.cmake once check_language(CUDA) has found the compiler and before CUDA is enabled
+# (enable_language would pick CMake's own default). CMake 3.22 has no "native" (3.24) nor "all" (3.23): the
+# architectures are asked of nvidia-smi and of the compiler here instead, the same list on every CMake.
+include_guard(GLOBAL)
+if(DEFINED CMAKE_CUDA_ARCHITECTURES OR DEFINED ENV{CUDAARCHS} OR NOT CMAKE_CUDA_COMPILER)
   return()
 endif()
 
+# What this CUDA compiler can build real code for ("sm_75;sm_80;..."); empty where it cannot say (--list-gpu-code
+# is CUDA 11's), and then nothing is left out.
+execute_process(COMMAND "${CMAKE_CUDA_COMPILER}" --list-gpu-code RESULT_VARIABLE _tilelab_list_result
+                OUTPUT_VARIABLE _tilelab_supported ERROR_QUIET TIMEOUT 60)
+if(NOT _tilelab_list_result EQUAL 0)
+  set(_tilelab_supported "")
+endif()
+string(REGEX MATCHALL "sm_[0-9]+" _tilelab_supported "${_tilelab_supported}")
+function(_tilelab_supported_architecture architecture out_var)
+  set(${out_var} TRUE PARENT_SCOPE)
+  if(_tilelab_supported AND NOT "sm_${architecture}" IN_LIST _tilelab_supported)
+    set(${out_var} FALSE PARENT_SCOPE)
+  endif()
+endfunction()
+
+# The local GPUs' compute capabilities ("9.0" -> 90), what "native" would build for.
+set(_tilelab_local "")
 find_program(TILELAB_NVIDIA_SMI nvidia-smi)
-set(_tilelab_gpu_seen FALSE)
 if(TILELAB_NVIDIA_SMI)
   execute_process(COMMAND "${TILELAB_NVIDIA_SMI}" --query-gpu=compute_cap --format=csv,noheader
                   RESULT_VARIABLE _tilelab_smi_result OUTPUT_VARIABLE _tilelab_smi_output ERROR_QUIET
                   TIMEOUT 20)
-  if(_tilelab_smi_result EQUAL 0 AND _tilelab_smi_output MATCHES "[0-9]")
-    set(_tilelab_gpu_seen TRUE)
+  if(_tilelab_smi_result EQUAL 0)
+    string(REGEX MATCHALL "[0-9]+[.][0-9]+" _tilelab_caps "${_tilelab_smi_output}")
+    foreach(_tilelab_cap IN LISTS _tilelab_caps)
+      string(REPLACE "." "" _tilelab_architecture "${_tilelab_cap}")
+      _tilelab_supported_architecture(${_tilelab_architecture} _tilelab_ok)
+      if(_tilelab_ok)
+        list(APPEND _tilelab_local ${_tilelab_architecture})
+      else()
+        # The checker then reports every GPU check skipped on this GPU, with the reason (device_requirements.cpp).
+        message(WARNING "TileLab: this GPU (compute capability ${_tilelab_cap}) is older than any architecture "
+                        "${CMAKE_CUDA_COMPILER} builds for (${_tilelab_supported}): "
+                        "its GPU checks will be skipped; grade on the CPU backend, or with an older CUDA Toolkit")
+      endif()
+    endforeach()
+    list(REMOVE_DUPLICATES _tilelab_local)
   endif()
 endif()
 
-if(_tilelab_gpu_seen)
-  set(CMAKE_CUDA_ARCHITECTURES native CACHE STRING "CUDA architectures to build for")
+if(_tilelab_local)
+  set(CMAKE_CUDA_ARCHITECTURES "${_tilelab_local}" CACHE STRING "CUDA architectures to build for")
 else()
-  set(CMAKE_CUDA_ARCHITECTURES "75-real;80-real;86-real;89-real;90-real;100-real;120"
-      CACHE STRING "CUDA architectures to build for")
+  set(_tilelab_default "")
+  set(_tilelab_newest "")
+  foreach(_tilelab_architecture 75 80 86 89 90 100 120)
+    _tilelab_supported_architecture(${_tilelab_architecture} _tilelab_ok)
+    if(_tilelab_ok)
+      list(APPEND _tilelab_default ${_tilelab_architecture}-real)
+      set(_tilelab_newest ${_tilelab_architecture})
+    endif()
+  endforeach()
+  # The newest as PTX too, which the driver compiles for cards newer than the compiler.
+  list(REMOVE_ITEM _tilelab_default ${_tilelab_newest}-real)
+  list(APPEND _tilelab_default ${_tilelab_newest})
+  set(CMAKE_CUDA_ARCHITECTURES "${_tilelab_default}" CACHE STRING "CUDA architectures to build for")
 endif()
 message(STATUS "TileLab: CMAKE_CUDA_ARCHITECTURES not set; using ${CMAKE_CUDA_ARCHITECTURES}")

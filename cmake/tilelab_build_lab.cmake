@@ -7,7 +7,7 @@
 # hands the product to a library (cuBLAS and friends, Thrust, CUB, CUTLASS) instead of computing it, and one
 # whose files define a name of the kit's, CUDA's or the C library's (a definition that would replace what the
 # runner's harness calls: link-time interposition).
-cmake_minimum_required(VERSION 3.25)  # policies of this century in script mode (IN_LIST)
+cmake_minimum_required(VERSION 3.22...3.25)  # policies of this century in script mode (IN_LIST)
 # Every failure ends with the section of the students' grading page that explains the build check.
 set(see_page "see docs/grading.md#check_build (grading.html#check_build on the docs site)")
 set(libraries "cublas|cublasLt|cusparse|cusolver|cufft|curand|cudnn|cutlass|thrust::|cub::")

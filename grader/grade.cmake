@@ -17,7 +17,7 @@
 # Points come only from what the kit's checker wrote: a check passes when CTest saw it pass and the checker left
 # its verdict "passed" in the build folder's verdicts/. The kit's files (sources, rubric, checker programs, test
 # registrations) are hashed before and after grading; if any changed, no grade is reported.
-cmake_minimum_required(VERSION 3.25)
+cmake_minimum_required(VERSION 3.22...3.25)
 get_filename_component(root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 include("${CMAKE_CURRENT_LIST_DIR}/report.cmake")
 if(NOT DEFINED SUBMISSION)
@@ -169,10 +169,11 @@ if(EXISTS "${gpu_checker}")
   execute_process(COMMAND "${gpu_checker}" --device-query RESULT_VARIABLE found OUTPUT_VARIABLE line
                   OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
   if(found EQUAL 0)
-    set(ENV{TILELAB_GPU_FOUND} "+${line}")
+    set(ENV{TILELAB_GPU_FOUND} "+${line}")  # "+<compute capability>|<line>" (grader/src/device_requirements.hpp)
   elseif(found EQUAL 77)
     set(ENV{TILELAB_GPU_FOUND} "-${line}")
   endif()  # anything else: each checker asks for itself, as without a grading
+  string(REGEX REPLACE "^[0-9]+[.][0-9]+[|]" "" line "${line}")
   message(STATUS "${line}")
 endif()
 # Every lab at once, in parallel, as far as each compiles: a lab that does not is reported by its build check, which

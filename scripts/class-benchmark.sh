@@ -6,7 +6,7 @@
 # to end, the cost per submission and where it went (build, CPU checks, GPU checks) last.
 #   scripts/class-benchmark.sh [COUNT] [SAMPLE]      (defaults 200 and 6)
 # Environment: OUT (where logs go; default build/class-benchmark), TILELAB_BATCH_JOBS (-j of batch.sh),
-# TILELAB_CUDA_ARCHS (default native), TILELAB_BATCH_DEADLINE (seconds after which the batch is stopped and
+# TILELAB_CUDA_ARCHS (default: the local GPU's), TILELAB_BATCH_DEADLINE (seconds after which the batch is stopped and
 # what it finished is reported; default none).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -16,7 +16,9 @@ sample=${2:-6}
 out=${OUT:-$root/build/class-benchmark}
 work=${TILELAB_BENCH_WORK:-$root/build/class-benchmark-work}
 mkdir -p "$out" "$work"
-export CUDAARCHS=${TILELAB_CUDA_ARCHS:-native}
+# Unset: the local GPUs' own architectures (cmake/TileLabCudaArchitectures.cmake: what "native" gives on CMake 3.24+,
+# on CMake 3.22 too).
+if [ -n "${TILELAB_CUDA_ARCHS:-}" ]; then export CUDAARCHS=$TILELAB_CUDA_ARCHS; fi
 [ -d "$root/.deps/root/usr" ] && export CMAKE_PREFIX_PATH="$root/.deps/root/usr"
 [ -d "$root/.deps/boost" ] && export CMAKE_PREFIX_PATH="${CMAKE_PREFIX_PATH:+$CMAKE_PREFIX_PATH:}$root/.deps/boost"
 

@@ -13,7 +13,9 @@ cd "$root"
 out=${OUT:-$root/build/gpu-check}
 mkdir -p "$out"
 # Both are read by CMake from the environment, so the grading command below sees them too.
-export CUDAARCHS=${TILELAB_CUDA_ARCHS:-native}
+# Unset: the local GPUs' own architectures (cmake/TileLabCudaArchitectures.cmake: what "native" gives on CMake 3.24+,
+# on CMake 3.22 too).
+if [ -n "${TILELAB_CUDA_ARCHS:-}" ]; then export CUDAARCHS=$TILELAB_CUDA_ARCHS; fi
 [ -d "$root/.deps/root/usr" ] && export CMAKE_PREFIX_PATH="$root/.deps/root/usr"
 # Boost.Context for the CPU backend, where the machine has no package of it (headers and the library only).
 [ -d "$root/.deps/boost" ] && export CMAKE_PREFIX_PATH="${CMAKE_PREFIX_PATH:+$CMAKE_PREFIX_PATH:}$root/.deps/boost"

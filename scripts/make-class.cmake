@@ -4,7 +4,7 @@
 # turn. Each copy gets a line naming its student, so no two submissions are the same file.
 #
 #   cmake -DCOUNT=200 -DOUT=<folder> -P scripts/make-class.cmake
-cmake_minimum_required(VERSION 3.25)
+cmake_minimum_required(VERSION 3.22...3.25)
 if(POLICY CMP0174)
   cmake_policy(SET CMP0174 NEW)  # a mutant's empty REPLACE is an empty string
 endif()

@@ -40,7 +40,8 @@ std::string hint_for(cudaError_t code) {
         case cudaErrorNotReady:
             return "the work was not finished yet: wait for it (cudaEventSynchronize, cudaDeviceSynchronize) first";
         case cudaErrorNoKernelImageForDevice:
-            return "the program was not built for this GPU: configure with -DCMAKE_CUDA_ARCHITECTURES=native";
+            return "the program was not built for this GPU: configure with -DCMAKE_CUDA_ARCHITECTURES=<its compute "
+                   "capability without the dot, 86 for 8.6> (nvidia-smi --query-gpu=compute_cap --format=csv)";
         case cudaErrorNoDevice:
         case cudaErrorInsufficientDriver:
             return "no usable NVIDIA GPU or driver on this machine";

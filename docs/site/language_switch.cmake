@@ -3,7 +3,7 @@
 # (docs/CMakeLists.txt adds it): a link to the same page, by its file name, in each other language's site. English
 # is the site's root and each other language a folder of it (html/es/), so from English a page's sibling is
 # es/<page> and from Spanish ../<page> or ../vi/<page>. The links are plain HTML, so docs.links checks them all.
-cmake_minimum_required(VERSION 3.25)
+cmake_minimum_required(VERSION 3.22...3.25)
 include("${CMAKE_CURRENT_LIST_DIR}/pages.cmake")
 set(marker "<!-- tilelab: languages -->")
 if(LANGUAGE STREQUAL "en")

@@ -4,7 +4,7 @@
 # "<!-- site: points -->") and points_summary.md for the grading page. Each check links to its section of the
 # grading page (docs/grading.md, labels check_<name>): a rubric check the page does not explain fails the
 # docs build, whose warnings are errors.
-cmake_minimum_required(VERSION 3.25)
+cmake_minimum_required(VERSION 3.22...3.25)
 # The tables' words in the page's language (points_words.cmake).
 include("${CMAKE_CURRENT_LIST_DIR}/points_words.cmake")
 if(NOT LANGUAGE)

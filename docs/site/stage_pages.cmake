@@ -6,7 +6,7 @@
 # The API's headers are copied too: Doxygen names a folder's page by its path once stripped (dir_<md5 of "labs/">),
 # so the folders' pages have the same names only when every input lies in the one stripped tree.
 # A missing translation is built from English here; docs.translations.<language> is what fails for it.
-cmake_minimum_required(VERSION 3.25)
+cmake_minimum_required(VERSION 3.22...3.25)
 include("${CMAKE_CURRENT_LIST_DIR}/pages.cmake")
 foreach(page IN LISTS TILELAB_DOCS_PAGES)
   set(from "${SOURCE_DIR}/docs/i18n/${LANGUAGE}/${page}")

@@ -2,7 +2,7 @@
 # The site leads a student from lab to lab: the grading page exists; the sidebar has a "Labs" node whose children
 # are the lab pages in order; and every lab page ends with links to the lab before it, the lab after it and the
 # grading page.
-cmake_minimum_required(VERSION 3.25)
+cmake_minimum_required(VERSION 3.22...3.25)
 set(problems "")
 if(NOT EXISTS "${HTML_DIR}/grading.html")
   list(APPEND problems "there is no grading page (grading.html, from docs/grading.md)")

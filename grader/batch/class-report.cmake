@@ -4,7 +4,7 @@
 #   cmake -DOUT=<batch folder> -P grader/batch/class-report.cmake
 #
 # Reads OUT/grades.csv, OUT/timings.csv (grader/batch/merge.sh) and each OUT/reports/<student>/results.json.
-cmake_minimum_required(VERSION 3.25)
+cmake_minimum_required(VERSION 3.22...3.25)
 include("${CMAKE_CURRENT_LIST_DIR}/../report.cmake")
 if(NOT OUT OR NOT EXISTS "${OUT}/grades.csv")
   message(FATAL_ERROR "OUT: give a batch folder holding grades.csv (grader/batch.sh writes one)")

@@ -4,7 +4,7 @@
 #   cmake -DA=<results.json> -DB=<results.json> -P grader/batch/same-grades.cmake
 #
 # Prints "same grades: N checks" or each difference, and fails on any.
-cmake_minimum_required(VERSION 3.25)
+cmake_minimum_required(VERSION 3.22...3.25)
 include("${CMAKE_CURRENT_LIST_DIR}/../report.cmake")
 # "name: score/max" for each check of a results.json.
 function(read_checks file out_var)

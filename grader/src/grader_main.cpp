@@ -4,6 +4,7 @@
 // docs/grading.md that explains the check. Its verdict is its exit status, also
 // written to --verdict-file for grade.cmake; nothing the lab's program prints or returns decides it.
 #define DOCTEST_CONFIG_IMPLEMENT
+#include "device_requirements.hpp"
 #include "grading_page.hpp"
 #include "lab_runner.hpp"
 #include "lab_under_test.hpp"
@@ -13,6 +14,9 @@
 #include <tilelab/random.hpp>
 
 #include <cuda_runtime_api.h>
+#ifndef TILELAB_OLDEST_CUDA_ARCHITECTURE
+#define TILELAB_OLDEST_CUDA_ARCHITECTURE 0  // the build's oldest CUDA architecture (sm_75: 75); 0 when not known
+#endif
 #include <doctest/doctest.h>
 
 #include <chrono>
@@ -29,48 +33,65 @@ namespace {
 /// Exit code that CTest's SKIP_RETURN_CODE turns into "skipped".
 constexpr int exit_skipped = 77;
 
-/// True when a CUDA GPU can be used; @p said gets a line saying which, or why not. Asked here, by the checker, so
-/// that a lab's program cannot have its GPU checks skipped by claiming there is no GPU.
-bool gpu_available(std::string& said) {
+/// The GPU this checker can use: whether there is one and its compute capability, with a line that says which, or
+/// why not. Asked here, by the checker, so that a lab's program cannot have its GPU checks skipped by claiming there
+/// is no GPU.
+tilelab::grader::FoundGpu gpu_available() {
+    tilelab::grader::FoundGpu gpu;
     char line[512];
     int count = 0;
     const cudaError_t status = cudaGetDeviceCount(&count);
     if (status != cudaSuccess || count == 0) {
-        std::snprintf(line, sizeof line, "SKIPPED: no usable CUDA GPU (%s); the GPU checks did not run\n",
+        std::snprintf(line, sizeof line, "SKIPPED: no usable CUDA GPU (%s); the GPU checks did not run",
                       status != cudaSuccess ? cudaGetErrorString(status) : "no device found");
-        said += line;
-        return false;
+        gpu.said = line;
+        return gpu;
     }
+    gpu.usable = true;
     cudaDeviceProp properties{};
     if (cudaGetDeviceProperties(&properties, 0) == cudaSuccess) {
+        gpu.capability = {properties.major, properties.minor};
 #ifdef TILELAB_CPU_BACKEND
-        std::snprintf(line, sizeof line, "Backend: %s; every __syncthreads() and shared-memory access is checked\n",
+        std::snprintf(line, sizeof line, "Backend: %s; every __syncthreads() and shared-memory access is checked",
                       properties.name);
 #else
-        std::snprintf(line, sizeof line, "GPU: %s (compute capability %d.%d)\n", properties.name, properties.major,
+        std::snprintf(line, sizeof line, "GPU: %s (compute capability %d.%d)", properties.name, properties.major,
                       properties.minor);
 #endif
-        said += line;
+        gpu.said = line;
     }
-    return true;
+    return gpu;
 }
 
-// The GPU as grade.cmake found it once for the whole grading (--device-query, passed on in TILELAB_GPU_FOUND:
-// "+" and the line when there is one, "-" and the reason when not), else this checker's own query. Asking once
-// matters in a batch: every query initialises CUDA, which the driver does for one process at a time. It is this
-// checker's own environment, from grade.cmake: nothing a lab's program does can change it.
-bool gpu_found(std::string& said) {
+// The GPU as grade.cmake found it once for the whole grading (--device-query, passed on in TILELAB_GPU_FOUND, a
+// record of device_requirements.hpp), else this checker's own query. Asking once matters in a batch: every query
+// initialises CUDA, which the driver does for one process at a time. It is this checker's own environment, from
+// grade.cmake: nothing a lab's program does can change it.
+tilelab::grader::FoundGpu gpu_found() {
 #ifndef TILELAB_CPU_BACKEND
+    tilelab::grader::FoundGpu recorded;
     const char* found = std::getenv("TILELAB_GPU_FOUND");
-    if (found != nullptr && (found[0] == '+' || found[0] == '-')) {
-        said += std::string(found + 1) + "\n";
-        return found[0] == '+';
-    }
+    if (found != nullptr && tilelab::grader::read_found_gpu(found, recorded)) return recorded;
 #endif
     tilelab::grader::hold_gpu(tilelab::grader::GpuUse::starting);  // as a context, waits only for a memory check
-    const bool found_here = gpu_available(said);
+    tilelab::grader::FoundGpu found_here = gpu_available();
     tilelab::grader::gpu_lease().release_shared();
     return found_here;
+}
+
+/// Whether this checker's GPU can grade @p lab (device_requirements.hpp): when not, the lab's GPU checks are
+/// skipped, and the GPU's line is followed by the reason.
+void apply_lab_needs(const char* lab, tilelab::grader::FoundGpu& gpu) {
+#ifndef TILELAB_CPU_BACKEND
+    if (!gpu.usable) return;
+    const std::string skip = tilelab::grader::device_skip_reason(lab, gpu.capability, TILELAB_OLDEST_CUDA_ARCHITECTURE);
+    if (skip.empty()) return;
+    gpu.usable = false;
+    gpu.said += "\n" + skip;
+#else
+    (void)lab;
+    (void)gpu;
+#endif
 }
 
 // What each compute-sanitizer tool's error means for a lab.
@@ -166,19 +187,18 @@ int run_series(int argc, char** argv, tilelab::grader::CheckerOptions options, c
 int main(int argc, char** argv) {
     // The test of one check of a series: what the series' run of that check printed, and its verdict.
     if (argc == 3 && std::string(argv[1]) == "--show-verdict") return tilelab::grader::show_verdict(argv[2]);
-    // The GPU's line for TILELAB_GPU_FOUND (see gpu_found): exit 0 with it, 77 with the reason there is none.
+    // The GPU's record for TILELAB_GPU_FOUND without its sign (see gpu_found): exit 0 with "<major>.<minor>|<line>",
+    // 77 with the reason there is none.
     if (argc == 2 && std::string(argv[1]) == "--device-query") {
-        std::string said;
-        bool found = false;
+        tilelab::grader::FoundGpu gpu;
         try {
-            found = gpu_found(said);
+            gpu = gpu_found();
         } catch (const std::exception& error) {  // the GPU lock could not be held
             std::printf("error: %s\n", error.what());
             return 2;
         }
-        if (!said.empty() && said.back() == '\n') said.pop_back();
-        std::printf("%s\n", said.c_str());
-        return found ? 0 : exit_skipped;
+        std::printf("%s\n", tilelab::grader::found_gpu_record(gpu).substr(1).c_str());
+        return gpu.usable ? 0 : exit_skipped;
     }
     tilelab::grader::CheckerOptions options;
     try {
@@ -213,13 +233,15 @@ int main(int argc, char** argv) {
     }
     std::printf("%s", said.c_str());
     std::fflush(stdout);
-    std::string device;
-    bool have_gpu = false;
+    tilelab::grader::FoundGpu gpu;
     try {
-        have_gpu = gpu_found(device);
+        gpu = gpu_found();
     } catch (const std::exception& error) {  // the GPU lock could not be held
         return stop(2, said + "error: " + error.what() + "\n");
     }
+    apply_lab_needs(lab.name, gpu);
+    const std::string device = gpu.said + "\n";
+    const bool have_gpu = gpu.usable;
     if (series) {
         if (!have_gpu) return end_every_check(options, exit_skipped, said + device);
         std::printf("%s", device.c_str());
