@@ -109,11 +109,18 @@ struct BlockThread {
     ThreadState state;
     const char* barrier_file;
     int barrier_line;
+    const char* barrier_name;   // "__syncthreads()", "__syncthreads_count()", ...: what it waits at, for messages
+    int barrier_predicate;      // what it gave a barrier with a reduction (0 at a plain one)
+    int barrier_count;          // after the barrier: how many threads of the block gave a nonzero predicate
     std::uint64_t read_epoch;   // the last interval in which this thread read shared memory
     std::uint64_t write_epoch;  // ... and wrote it
     std::vector<detail::PendingCopy> copies;  // asynchronous copies in flight (async_copy.cpp)
     std::uint64_t commits;                    // batches of copies committed
     WarpCall* warp = nullptr;                 // the warp-level call it waits at (warp_waiting)
+    // Per lane l of its warp: the number (Worker::warp_syncs) of the last __syncwarp this thread completed together
+    // with lane l. An access by lane l recorded before that __syncwarp is ordered before this thread's accesses.
+    // Never reset: numbers from earlier blocks are below every access of this block.
+    std::uint64_t synced_with[32] = {};
 };
 
 // Who touched a 4-byte word of shared memory in the current barrier interval (epoch).
@@ -125,7 +132,13 @@ struct Shadow {
     std::uint16_t async_owner = 0;  // the thread whose asynchronous copy into this word is in flight ...
     bool async_pending = false;     // ... when this is set
     std::uint64_t atomic_epoch = 0; // the last interval in which an atomic function updated it
+    std::uint64_t write_seq = 0;    // Worker::warp_syncs when it was written ...
+    std::uint64_t read_seq = 0;     // ... and last read: a __syncwarp completed after it orders the access
+    std::uint32_t read_lanes = 0;   // the lanes that read it in this interval, when all in warp read_warp
+    std::uint16_t read_warp = 0;    // their warp; mixed_warps when readers came from several
 };
+
+constexpr std::uint16_t mixed_warps = 0xFFFF;
 
 struct SharedSite {
     const void* key;
@@ -168,6 +181,7 @@ struct Worker {
     unsigned long long shared_writes = 0;
     const char* epoch_file = nullptr;  // the barrier that began this interval; null: the block's start
     int epoch_line = 0;
+    std::uint64_t warp_syncs = 0;  // __syncwarp rendezvous completed by this worker, all blocks counted
 
     Worker() { std::memset(arena, garbage_byte, arena_bytes); }
     ~Worker() { std::free(arena); }
@@ -248,7 +262,9 @@ void report_race(Worker& w, std::size_t offset, bool write, std::uint16_t other,
     std::ostringstream message;
     message << "shared-memory race in " << kernel_and_block(w) << ": thread " << format(me.index)
             << (write ? " wrote " : " read ") << element_name(w, offset) << " after " << them
-            << (other_wrote ? " wrote" : " read") << " it, with no __syncthreads() between them (both after "
+            << (other_wrote ? " wrote" : " read") << " it, with no __syncthreads() between them"
+            << (other != many_readers && other / 32 == me.id / 32 ? " (nor a __syncwarp() naming both lanes of their warp)" : "")
+            << " (both after "
             << (w.epoch_file ? "the __syncthreads() at " + where(w.epoch_file, w.epoch_line)
                              : std::string("the start of the block"))
             << "). ";
@@ -306,12 +322,29 @@ void report_async_race(Worker& w, std::size_t offset, bool write, std::uint16_t 
     detail::set_kernel_error(cudaErrorTileLabSharedMemoryRace, message.str());
 }
 
+// True when the access by thread @p other, made when the worker had completed @p seq __syncwarp rendezvous, is
+// ordered before @p thread's accesses by a __syncwarp that named both (they are lanes of one warp).
+bool warp_ordered(const BlockThread& thread, std::uint16_t other, std::uint64_t seq) {
+    return other / 32 == thread.id / 32 && thread.synced_with[other % 32] > seq;
+}
+
+// The same for every read of @p s in this interval by other threads than @p thread.
+bool reads_warp_ordered(const BlockThread& thread, const Shadow& s) {
+    if (s.read_warp != thread.id / 32) return false;
+    const std::uint32_t others = s.read_lanes & ~(1u << (thread.id % 32));
+    for (unsigned lane = 0; lane < 32; ++lane)
+        if ((others >> lane & 1u) && thread.synced_with[lane] <= s.read_seq) return false;
+    return true;
+}
+
 void report_divergence(Worker& w) {
     if (w.launch->failed.exchange(true)) return;
     std::vector<std::pair<std::string, int>> groups;  // barrier "file:line" (or "returned"), threads there
     const BlockThread* first_done = nullptr;
     for (const BlockThread& t : w.threads) {
-        std::string at = t.state == ThreadState::done ? "returned" : where(t.barrier_file, t.barrier_line);
+        std::string at = t.state == ThreadState::done
+                             ? "returned"
+                             : std::string("the ") + t.barrier_name + " at " + where(t.barrier_file, t.barrier_line);
         if (t.state == ThreadState::done && !first_done) first_done = &t;
         auto found = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == at; });
         if (found == groups.end())
@@ -328,7 +361,7 @@ void report_divergence(Worker& w) {
             message << groups[i].second << " threads had returned from the kernel (the first: thread "
                     << format(first_done->index) << ")";
         else
-            message << groups[i].second << " threads waited at the __syncthreads() at " << groups[i].first;
+            message << groups[i].second << " threads waited at " << groups[i].first;
     }
     message << ". Every thread of a block must reach every __syncthreads(): keep barriers out of code that only "
                "some threads run (a bounds test, an early return); let threads outside the matrix load zeros "
@@ -374,8 +407,16 @@ int settle_warp_calls(Worker& w) {
                                     t.warp, t.barrier_file, t.barrier_line, t.index, false};
     }
     if (detail::release_warp_calls(lanes) > 0) {
-        for (std::size_t i = 0; i < lanes.size(); ++i)
-            if (lanes[i].released) w.threads[i].state = ThreadState::runnable;
+        const std::uint64_t sync = ++w.warp_syncs;
+        for (std::size_t i = 0; i < lanes.size(); ++i) {
+            if (!lanes[i].released) continue;
+            BlockThread& t = w.threads[i];
+            t.state = ThreadState::runnable;
+            // __syncwarp orders memory between the lanes it names (CUDA Programming Guide): record the pairings.
+            if (lanes[i].call->op == WarpOp::sync)
+                for (unsigned lane = 0; lane < 32; ++lane)
+                    if (lanes[i].group >> lane & 1u) t.synced_with[lane] = sync;
+        }
         return 1;
     }
     if (!w.launch->failed.exchange(true))
@@ -398,6 +439,9 @@ void run_block(Worker& w, unsigned long long linear_block) {
         t.state = ThreadState::runnable;
         t.barrier_file = nullptr;
         t.barrier_line = 0;
+        t.barrier_name = "__syncthreads()";
+        t.barrier_predicate = 0;
+        t.barrier_count = 0;
         t.read_epoch = 0;
         t.write_epoch = 0;
         t.copies.clear();
@@ -435,11 +479,13 @@ void run_block(Worker& w, unsigned long long linear_block) {
         else if (warps < 0)
             break;
         unsigned waiting = 0;
+        int predicates = 0;  // threads that gave a nonzero predicate (barriers with a reduction)
         bool same_barrier = true;
         const BlockThread* first_waiting = nullptr;
         for (const BlockThread& t : w.threads) {
             if (t.state != ThreadState::waiting) continue;
             ++waiting;
+            predicates += t.barrier_predicate != 0;
             if (!first_waiting)
                 first_waiting = &t;
             else if (t.barrier_line != first_waiting->barrier_line ||
@@ -460,7 +506,10 @@ void run_block(Worker& w, unsigned long long linear_block) {
         ++w.epoch;
         w.epoch_file = first_waiting->barrier_file;
         w.epoch_line = first_waiting->barrier_line;
-        for (BlockThread& t : w.threads) t.state = ThreadState::runnable;
+        for (BlockThread& t : w.threads) {
+            t.state = ThreadState::runnable;
+            t.barrier_count = predicates;
+        }
     }
     for (BlockThread& t : w.threads) {  // copies never waited for: their words are free for the next block
         for (const detail::PendingCopy& copy : t.copies)
@@ -643,6 +692,7 @@ void execute_kernel(const QueuedKernel& kernel) {
     for (unsigned i = 1; i <= helpers; ++i) threads.emplace_back([&, i] { work(*pool[i], launch); });
     work(*pool[0], launch);
     for (std::thread& t : threads) t.join();
+    check_buffer_slack(kernel.site);  // a write just past the end of a buffer that the guard page did not stop
 }
 
 }  // namespace detail
@@ -652,14 +702,38 @@ const uint3& block_index() noexcept { return running_worker->block_index; }
 const dim3& block_dim() noexcept { return running_worker->block_dim; }
 const dim3& grid_dim() noexcept { return running_worker->grid_dim; }
 
-void sync_threads(const char* file, int line) {
-    Worker* w = running_worker;
-    if (w == nullptr || w->current == nullptr) return;  // host code: nothing to wait for
-    BlockThread& t = *w->current;
+namespace {
+// Parks the running thread at a barrier (@p name at @p file : @p line) giving @p predicate; returns how many
+// threads of the block gave a nonzero one, once all have arrived.
+int wait_at_barrier(Worker& w, int predicate, const char* name, const char* file, int line) {
+    BlockThread& t = *w.current;
     t.state = ThreadState::waiting;
     t.barrier_file = file;
     t.barrier_line = line;
-    w->scheduler = std::move(w->scheduler).resume();
+    t.barrier_name = name;
+    t.barrier_predicate = predicate;
+    w.scheduler = std::move(w.scheduler).resume();
+    return t.barrier_count;
+}
+}  // namespace
+
+void sync_threads(const char* file, int line) {
+    Worker* w = running_worker;
+    if (w == nullptr || w->current == nullptr) return;  // host code: nothing to wait for
+    wait_at_barrier(*w, 0, "__syncthreads()", file, line);
+}
+
+int sync_threads_reduce(int predicate, BarrierReduction reduction, const char* name, const char* file, int line) {
+    Worker* w = running_worker;
+    const bool outside = w == nullptr || w->current == nullptr;  // host code: a block of one thread
+    const int count = outside ? (predicate != 0) : wait_at_barrier(*w, predicate, name, file, line);
+    const int threads = outside ? 1 : static_cast<int>(w->threads.size());
+    switch (reduction) {
+        case BarrierReduction::count: return count;
+        case BarrierReduction::all: return count == threads ? 1 : 0;
+        case BarrierReduction::any: return count > 0 ? 1 : 0;
+    }
+    return count;
 }
 
 void* block_shared_storage(const void* key, std::size_t bytes, std::size_t alignment,
@@ -699,27 +773,38 @@ void note_shared_access(const void* address, std::size_t bytes, bool write) noex
     BlockThread& thread = *w->current;
     ++(write ? w->shared_writes : w->shared_reads);
     const std::uint16_t me = thread.id;
+    const std::uint16_t my_warp = me / 32;
     const std::uint64_t epoch = w->epoch;
+    const std::uint64_t now = w->warp_syncs;
     const std::size_t last = std::min(offset + bytes, arena_bytes);
     for (std::size_t byte = offset & ~std::size_t{3}; byte < last; byte += 4) {
         Shadow& s = w->shadow[byte / 4];
         if (s.async_pending) report_async_race(*w, offset, write, s.async_owner);
         if (write) {
-            if (s.write_epoch == epoch && s.writer != me)
+            if (s.write_epoch == epoch && s.writer != me && !warp_ordered(thread, s.writer, s.write_seq))
                 report_race(*w, offset, true, s.writer, true);
-            else if (s.read_epoch == epoch && s.reader != me)
+            else if (s.read_epoch == epoch && s.reader != me && !reads_warp_ordered(thread, s))
                 report_race(*w, offset, true, s.reader, false);
             s.write_epoch = epoch;
             s.writer = me;
+            s.write_seq = now;
             thread.write_epoch = epoch;
         } else {
-            if (s.write_epoch == epoch && s.writer != me) report_race(*w, offset, false, s.writer, true);
+            if (s.write_epoch == epoch && s.writer != me && !warp_ordered(thread, s.writer, s.write_seq))
+                report_race(*w, offset, false, s.writer, true);
             if (s.read_epoch != epoch) {
                 s.read_epoch = epoch;
                 s.reader = me;
+                s.read_warp = my_warp;
+                s.read_lanes = 0;
             } else if (s.reader != me) {
                 s.reader = many_readers;
             }
+            if (s.read_warp == my_warp)
+                s.read_lanes |= 1u << (me % 32);
+            else
+                s.read_warp = mixed_warps;
+            s.read_seq = now;
             thread.read_epoch = epoch;
         }
     }
@@ -813,6 +898,7 @@ void note_shared_atomic(const void* address, std::size_t bytes) noexcept {
         s.atomic_epoch = epoch;
         s.write_epoch = epoch;
         s.writer = me;
+        s.write_seq = w->warp_syncs;
         thread.write_epoch = epoch;
     }
 }

@@ -34,6 +34,12 @@ struct LaunchSite {
 void run_kernel(const LaunchSite& site, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
                 std::function<void()> thread_body);
 
+/// The bits of every whole float between the end of a device buffer and the inaccessible page after it (less than
+/// 256 bytes, as buffers start 256-byte aligned) and before its start: a signalling NaN, so that a kernel reading
+/// past the end computes NaN (quieted by arithmetic to 0x7FC0DEAD, the same payload); a write there is reported
+/// as an illegal memory access when the kernel ends.
+inline constexpr std::uint32_t past_end_poison_bits = 0x7F80DEADu;
+
 /// True when @p pointer may be given to a kernel: null, or memory from cudaMalloc (its guard zones included, so
 /// that an index past either end still faults with the buffer named).
 bool points_to_device_memory(const void* pointer) noexcept;
@@ -56,6 +62,18 @@ const dim3& grid_dim() noexcept;
 /// __syncthreads(): waits until every thread of the block has reached this barrier. @p file and @p line
 /// identify the call, so that threads waiting at different barriers can be reported.
 void sync_threads(const char* file, int line);
+
+/// What a barrier with a block-wide reduction returns to every thread (__syncthreads_count, _and, _or).
+enum class BarrierReduction {
+    count,  ///< How many threads gave a nonzero predicate.
+    all,    ///< 1 when every thread did, else 0.
+    any,    ///< 1 when some thread did, else 0.
+};
+
+/// __syncthreads_count(predicate), __syncthreads_and, __syncthreads_or: a __syncthreads() (checked the same way,
+/// reported as @p name at @p file : @p line) at which each thread gives @p predicate; returns @p reduction of the
+/// predicates of all the block's threads, the same to each.
+int sync_threads_reduce(int predicate, BarrierReduction reduction, const char* name, const char* file, int line);
 
 /// One `__shared__` declaration: its name and how its bytes map to indices, for messages.
 struct SharedDeclaration {
