@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cuda_runtime_api.h>
+#include <tilelab/cpu/past_end.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -33,12 +34,6 @@ struct LaunchSite {
 /// owns the launch's arguments.
 void run_kernel(const LaunchSite& site, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
                 std::function<void()> thread_body);
-
-/// The bits of every whole float between the end of a device buffer and the inaccessible page after it (less than
-/// 256 bytes, as buffers start 256-byte aligned) and before its start: a signalling NaN, so that a kernel reading
-/// past the end computes NaN (quieted by arithmetic to 0x7FC0DEAD, the same payload); a write there is reported
-/// as an illegal memory access when the kernel ends.
-inline constexpr std::uint32_t past_end_poison_bits = 0x7F80DEADu;
 
 /// True when @p pointer may be given to a kernel: null, or memory from cudaMalloc (its guard zones included, so
 /// that an index past either end still faults with the buffer named).
