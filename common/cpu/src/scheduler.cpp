@@ -119,8 +119,9 @@ struct BlockThread {
     WarpCall* warp = nullptr;                 // the warp-level call it waits at (warp_waiting)
     // Per lane l of its warp: the number (Worker::warp_syncs) of the last __syncwarp this thread completed together
     // with lane l. An access by lane l recorded before that __syncwarp is ordered before this thread's accesses.
-    // Never reset: numbers from earlier blocks are below every access of this block.
-    std::uint64_t synced_with[32] = {};
+    // Never reset: numbers from earlier blocks are below every access of this block (32 bits: a worker would need
+    // four billion rendezvous to wrap them).
+    std::uint32_t synced_with[32] = {};
 };
 
 // Who touched a 4-byte word of shared memory in the current barrier interval (epoch).
@@ -132,8 +133,8 @@ struct Shadow {
     std::uint16_t async_owner = 0;  // the thread whose asynchronous copy into this word is in flight ...
     bool async_pending = false;     // ... when this is set
     std::uint64_t atomic_epoch = 0; // the last interval in which an atomic function updated it
-    std::uint64_t write_seq = 0;    // Worker::warp_syncs when it was written ...
-    std::uint64_t read_seq = 0;     // ... and last read: a __syncwarp completed after it orders the access
+    std::uint32_t write_seq = 0;    // Worker::warp_syncs when it was written ...
+    std::uint32_t read_seq = 0;     // ... and last read: a __syncwarp completed after it orders the access
     std::uint32_t read_lanes = 0;   // the lanes that read it in this interval, when all in warp read_warp
     std::uint16_t read_warp = 0;    // their warp; mixed_warps when readers came from several
 };
@@ -181,7 +182,8 @@ struct Worker {
     unsigned long long shared_writes = 0;
     const char* epoch_file = nullptr;  // the barrier that began this interval; null: the block's start
     int epoch_line = 0;
-    std::uint64_t warp_syncs = 0;  // __syncwarp rendezvous completed by this worker, all blocks counted
+    std::uint32_t warp_syncs = 0;  // __syncwarp rendezvous completed by this worker, all blocks counted
+    const char* epoch_name = "__syncthreads()";  // the function of that barrier
 
     Worker() { std::memset(arena, garbage_byte, arena_bytes); }
     ~Worker() { std::free(arena); }
@@ -265,7 +267,7 @@ void report_race(Worker& w, std::size_t offset, bool write, std::uint16_t other,
             << (other_wrote ? " wrote" : " read") << " it, with no __syncthreads() between them"
             << (other != many_readers && other / 32 == me.id / 32 ? " (nor a __syncwarp() naming both lanes of their warp)" : "")
             << " (both after "
-            << (w.epoch_file ? "the __syncthreads() at " + where(w.epoch_file, w.epoch_line)
+            << (w.epoch_file ? std::string("the ") + w.epoch_name + " at " + where(w.epoch_file, w.epoch_line)
                              : std::string("the start of the block"))
             << "). ";
     switch (kind) {
@@ -324,7 +326,7 @@ void report_async_race(Worker& w, std::size_t offset, bool write, std::uint16_t 
 
 // True when the access by thread @p other, made when the worker had completed @p seq __syncwarp rendezvous, is
 // ordered before @p thread's accesses by a __syncwarp that named both (they are lanes of one warp).
-bool warp_ordered(const BlockThread& thread, std::uint16_t other, std::uint64_t seq) {
+bool warp_ordered(const BlockThread& thread, std::uint16_t other, std::uint32_t seq) {
     return other / 32 == thread.id / 32 && thread.synced_with[other % 32] > seq;
 }
 
@@ -378,6 +380,7 @@ void start_block(Worker& w) {
     ++w.epoch;
     w.epoch_file = nullptr;
     w.epoch_line = 0;
+    w.epoch_name = "__syncthreads()";
 }
 
 // Ends the block's fibers, abandoning the threads that wait (after a report).
@@ -407,7 +410,7 @@ int settle_warp_calls(Worker& w) {
                                     t.warp, t.barrier_file, t.barrier_line, t.index, false};
     }
     if (detail::release_warp_calls(lanes) > 0) {
-        const std::uint64_t sync = ++w.warp_syncs;
+        const std::uint32_t sync = ++w.warp_syncs;
         for (std::size_t i = 0; i < lanes.size(); ++i) {
             if (!lanes[i].released) continue;
             BlockThread& t = w.threads[i];
@@ -506,6 +509,7 @@ void run_block(Worker& w, unsigned long long linear_block) {
         ++w.epoch;
         w.epoch_file = first_waiting->barrier_file;
         w.epoch_line = first_waiting->barrier_line;
+        w.epoch_name = first_waiting->barrier_name;
         for (BlockThread& t : w.threads) {
             t.state = ThreadState::runnable;
             t.barrier_count = predicates;
@@ -775,7 +779,7 @@ void note_shared_access(const void* address, std::size_t bytes, bool write) noex
     const std::uint16_t me = thread.id;
     const std::uint16_t my_warp = me / 32;
     const std::uint64_t epoch = w->epoch;
-    const std::uint64_t now = w->warp_syncs;
+    const std::uint32_t now = w->warp_syncs;
     const std::size_t last = std::min(offset + bytes, arena_bytes);
     for (std::size_t byte = offset & ~std::size_t{3}; byte < last; byte += 4) {
         Shadow& s = w->shadow[byte / 4];
