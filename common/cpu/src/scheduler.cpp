@@ -870,6 +870,12 @@ void note_words(Worker& w, BlockThread& thread, std::size_t offset, std::size_t 
     }
 }
 
+// The copy with __syncwarp's bookkeeping, out of line: the usual copy stays small where it is inlined.
+[[gnu::noinline]] void note_words_warp_synced(Worker& w, BlockThread& thread, std::size_t offset, std::size_t bytes,
+                                              bool write) {
+    note_words<true>(w, thread, offset, bytes, write);
+}
+
 }  // namespace
 
 void note_shared_access(const void* address, std::size_t bytes, bool write) noexcept {
@@ -880,10 +886,10 @@ void note_shared_access(const void* address, std::size_t bytes, bool write) noex
     if (past_dynamic_shared(*w, offset, write)) return;
     BlockThread& thread = *w->current;
     ++(write ? w->shared_writes : w->shared_reads);
-    if (w->block_first_sync != 0)
-        note_words<true>(*w, thread, offset, bytes, write);
-    else
+    if (w->block_first_sync == 0)
         note_words<false>(*w, thread, offset, bytes, write);
+    else
+        note_words_warp_synced(*w, thread, offset, bytes, write);
 }
 
 namespace detail {
