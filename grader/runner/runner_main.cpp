@@ -145,6 +145,24 @@ Writer hello() {
     return out;
 }
 
+// Elements added before the checker's guard zone of a buffer of @p count elements, so that on the CPU backend
+// (no zone after, @p guard_after false) the buffer ends against the inaccessible page after its allocation: that
+// backend's cudaMalloc starts a buffer 256-byte aligned and ends it against that page when its size is a multiple
+// of 256 bytes. The element one past the end then faults, even when the kernel throws its value away. The payload
+// stays 16-byte aligned, as on a GPU (guard is a multiple of 4 elements): where count is not a multiple of 4, up
+// to 3 elements past it are the emulator's past-the-end NaN (see tilelab::cpu::past_end_poison_bits), and the page
+// follows them. None on a GPU, whose zone after the buffer catches the same reads.
+std::size_t page_end_padding(std::size_t guard, std::size_t count, bool guard_after) {
+#ifdef TILELAB_CPU_BACKEND
+    if (guard_after) return 0;
+    const std::size_t slack = (4 - count % 4) % 4;
+    return (64 - (guard + count + slack) % 64) % 64;
+#else
+    static_cast<void>(guard), static_cast<void>(count), static_cast<void>(guard_after);
+    return 0;
+#endif
+}
+
 // Inputs in device buffers between guard zones, P poisoned, one launch, and every element of P's buffer back.
 Writer multiply(Reader& in, const RunnerLab& lab) {
     const auto mode = in.get<LaunchMode>();
@@ -158,32 +176,39 @@ Writer multiply(Reader& in, const RunnerLab& lab) {
     if (!in.at_end() || M.size() != product(rows, inner) || N.size() != product(inner, cols) || guard > (1u << 24))
         unsupported("malformed multiply request");
 
+    // Each buffer's zone before it is `guard` elements and its padding (page_end_padding).
+    auto front = [&](std::size_t count) { return guard + page_end_padding(guard, count, guard_after); };
     auto guarded = [&](const std::vector<float>& payload, std::size_t count, float fill) {
-        std::vector<float> all(guard + count + (guard_after ? guard : 0), guard_value);
+        const std::size_t before = front(count);
+        std::vector<float> all(before + count + (guard_after ? guard : 0), guard_value);
         if (payload.empty())
-            std::fill(all.begin() + static_cast<std::ptrdiff_t>(guard),
-                      all.begin() + static_cast<std::ptrdiff_t>(guard + count), fill);
+            std::fill(all.begin() + static_cast<std::ptrdiff_t>(before),
+                      all.begin() + static_cast<std::ptrdiff_t>(before + count), fill);
         else
-            std::copy(payload.begin(), payload.end(), all.begin() + static_cast<std::ptrdiff_t>(guard));
+            std::copy(payload.begin(), payload.end(), all.begin() + static_cast<std::ptrdiff_t>(before));
         return all;
     };
+    const std::size_t count_P = product(rows, cols);
     const std::vector<float> host_M = guarded(M, M.size(), 0), host_N = guarded(N, N.size(), 0);
-    const std::vector<float> host_P = guarded({}, product(rows, cols), unwritten);
+    const std::vector<float> host_P = guarded({}, count_P, unwritten);
     DeviceFloats device_M(host_M.size()), device_N(host_N.size()), device_P(host_P.size());
     device_M.upload(host_M);
     device_N.upload(host_N);
     device_P.upload(host_P);
 
     const Counters before = counters();
-    start_watch_if_armed(device_P.data() + guard, product(rows, cols));
+    start_watch_if_armed(device_P.data() + front(count_P), count_P);
     const auto launch = mode == LaunchMode::contract ? lab.contract_launch : lab.launcher;
-    launch(device_M.data() + guard, device_N.data() + guard, device_P.data() + guard, rows, inner, cols);
+    launch(device_M.data() + front(M.size()), device_N.data() + front(N.size()), device_P.data() + front(count_P), rows,
+           inner, cols);
     check(cudaGetLastError(), "launch failed");
     check(cudaDeviceSynchronize(), "kernel failed");
     const Counters after = counters();
 
+    std::vector<float> all_P = device_P.download();  // the checker's layout: its guard zone, P (and a zone after)
+    all_P.erase(all_P.begin(), all_P.begin() + static_cast<std::ptrdiff_t>(front(count_P) - guard));
     Writer out = reply(Status::ok);
-    out.put_floats(device_P.download());
+    out.put_floats(all_P);
     put_counters(out, before, after);
     return out;
 }

@@ -1,8 +1,12 @@
 #include "diagnose.hpp"
 
+#include <tilelab/cpu/past_end.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
+#include <cstring>
 
 namespace tilelab::grader {
 
@@ -69,12 +73,18 @@ std::vector<std::string> diagnose(const FailedRun& run) {
 
     std::size_t bad_outside_partial = 0;
     std::size_t nan_results = 0;
+    std::size_t past_end_results = 0;  // NaN with the bits the CPU backend keeps past the end of each buffer
     for (std::size_t i = 0; i < total; ++i) {
         if (cmp.status[i] == ElementStatus::correct) continue;
         const int row = static_cast<int>(i / s.cols);
         const int col = static_cast<int>(i % s.cols);
         if (!in_partial_tile(s, run.tile_width, row, col)) ++bad_outside_partial;
-        if (cmp.status[i] == ElementStatus::wrong && std::isnan(run.got[i])) ++nan_results;
+        if (cmp.status[i] == ElementStatus::wrong && std::isnan(run.got[i])) {
+            ++nan_results;
+            std::uint32_t bits = 0;
+            std::memcpy(&bits, &run.got[i], sizeof bits);
+            past_end_results += tilelab::cpu::is_past_end_poison(bits);
+        }
     }
     // The pattern means something only when P has both full tiles (all right) and partial ones (some wrong).
     const bool has_partial_tile = s.rows % run.tile_width != 0 || s.cols % run.tile_width != 0;
@@ -90,7 +100,12 @@ std::vector<std::string> diagnose(const FailedRun& run) {
                             " elements of P were never written: check that the grid covers all of P and that "
                             "every thread inside P stores its sum");
     }
-    if (nan_results > 0)
+    if (past_end_results > 0)
+        hints.push_back(std::to_string(nan_results) +
+                        " results are NaN: the kernel read past the end of M or N (these results carry the NaN that "
+                        "the CPU backend keeps in the bytes just past the end of every device buffer); check the "
+                        "bounds test on each load");
+    else if (nan_results > 0)
         hints.push_back(std::to_string(nan_results) +
                         " results are NaN: the kernel read past the end of M or N (the grader surrounds the inputs "
                         "with NaN); check the bounds test on each load");

@@ -22,8 +22,9 @@ struct GuardDamage {
 };
 
 /// A device buffer as [guard][payload][guard, where guard_after]. On the CPU backend there is no zone after the
-/// payload: the emulator's cudaMalloc ends every buffer against an inaccessible page, so the first element past
-/// the end already faults, reads included (which a guard zone only turns into NaN).
+/// payload: the runner pads the zone before it so that the buffer ends against the emulator's inaccessible page
+/// wherever the payload's size is a multiple of 4 floats (and at most 3 floats before it otherwise, which read as
+/// NaN), so the first element past the end already faults, reads included (which a guard zone only turns into NaN).
 struct GuardLayout {
     std::size_t count;  ///< Payload elements.
     std::size_t guard;  ///< Guard elements before (and after) the payload.

@@ -1,12 +1,15 @@
 // The hints are pure CPU logic: each pattern is built here the way a buggy kernel would leave it.
 #include "diagnose.hpp"
 
+#include <tilelab/cpu/past_end.hpp>
 #include <tilelab/random.hpp>
 
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <string>
 
 using tilelab::HostMatrix;
@@ -116,6 +119,17 @@ TEST_SUITE("diagnose") {
         Scenario s({20, 9, 37});
         s.at(19, 36) = std::nanf("");
         CHECK(has(s.hints(), "results are NaN"));
+        CHECK_FALSE(has(s.hints(), "just past the end of every device buffer"));
+    }
+
+    TEST_CASE("NaN results with the CPU backend's past-the-end bits say where they came from") {
+        Scenario s({20, 9, 37});
+        const std::uint32_t quieted = tilelab::cpu::past_end_poison_bits | 0x00400000u;  // as arithmetic leaves it
+        float value = 0;
+        std::memcpy(&value, &quieted, sizeof value);
+        s.at(19, 36) = value;
+        CHECK(has(s.hints(), "results are NaN: the kernel read past the end of M or N (these results carry the NaN "
+                             "that the CPU backend keeps in the bytes just past the end of every device buffer)"));
     }
 
     TEST_CASE("a transposed result, a transposed input and swapped operands are named") {

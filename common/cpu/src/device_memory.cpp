@@ -1,6 +1,11 @@
-// Device memory on the CPU backend: each cudaMalloc gets its own mapping, filled with a garbage pattern, whose
-// end touches an inaccessible page (and whose start follows one), so that a kernel reading or writing even one
-// element past the end of a buffer faults, and the fault handler can say which buffer it was. The buffers' own
+// Device memory on the CPU backend: each cudaMalloc gets its own mapping, between two inaccessible pages, filled
+// with a garbage pattern. A buffer starts 256-byte aligned, as cudaMalloc's do (kernels that test addresses to
+// pick vector accesses then choose as on a GPU), at the highest such address that still ends in its last page:
+// less than 256 bytes separate its end from the page after it, which no access may touch. A buffer whose size is
+// a multiple of 256 bytes ends against that page, so a kernel touching even one element past its end faults, and
+// the fault handler says which buffer it was. The slack between a shorter buffer's end and the page (and the
+// bytes before its start) holds a signalling-NaN pattern: a read there feeds NaN into the result, and a write
+// there is found when the kernel ends (check_buffer_slack) and reported as the fault would be. The buffers' own
 // pages are inaccessible too while host code runs (a GPU's memory is not the host's): they open while kernels
 // run (DeviceMemoryOpen) and inside the runtime's copies, fills and the allocator's poisoning (OpenBuffer).
 #include "runtime_state.hpp"
@@ -8,12 +13,14 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
 #include <map>
 #include <mutex>
+#include <string>
 
 namespace tilelab::cpu::detail {
 namespace {
@@ -49,6 +56,39 @@ std::size_t total_device_bytes() {
 
 // Bits every byte of fresh device memory gets: as floats, NaN; as ints, -1.
 constexpr int garbage_byte = 0xFF;
+
+// A buffer's first byte is aligned to this, as cudaMalloc's are.
+constexpr std::size_t buffer_alignment = 256;
+
+// The slack's byte at @p address: the poison's bytes in memory order, aligned to 4-byte words, so that every
+// whole float of the slack reads as past_end_poison_bits.
+unsigned char poison_byte(const unsigned char* address) {
+    const auto lane = static_cast<unsigned>(reinterpret_cast<std::uintptr_t>(address) % 4);
+    return static_cast<unsigned char>(past_end_poison_bits >> (8 * lane));
+}
+
+// The bytes of an allocation's payload pages outside its buffer: before its start, and after its end.
+struct Slack {
+    unsigned char* before_begin;
+    unsigned char* before_end;
+    unsigned char* after_begin;
+    unsigned char* after_end;
+};
+Slack slack_of(unsigned char* start, const Allocation& a) {
+    const std::size_t page = page_bytes();
+    return Slack{a.mapping + page, start, start + a.bytes, a.mapping + a.mapping_bytes - page};
+}
+
+void poison(unsigned char* begin, unsigned char* end) {
+    for (unsigned char* byte = begin; byte < end; ++byte) *byte = poison_byte(byte);
+}
+
+// The first byte of [begin, end) that is not the poison; end when none.
+const unsigned char* first_changed(const unsigned char* begin, const unsigned char* end) {
+    for (const unsigned char* byte = begin; byte < end; ++byte)
+        if (*byte != poison_byte(byte)) return byte;
+    return end;
+}
 
 // The allocation whose mapping (guards included) holds address; registry.end() when none. Lock held or in the
 // fault handler.
@@ -113,6 +153,9 @@ bool describe_host_access(const void* address, char* text, std::size_t size) {
     if (byte >= start && byte < start + a.bytes)
         std::snprintf(text, size, "float index %zu of a device buffer of %zu floats (%zu bytes, from cudaMalloc)",
                       static_cast<std::size_t>(byte - start) / 4, a.bytes / 4, a.bytes);
+    else if (byte >= start + a.bytes)
+        std::snprintf(text, size, "%zu bytes past the end of a %zu-byte device buffer (from cudaMalloc)",
+                      static_cast<std::size_t>(byte - (start + a.bytes)), a.bytes);
     else
         std::snprintf(text, size, "%zu bytes before the start of a %zu-byte device buffer (from cudaMalloc)",
                       static_cast<std::size_t>(start - byte), a.bytes);
@@ -157,6 +200,39 @@ bool device_allocation_of(const void* address, const unsigned char** start, std:
     *start = found->first;
     *bytes = found->second.bytes;
     return true;
+}
+
+void check_buffer_slack(const LaunchSite& site) {
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    for (const auto& [start, allocation] : registry) {
+        const Slack slack = slack_of(const_cast<unsigned char*>(start), allocation);
+        const unsigned char* after = first_changed(slack.after_begin, slack.after_end);
+        const unsigned char* before = first_changed(slack.before_begin, slack.before_end);
+        if (after == slack.after_end && before == slack.before_end) continue;
+        const std::size_t floats = allocation.bytes / 4;
+        char place[256];
+        if (after != slack.after_end) {
+            const auto past = static_cast<std::size_t>(after - slack.after_begin);
+            std::snprintf(place, sizeof place, "float index %zu of a device buffer of %zu floats, %zu past its last element (index %zu)",
+                          (allocation.bytes + past) / 4, floats, past / 4 + 1, floats - 1);
+        } else {
+            std::snprintf(place, sizeof place, "%zu bytes before the start of a %zu-byte device buffer (a negative index)",
+                          static_cast<std::size_t>(start - before), allocation.bytes);
+        }
+        char address[32];
+        std::snprintf(address, sizeof address, "%p", static_cast<const void*>(after != slack.after_end ? after : before));
+        // Whichever thread wrote it, the launch has failed: the whole buffer is poisoned again for the next one.
+        poison(slack.before_begin, slack.before_end);
+        poison(slack.after_begin, slack.after_end);
+        set_kernel_error(cudaErrorIllegalAddress,
+                         std::string("illegal memory access in the kernel ") + site.kernel_name + " launched at " +
+                             site.file + ":" + std::to_string(site.line) + ": a write at " + address + ", " + place +
+                             " (cudaErrorIllegalAddress: an illegal memory access was encountered; out-of-bounds "
+                             "write). The CPU backend finds such a write in the bytes next to the buffer when the kernel "
+                             "ends, so it cannot say which thread made it.\n  hint: the kernel wrote memory outside "
+                             "its buffers: check the bounds tests and the index arithmetic (row * width + col)");
+        return;  // the first error of a launch says it all
+    }
 }
 
 bool is_device_range(const void* pointer, std::size_t bytes) {
@@ -217,9 +293,15 @@ cudaError_t allocate(void** pointer, std::size_t bytes) {
         munmap(mapping, mapping_bytes);
         return record_error(cudaErrorMemoryAllocation);
     }
-    unsigned char* start = base + page + payload_pages * page - bytes;  // ends against the back guard page
+    // The highest 256-byte aligned start from which the buffer ends in its last page: a size that is a multiple
+    // of 256 bytes ends against the back guard page.
+    const auto end = reinterpret_cast<std::uintptr_t>(base + page + payload_pages * page);
+    auto* start = reinterpret_cast<unsigned char*>((end - bytes) / buffer_alignment * buffer_alignment);
     std::memset(start, garbage_byte, bytes);
     registry[start] = Allocation{base, mapping_bytes, bytes};
+    const Slack slack = slack_of(start, registry[start]);
+    poison(slack.before_begin, slack.before_end);
+    poison(slack.after_begin, slack.after_end);
     if (open_depth == 0) set_access(registry[start], false);  // closed to host code until a kernel or copy opens it
     allocated_bytes += bytes;
     *pointer = start;
@@ -256,19 +338,32 @@ cudaError_t cudaMemcpy(void* destination, const void* source, std::size_t bytes,
     const cudaError_t pending = take_kernel_error();
     if (pending != cudaSuccess) return pending;
     if (bytes == 0) return cudaSuccess;
+    if (const cudaError_t refused = check_copy(destination, source, bytes, kind); refused != cudaSuccess)
+        return record_error(refused);
+    copy_now(destination, source, bytes, kind);
+    return cudaSuccess;
+}
+
+namespace tilelab::cpu::detail {
+
+cudaError_t check_copy(void* destination, const void* source, std::size_t bytes, cudaMemcpyKind kind) {
     const bool destination_on_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
     const bool source_on_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
     // A host pointer where a device one belongs, or a copy running past the end of a buffer: CUDA says
     // "invalid argument" too.
     if ((destination_on_device && !is_device_range(destination, bytes)) ||
-        (source_on_device && !is_device_range(source, bytes)) || kind > cudaMemcpyDefault) {
-        return record_error(cudaErrorInvalidValue);
-    }
+        (source_on_device && !is_device_range(source, bytes)) || kind > cudaMemcpyDefault)
+        return cudaErrorInvalidValue;
+    return cudaSuccess;
+}
+
+void copy_now(void* destination, const void* source, std::size_t bytes, cudaMemcpyKind kind) {
     const OpenBuffer open_destination(destination), open_source(source);
     std::memmove(destination, source, bytes);
     trace_copy(tilelab::cpu::TraceEntry::Kind::copy, destination, source, bytes, static_cast<std::uint32_t>(kind));
-    return cudaSuccess;
 }
+
+}  // namespace tilelab::cpu::detail
 
 cudaError_t cudaMemset(void* pointer, int value, std::size_t bytes) {
     drain_queue();  // in stream order, after the kernels before it

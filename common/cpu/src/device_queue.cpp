@@ -1,6 +1,7 @@
-// The CPU backend's stream: launches and event records are queued and run only when the host waits for them
-// (cudaDeviceSynchronize, cudaStreamSynchronize, cudaEventSynchronize, a blocking copy, cudaMemset, cudaFree), as
-// they complete on a GPU only some time after the call that queued them. A program that reads an event's time
+// The CPU backend's stream: launches, event records and asynchronous copies to or from pinned host memory are
+// queued and run only when the host waits for them (cudaDeviceSynchronize, cudaStreamSynchronize,
+// cudaEventSynchronize, a blocking copy, cudaMemset, cudaFree), as they complete on a GPU only some time after the
+// call that queued them. A program that reads an event's time
 // without waiting for it gets cudaErrorNotReady here, as it would on a GPU. Events carry the emulated device's
 // clock (runtime_trace.hpp), which only the work the stream runs advances.
 #include "runtime_state.hpp"
@@ -17,12 +18,13 @@ struct CUevent_st {
     bool complete = false;  // the work before the record has run, and so has the record
     int queued = 0;         // records of this event still in the queue
     bool queried = false;   // cudaEventQuery already said "not ready" once for the pending record
+    unsigned flags = 0;     // cudaEventCreateWithFlags's: cudaEventDisableTiming means it has no time to give
 };
 
 namespace tilelab::cpu::detail {
 namespace {
 
-using Work = std::variant<QueuedKernel, cudaEvent_t>;
+using Work = std::variant<QueuedKernel, cudaEvent_t, QueuedCopy>;
 std::recursive_mutex queue_mutex;  // a kernel never queues work, but a fault report may come back here
 std::deque<Work> queue;
 
@@ -33,6 +35,11 @@ void run_front() {
     if (auto* kernel = std::get_if<QueuedKernel>(&work)) {
         execute_kernel(*kernel);
         trace_kernel(kernel->site.kernel, kernel->grid, kernel->block);
+        return;
+    }
+    if (auto* copy = std::get_if<QueuedCopy>(&work)) {
+        // A fault before it in the stream lost the context: the copy never happens, as on a GPU.
+        if (sticky_error() == cudaSuccess) copy_now(copy->destination, copy->source, copy->bytes, copy->kind);
         return;
     }
     cudaEvent_t event = std::get<cudaEvent_t>(work);
@@ -46,6 +53,11 @@ void run_front() {
 void enqueue_kernel(QueuedKernel kernel) {
     std::lock_guard<std::recursive_mutex> lock(queue_mutex);
     queue.emplace_back(std::move(kernel));
+}
+
+void enqueue_copy(QueuedCopy copy) {
+    std::lock_guard<std::recursive_mutex> lock(queue_mutex);
+    queue.emplace_back(copy);
 }
 
 void drain_queue() {
@@ -71,6 +83,14 @@ cudaError_t cudaEventCreate(cudaEvent_t* event) {
     if (event == nullptr) return cudaErrorInvalidValue;
     *event = new CUevent_st;
     return cudaSuccess;
+}
+
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
+    if ((flags & ~static_cast<unsigned>(cudaEventBlockingSync | cudaEventDisableTiming | cudaEventInterprocess)) != 0)
+        return record_error(cudaErrorInvalidValue);
+    const cudaError_t created = cudaEventCreate(event);
+    if (created == cudaSuccess) (*event)->flags = flags;  // blocking sync: the host waits here anyway
+    return created;
 }
 
 cudaError_t cudaEventDestroy(cudaEvent_t event) {
@@ -116,6 +136,9 @@ cudaError_t cudaEventQuery(cudaEvent_t event) {
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
     if (ms == nullptr) return cudaErrorInvalidValue;
     if (start == nullptr || end == nullptr || !start->recorded || !end->recorded) return cudaErrorInvalidResourceHandle;
+    // CUDA: "If either event was created with the cudaEventDisableTiming flag, then this function will return
+    // cudaErrorInvalidResourceHandle."
+    if (((start->flags | end->flags) & cudaEventDisableTiming) != 0) return record_error(cudaErrorInvalidResourceHandle);
     std::lock_guard<std::recursive_mutex> lock(queue_mutex);
     if (!start->complete || !end->complete) return cudaErrorNotReady;  // not an error CUDA keeps as the last one
     // The emulated device's clock: the durations of the kernels and copies between the two records.

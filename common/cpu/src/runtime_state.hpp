@@ -33,8 +33,23 @@ struct QueuedKernel {
     std::function<void()> body;       ///< One CUDA thread's work, with the launch's arguments.
 };
 
+/// An asynchronous copy between device memory and pinned host memory, waiting in the stream (streams.cpp).
+struct QueuedCopy {
+    void* destination;    ///< Where it lands.
+    const void* source;   ///< What it copies, read when the copy runs (as a GPU's DMA reads it).
+    std::size_t bytes;    ///< How much.
+    cudaMemcpyKind kind;  ///< Its direction, as given.
+};
+
 /// Puts a launch at the end of the stream (device_queue.cpp).
 void enqueue_kernel(QueuedKernel kernel);
+/// Puts an asynchronous copy at the end of the stream.
+void enqueue_copy(QueuedCopy copy);
+/// cudaErrorInvalidValue when a copy of @p bytes from @p source to @p destination in direction @p kind would not
+/// lie inside its device buffers (or the direction is unknown); cudaSuccess otherwise (device_memory.cpp).
+cudaError_t check_copy(void* destination, const void* source, std::size_t bytes, cudaMemcpyKind kind);
+/// Makes a checked copy now, opening the device buffers it touches, and traces it.
+void copy_now(void* destination, const void* source, std::size_t bytes, cudaMemcpyKind kind);
 /// Runs everything queued: what a synchronising call does first.
 void drain_queue();
 /// True when nothing is queued (streams.cpp: cudaStreamQuery).
@@ -59,6 +74,11 @@ bool shared_bytes_of(const void* kernel, std::size_t* bytes);
 bool describe_device_address(const void* address, char* text, std::size_t size);
 /// The device allocation whose buffer or guard pages hold @p address: its first byte and size; false for none.
 bool device_allocation_of(const void* address, const unsigned char** start, std::size_t* bytes);
+/// Reports a write by the kernel launched at @p site into the bytes around a device buffer (its pages' bytes
+/// before its start and after its end, which hold past_end_poison_bits) as the kernel's cudaErrorIllegalAddress,
+/// naming the buffer and the element, and poisons those bytes again. Called when a kernel ends, with device
+/// memory open.
+void check_buffer_slack(const LaunchSite& site);
 /// True when [pointer, pointer + bytes) lies inside one device allocation.
 bool is_device_range(const void* pointer, std::size_t bytes);
 

@@ -114,24 +114,41 @@ struct BlockThread {
     ThreadState state;
     const char* barrier_file;
     int barrier_line;
-    std::uint64_t read_epoch;   // the last interval in which this thread read shared memory
-    std::uint64_t write_epoch;  // ... and wrote it
+    const char* barrier_name;   // "__syncthreads()", "__syncthreads_count()", ...: what it waits at, for messages
+    int barrier_predicate;      // what it gave a barrier with a reduction (0 at a plain one)
+    int barrier_count;          // after the barrier: how many threads of the block gave a nonzero predicate
+    std::uint32_t read_epoch;   // the last interval in which this thread read shared memory
+    std::uint32_t write_epoch;  // ... and wrote it
     std::vector<detail::PendingCopy> copies;  // asynchronous copies in flight (async_copy.cpp)
     std::uint64_t commits;                    // batches of copies committed
     std::uint64_t reads;                      // shared-memory reads it made in this block (the pipeline check)
     WarpCall* warp = nullptr;                 // the warp-level call it waits at (warp_waiting)
+    // Per lane l of its warp: the number (Worker::warp_syncs) of the last __syncwarp this thread completed together
+    // with lane l. An access by lane l recorded before that __syncwarp is ordered before this thread's accesses.
+    // Never reset: numbers from earlier blocks are below every access of this block (32 bits: a worker would need
+    // four billion rendezvous to wrap them).
+    std::uint32_t synced_with[32] = {};
 };
 
-// Who touched a 4-byte word of shared memory in the current barrier interval (epoch).
+// Who touched a 4-byte word of shared memory in the current barrier interval (epoch). 32 bytes, as small as the
+// race check's speed wants (every shared access reads and writes one): epochs and warp-sync numbers are 32 bits,
+// which a worker would need four billion barriers (or __syncwarp rendezvous) to wrap.
 struct Shadow {
-    std::uint64_t write_epoch = 0;
-    std::uint64_t read_epoch = 0;
+    std::uint32_t write_epoch = 0;
+    std::uint32_t read_epoch = 0;
+    std::uint32_t atomic_epoch = 0; // the last interval in which an atomic function updated it
+    std::uint32_t write_seq = 0;    // Worker::warp_syncs when it was written ...
+    std::uint32_t read_seq = 0;     // ... and last read: a __syncwarp completed after it orders the access
+    std::uint32_t read_lanes = 0;   // the lanes that read it in this interval, when all in warp read_warp
     std::uint16_t writer = 0;
     std::uint16_t reader = 0;
-    std::uint16_t async_owner = 0;  // the thread whose asynchronous copy into this word is in flight ...
-    bool async_pending = false;     // ... when this is set
-    std::uint64_t atomic_epoch = 0; // the last interval in which an atomic function updated it
+    std::uint16_t async_owner = 0xFFFF;  // the thread whose asynchronous copy into this word is in flight; no_copy: none
+    std::uint16_t read_warp = 0;    // the readers' warp; mixed_warps when readers came from several
 };
+static_assert(sizeof(Shadow) == 32, "the shadow word stays small: the race check touches one per shared access");
+
+constexpr std::uint16_t no_copy = 0xFFFF;
+constexpr std::uint16_t mixed_warps = 0xFFFF;
 
 struct SharedSite {
     const void* key;
@@ -169,7 +186,7 @@ struct Worker {
     std::vector<SharedSite> sites;
     std::size_t static_used = 0;
     std::size_t filled = 0;  // bytes of the static part that may hold a previous block's data
-    std::uint64_t epoch = 0;
+    std::uint32_t epoch = 0;
     unsigned long long shared_reads = 0;   // element accesses of the running block, added to the totals at its end
     unsigned long long shared_writes = 0;
     const char* epoch_file = nullptr;  // the barrier that began this interval; null: the block's start
@@ -186,6 +203,9 @@ struct Worker {
         std::size_t bytes;
     };
     std::vector<LandedCopy> unjudged;
+    std::uint32_t warp_syncs = 0;  // __syncwarp rendezvous completed by this worker, all blocks counted
+    std::uint32_t block_first_sync = 0;  // the number of the running block's first __syncwarp; 0: none yet
+    const char* epoch_name = "__syncthreads()";  // the function of that barrier
 
     Worker() { std::memset(arena, garbage_byte, arena_bytes); }
     ~Worker() { std::free(arena); }
@@ -266,8 +286,10 @@ void report_race(Worker& w, std::size_t offset, bool write, std::uint16_t other,
     std::ostringstream message;
     message << "shared-memory race in " << kernel_and_block(w) << ": thread " << format(me.index)
             << (write ? " wrote " : " read ") << element_name(w, offset) << " after " << them
-            << (other_wrote ? " wrote" : " read") << " it, with no __syncthreads() between them (both after "
-            << (w.epoch_file ? "the __syncthreads() at " + where(w.epoch_file, w.epoch_line)
+            << (other_wrote ? " wrote" : " read") << " it, with no __syncthreads() between them"
+            << (other != many_readers && other / 32 == me.id / 32 ? " (nor a __syncwarp() naming both lanes of their warp)" : "")
+            << " (both after "
+            << (w.epoch_file ? std::string("the ") + w.epoch_name + " at " + where(w.epoch_file, w.epoch_line)
                              : std::string("the start of the block"))
             << "). ";
     switch (kind) {
@@ -324,12 +346,91 @@ void report_async_race(Worker& w, std::size_t offset, bool write, std::uint16_t 
     detail::set_kernel_error(cudaErrorTileLabSharedMemoryRace, message.str());
 }
 
+// __syncwarp's ordering (the CUDA Programming Guide: it orders memory among the threads taking part). Kept only in
+// blocks that have completed a __syncwarp (Worker::block_first_sync), so that the race check of other kernels costs
+// what it did. An access recorded before that is known to precede the block's first __syncwarp.
+
+// The warp-sync number of an access recorded as @p seq in this block: its own, or, recorded before the block's
+// first __syncwarp (not kept then), one below that rendezvous.
+std::uint32_t access_seq(const Worker& w, std::uint32_t seq) {
+    return seq >= w.block_first_sync ? seq : w.block_first_sync - 1;
+}
+
+// True when the access by thread @p other (warp-sync number @p seq) is ordered before @p thread's accesses by a
+// __syncwarp that named both (they are lanes of one warp, and the __syncwarp completed after the access).
+bool warp_ordered(const Worker& w, const BlockThread& thread, std::uint16_t other, std::uint32_t seq) {
+    if (w.block_first_sync == 0 || other / 32 != thread.id / 32) return false;
+    return thread.synced_with[other % 32] > access_seq(w, seq);
+}
+
+// The same for every read of @p s in this interval by other threads than @p thread. Reads by many threads, all
+// before the block's first __syncwarp, are not told apart: in a block of one warp they are its lanes; in a larger
+// one they may have come from another warp, which only a __syncthreads() orders.
+bool reads_warp_ordered(const Worker& w, const BlockThread& thread, const Shadow& s) {
+    if (w.block_first_sync == 0) return false;
+    if (s.reader != many_readers) return warp_ordered(w, thread, s.reader, s.read_seq);
+    const unsigned warp = thread.id / 32u;
+    std::uint32_t lanes = s.read_lanes;
+    if (s.read_seq < w.block_first_sync) {
+        if (w.threads.size() > 32) return false;
+        lanes = ~0u;
+    } else if (s.read_warp != warp) {
+        return false;
+    }
+    const std::uint32_t seq = access_seq(w, s.read_seq);
+    lanes &= ~(1u << (thread.id % 32));
+    for (unsigned lane = 0; lane < 32 && warp * 32 + lane < w.threads.size(); ++lane)
+        if ((lanes >> lane & 1u) && thread.synced_with[lane] <= seq) return false;
+    return true;
+}
+
+// A write by @p thread to @p s that another thread wrote or read in this interval: a race unless a __syncwarp
+// ordered them.
+[[gnu::noinline]] void check_write_conflict(Worker& w, const BlockThread& thread, const Shadow& s, std::size_t offset) {
+    const std::uint16_t me = thread.id;
+    if (s.write_epoch == w.epoch && s.writer != me && !warp_ordered(w, thread, s.writer, s.write_seq))
+        report_race(w, offset, true, s.writer, true);
+    else if (s.read_epoch == w.epoch && s.reader != me && !reads_warp_ordered(w, thread, s))
+        report_race(w, offset, true, s.reader, false);
+}
+
+// A read by @p thread of @p s, which another thread wrote in this interval: a race unless a __syncwarp ordered them.
+[[gnu::noinline]] void check_read_conflict(Worker& w, const BlockThread& thread, const Shadow& s, std::size_t offset) {
+    if (!warp_ordered(w, thread, s.writer, s.write_seq)) report_race(w, offset, false, s.writer, true);
+}
+
+// Keeps which lanes read @p s, and when, in a block that has completed a __syncwarp: called for a read by @p me
+// before the read is recorded (s.reader is still the earlier readers'; @p epoch is the interval's).
+[[gnu::noinline]] void note_warp_read(const Worker& w, Shadow& s, std::uint16_t me, std::uint32_t epoch) {
+    const std::uint16_t warp = me / 32;
+    const std::uint32_t lane = 1u << (me % 32);
+    if (s.read_epoch != epoch) {  // the first read of this interval
+        s.read_warp = warp;
+        s.read_lanes = lane;
+    } else if (s.read_seq < w.block_first_sync) {  // the reads before were not kept: one reader is still known
+        if (s.reader != many_readers) {
+            s.read_warp = s.reader / 32 == warp ? warp : mixed_warps;
+            s.read_lanes = lane | 1u << (s.reader % 32);
+        } else {
+            s.read_warp = w.threads.size() <= 32 ? warp : mixed_warps;  // see reads_warp_ordered
+            s.read_lanes = ~0u;
+        }
+    } else if (s.read_warp == warp) {
+        s.read_lanes |= lane;
+    } else {
+        s.read_warp = mixed_warps;
+    }
+    s.read_seq = w.warp_syncs;
+}
+
 void report_divergence(Worker& w) {
     if (w.launch->failed.exchange(true)) return;
     std::vector<std::pair<std::string, int>> groups;  // barrier "file:line" (or "returned"), threads there
     const BlockThread* first_done = nullptr;
     for (const BlockThread& t : w.threads) {
-        std::string at = t.state == ThreadState::done ? "returned" : where(t.barrier_file, t.barrier_line);
+        std::string at = t.state == ThreadState::done
+                             ? "returned"
+                             : std::string("the ") + t.barrier_name + " at " + where(t.barrier_file, t.barrier_line);
         if (t.state == ThreadState::done && !first_done) first_done = &t;
         auto found = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == at; });
         if (found == groups.end())
@@ -346,7 +447,7 @@ void report_divergence(Worker& w) {
             message << groups[i].second << " threads had returned from the kernel (the first: thread "
                     << format(first_done->index) << ")";
         else
-            message << groups[i].second << " threads waited at the __syncthreads() at " << groups[i].first;
+            message << groups[i].second << " threads waited at " << groups[i].first;
     }
     message << ". Every thread of a block must reach every __syncthreads(): keep barriers out of code that only "
                "some threads run (a bounds test, an early return); let threads outside the matrix load zeros "
@@ -363,6 +464,8 @@ void start_block(Worker& w) {
     ++w.epoch;
     w.epoch_file = nullptr;
     w.epoch_line = 0;
+    w.epoch_name = "__syncthreads()";
+    w.block_first_sync = 0;
 }
 
 // Ends the block's fibers, abandoning the threads that wait (after a report).
@@ -392,8 +495,17 @@ int settle_warp_calls(Worker& w) {
                                     t.warp, t.barrier_file, t.barrier_line, t.index, false};
     }
     if (detail::release_warp_calls(lanes) > 0) {
-        for (std::size_t i = 0; i < lanes.size(); ++i)
-            if (lanes[i].released) w.threads[i].state = ThreadState::runnable;
+        const std::uint32_t sync = ++w.warp_syncs;
+        if (w.block_first_sync == 0) w.block_first_sync = sync;
+        for (std::size_t i = 0; i < lanes.size(); ++i) {
+            if (!lanes[i].released) continue;
+            BlockThread& t = w.threads[i];
+            t.state = ThreadState::runnable;
+            // __syncwarp orders memory between the lanes it names (CUDA Programming Guide): record the pairings.
+            if (lanes[i].call->op == WarpOp::sync)
+                for (unsigned lane = 0; lane < 32; ++lane)
+                    if (lanes[i].group >> lane & 1u) t.synced_with[lane] = sync;
+        }
         return 1;
     }
     if (!w.launch->failed.exchange(true))
@@ -416,6 +528,9 @@ void run_block(Worker& w, unsigned long long linear_block) {
         t.state = ThreadState::runnable;
         t.barrier_file = nullptr;
         t.barrier_line = 0;
+        t.barrier_name = "__syncthreads()";
+        t.barrier_predicate = 0;
+        t.barrier_count = 0;
         t.read_epoch = 0;
         t.write_epoch = 0;
         t.copies.clear();
@@ -454,11 +569,13 @@ void run_block(Worker& w, unsigned long long linear_block) {
         else if (warps < 0)
             break;
         unsigned waiting = 0;
+        int predicates = 0;  // threads that gave a nonzero predicate (barriers with a reduction)
         bool same_barrier = true;
         const BlockThread* first_waiting = nullptr;
         for (const BlockThread& t : w.threads) {
             if (t.state != ThreadState::waiting) continue;
             ++waiting;
+            predicates += t.barrier_predicate != 0;
             if (!first_waiting)
                 first_waiting = &t;
             else if (t.barrier_line != first_waiting->barrier_line ||
@@ -479,7 +596,11 @@ void run_block(Worker& w, unsigned long long linear_block) {
         ++w.epoch;
         w.epoch_file = first_waiting->barrier_file;
         w.epoch_line = first_waiting->barrier_line;
-        for (BlockThread& t : w.threads) t.state = ThreadState::runnable;
+        w.epoch_name = first_waiting->barrier_name;
+        for (BlockThread& t : w.threads) {
+            t.state = ThreadState::runnable;
+            t.barrier_count = predicates;
+        }
     }
     // A landed copy whose own thread read nothing while it was in flight still ran ahead of the multiply-adds if
     // that thread never reads shared memory (a producer that only copies) and others read in the intervals it
@@ -498,7 +619,7 @@ void run_block(Worker& w, unsigned long long linear_block) {
     for (BlockThread& t : w.threads) {  // copies never waited for: their words are free for the next block
         for (const detail::PendingCopy& copy : t.copies)
             for (std::size_t byte = 0; byte < copy.bytes; byte += 4)
-                w.shadow[static_cast<std::size_t>(copy.destination + byte - w.arena) / 4].async_pending = false;
+                w.shadow[static_cast<std::size_t>(copy.destination + byte - w.arena) / 4].async_owner = no_copy;
         t.copies.clear();
     }
     detail::record_shared_bytes(launch.site->kernel, w.static_used);
@@ -676,6 +797,7 @@ void execute_kernel(const QueuedKernel& kernel) {
     for (unsigned i = 1; i <= helpers; ++i) threads.emplace_back([&, i] { work(*pool[i], launch); });
     work(*pool[0], launch);
     for (std::thread& t : threads) t.join();
+    check_buffer_slack(kernel.site);  // a write just past the end of a buffer that the guard page did not stop
 }
 
 }  // namespace detail
@@ -685,14 +807,38 @@ const uint3& block_index() noexcept { return running_worker->block_index; }
 const dim3& block_dim() noexcept { return running_worker->block_dim; }
 const dim3& grid_dim() noexcept { return running_worker->grid_dim; }
 
-void sync_threads(const char* file, int line) {
-    Worker* w = running_worker;
-    if (w == nullptr || w->current == nullptr) return;  // host code: nothing to wait for
-    BlockThread& t = *w->current;
+namespace {
+// Parks the running thread at a barrier (@p name at @p file : @p line) giving @p predicate; returns how many
+// threads of the block gave a nonzero one, once all have arrived.
+int wait_at_barrier(Worker& w, int predicate, const char* name, const char* file, int line) {
+    BlockThread& t = *w.current;
     t.state = ThreadState::waiting;
     t.barrier_file = file;
     t.barrier_line = line;
-    w->scheduler = std::move(w->scheduler).resume();
+    t.barrier_name = name;
+    t.barrier_predicate = predicate;
+    w.scheduler = std::move(w.scheduler).resume();
+    return t.barrier_count;
+}
+}  // namespace
+
+void sync_threads(const char* file, int line) {
+    Worker* w = running_worker;
+    if (w == nullptr || w->current == nullptr) return;  // host code: nothing to wait for
+    wait_at_barrier(*w, 0, "__syncthreads()", file, line);
+}
+
+int sync_threads_reduce(int predicate, BarrierReduction reduction, const char* name, const char* file, int line) {
+    Worker* w = running_worker;
+    const bool outside = w == nullptr || w->current == nullptr;  // host code: a block of one thread
+    const int count = outside ? (predicate != 0) : wait_at_barrier(*w, predicate, name, file, line);
+    const int threads = outside ? 1 : static_cast<int>(w->threads.size());
+    switch (reduction) {
+        case BarrierReduction::count: return count;
+        case BarrierReduction::all: return count == threads ? 1 : 0;
+        case BarrierReduction::any: return count > 0 ? 1 : 0;
+    }
+    return count;
 }
 
 void* block_shared_storage(const void* key, std::size_t bytes, std::size_t alignment,
@@ -723,6 +869,48 @@ void* dynamic_shared_storage(std::size_t) {
     return w->arena + max_static_shared_bytes;
 }
 
+namespace {
+
+// note_shared_access's loop over the words of an access (from byte @p offset of shared memory), with the warp-sync
+// bookkeeping when @p warp_synced (the block has completed a __syncwarp) and without it otherwise: two copies, so
+// that the race check of kernels without __syncwarp costs what it did.
+template <bool warp_synced>
+void note_words(Worker& w, BlockThread& thread, std::size_t offset, std::size_t bytes, bool write) {
+    const std::uint16_t me = thread.id;
+    const std::uint32_t epoch = w.epoch;
+    const std::size_t last = std::min(offset + bytes, arena_bytes);
+    for (std::size_t byte = offset & ~std::size_t{3}; byte < last; byte += 4) {
+        Shadow& s = w.shadow[byte / 4];
+        if (s.async_owner != no_copy) report_async_race(w, offset, write, s.async_owner);
+        if (write) {
+            if ((s.write_epoch == epoch && s.writer != me) || (s.read_epoch == epoch && s.reader != me))
+                check_write_conflict(w, thread, s, offset);
+            s.write_epoch = epoch;
+            s.writer = me;
+            if constexpr (warp_synced) s.write_seq = w.warp_syncs;
+            thread.write_epoch = epoch;
+        } else {
+            if (s.write_epoch == epoch && s.writer != me) check_read_conflict(w, thread, s, offset);
+            if constexpr (warp_synced) note_warp_read(w, s, me, epoch);
+            if (s.read_epoch != epoch) {
+                s.read_epoch = epoch;
+                s.reader = me;
+            } else if (s.reader != me) {
+                s.reader = many_readers;
+            }
+            thread.read_epoch = epoch;
+        }
+    }
+}
+
+// The copy with __syncwarp's bookkeeping, out of line: the usual copy stays small where it is inlined.
+[[gnu::noinline]] void note_words_warp_synced(Worker& w, BlockThread& thread, std::size_t offset, std::size_t bytes,
+                                              bool write) {
+    note_words<true>(w, thread, offset, bytes, write);
+}
+
+}  // namespace
+
 void note_shared_access(const void* address, std::size_t bytes, bool write) noexcept {
     Worker* w = running_worker;
     if (w == nullptr || w->current == nullptr) return;
@@ -737,31 +925,10 @@ void note_shared_access(const void* address, std::size_t bytes, bool write) noex
         ++thread.reads;
         if (w->read_epochs.empty() || w->read_epochs.back() != w->epoch) w->read_epochs.push_back(w->epoch);
     }
-    const std::uint16_t me = thread.id;
-    const std::uint64_t epoch = w->epoch;
-    const std::size_t last = std::min(offset + bytes, arena_bytes);
-    for (std::size_t byte = offset & ~std::size_t{3}; byte < last; byte += 4) {
-        Shadow& s = w->shadow[byte / 4];
-        if (s.async_pending) report_async_race(*w, offset, write, s.async_owner);
-        if (write) {
-            if (s.write_epoch == epoch && s.writer != me)
-                report_race(*w, offset, true, s.writer, true);
-            else if (s.read_epoch == epoch && s.reader != me)
-                report_race(*w, offset, true, s.reader, false);
-            s.write_epoch = epoch;
-            s.writer = me;
-            thread.write_epoch = epoch;
-        } else {
-            if (s.write_epoch == epoch && s.writer != me) report_race(*w, offset, false, s.writer, true);
-            if (s.read_epoch != epoch) {
-                s.read_epoch = epoch;
-                s.reader = me;
-            } else if (s.reader != me) {
-                s.reader = many_readers;
-            }
-            thread.read_epoch = epoch;
-        }
-    }
+    if (w->block_first_sync == 0)
+        note_words<false>(*w, thread, offset, bytes, write);
+    else
+        note_words_warp_synced(*w, thread, offset, bytes, write);
 }
 
 namespace detail {
@@ -813,8 +980,7 @@ void mark_async_pending(std::size_t offset, std::size_t bytes, bool pending) {
     Worker* w = running_worker;
     for (std::size_t byte = offset & ~std::size_t{3}; byte < offset + bytes && byte < arena_bytes; byte += 4) {
         Shadow& s = w->shadow[byte / 4];
-        s.async_pending = pending;
-        s.async_owner = w->current->id;
+        s.async_owner = pending ? w->current->id : no_copy;
     }
 }
 
@@ -855,10 +1021,10 @@ void note_shared_atomic(const void* address, std::size_t bytes) noexcept {
     BlockThread& thread = *w->current;
     ++w->shared_writes;
     const std::uint16_t me = thread.id;
-    const std::uint64_t epoch = w->epoch;
+    const std::uint32_t epoch = w->epoch;
     for (std::size_t byte = offset & ~std::size_t{3}; byte < std::min(offset + bytes, arena_bytes); byte += 4) {
         Shadow& s = w->shadow[byte / 4];
-        if (s.async_pending) report_async_race(*w, offset, true, s.async_owner);
+        if (s.async_owner != no_copy) report_async_race(*w, offset, true, s.async_owner);
         // Atomics on one element in one interval do not race with each other, only with plain accesses by other
         // threads (which note_shared_access reports when they come after, seeing this write).
         if (s.atomic_epoch != epoch) {
@@ -870,6 +1036,7 @@ void note_shared_atomic(const void* address, std::size_t bytes) noexcept {
         s.atomic_epoch = epoch;
         s.write_epoch = epoch;
         s.writer = me;
+        if (w->block_first_sync != 0) s.write_seq = w->warp_syncs;
         thread.write_epoch = epoch;
     }
 }

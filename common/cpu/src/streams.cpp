@@ -1,8 +1,12 @@
 // Streams, asynchronous copies and memsets, pinned, managed and stream-ordered memory on the CPU backend
 // (cuda_runtime_api.h). All streams share the one queue of device_queue.cpp, which runs work in the order it was
 // issued: a legal schedule of CUDA's streams, with every cross-stream dependency (cudaStreamWaitEvent) met.
-// Asynchronous copies and memsets go through cudaMemcpy and cudaMemset, so that they wait for the work issued
-// before them and check their pointers as those do; they are done before the call returns.
+// Asynchronous copies and memsets check their pointers as cudaMemcpy and cudaMemset do. A copy between device
+// memory and pinned or managed host memory is queued and lands when the host next waits for the stream (a GPU
+// copies it by DMA some time after the call): a host that reads its destination, or rewrites its source, before
+// synchronising sees what it would on a GPU. Other copies (pageable host memory, which CUDA stages before the
+// call returns; device to device) and memsets are done at once, after the work issued before them: no host code
+// can tell the difference.
 #include "runtime_state.hpp"
 
 #include <cstdlib>
@@ -118,15 +122,18 @@ cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned
     return cudaSuccess;  // one queue in issue order: the event's work runs before anything issued after this call
 }
 
-cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
-    if ((flags & ~0x7u) != 0) return record_error(cudaErrorInvalidValue);
-    return cudaEventCreate(event);
-}
-
 cudaError_t cudaMemcpyAsync(void* destination, const void* source, std::size_t bytes, cudaMemcpyKind kind,
                             cudaStream_t stream) {
     if (!is_stream(stream)) return record_error(cudaErrorInvalidResourceHandle);
-    return cudaMemcpy(destination, source, bytes, kind);
+    const bool pinned = (kind == cudaMemcpyDeviceToHost && is_kernel_reachable_host_memory(destination)) ||
+                        (kind == cudaMemcpyHostToDevice && is_kernel_reachable_host_memory(source));
+    if (!pinned) return cudaMemcpy(destination, source, bytes, kind);
+    if (const cudaError_t lost = sticky_error(); lost != cudaSuccess) return record_error(lost);
+    if (bytes == 0) return cudaSuccess;
+    if (const cudaError_t refused = check_copy(destination, source, bytes, kind); refused != cudaSuccess)
+        return record_error(refused);
+    enqueue_copy(QueuedCopy{destination, source, bytes, kind});
+    return cudaSuccess;
 }
 
 cudaError_t cudaMemsetAsync(void* pointer, int value, std::size_t bytes, cudaStream_t stream) {

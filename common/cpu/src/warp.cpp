@@ -93,6 +93,7 @@ void complete(std::vector<WarpLane>& lanes, std::size_t base, unsigned group) {
             case WarpOp::reduce_xor: c.result = static_cast<std::uint32_t>(all_xor); break;
         }
         lanes[base + lane].released = true;
+        lanes[base + lane].group = group;
     }
 }
 

@@ -20,6 +20,7 @@ struct WarpLane {
     int line;
     uint3 index;           ///< threadIdx, for messages.
     bool released;         ///< Set by release_warp_calls for the lanes that may go on.
+    unsigned group = 0;    ///< With released: the lanes (bits, in its warp) that met at its call.
 };
 
 /// Releases, in every warp of the block (lanes 32·w … 32·w + 31 of @p lanes, in linear order), each group of

@@ -195,5 +195,113 @@ __global__ void async_copy_pointers_kernel(const float* in, float* out) {
 
 cudaError_t async_copy_pointers(const float* in, float* out) {
     async_copy_pointers_kernel<<<1, 1>>>(in, out);
+/// Each thread gives flags[t] to the three barrier reductions: out[t * 3 + 0..2] gets their results.
+__global__ void barrier_reductions_kernel(const int* flags, int* out) {
+    const int t = threadIdx.x;
+    const int count = __syncthreads_count(flags[t]);
+    const int every = __syncthreads_and(flags[t]);
+    const int some = __syncthreads_or(flags[t]);
+    out[t * 3 + 0] = count;
+    out[t * 3 + 1] = every;
+    out[t * 3 + 2] = some;
+}
+
+/// The upper half of the block returns before the barrier reduction (wrong on purpose).
+__global__ void divergent_count_kernel(int* out) {
+    if (threadIdx.x >= blockDim.x / 2) return;
+    out[threadIdx.x] = __syncthreads_count(1);
+}
+
+/// Lanes store their index into a shared array and read another lane's, ordered (or not) by __syncwarp (see
+/// warp_exchange in builtin_kernels.hpp for the modes).
+__global__ void warp_exchange_kernel(int* out, int mode) {
+    __shared__ int values[64];
+    const int t = threadIdx.x, lane = t % 32;
+    values[t] = t;
+    int from = (t + 1) % 32 + t / 32 * 32;  // the next lane of the same warp
+    if (mode == 1) __syncwarp();
+    if (mode == 2) {
+        __syncwarp();
+        from = (t + 32) % 64;  // a lane of the other warp: __syncwarp does not order it
+    }
+    if (mode == 3 || mode == 4) {
+        const unsigned half = lane < 16 ? 0x0000FFFFu : 0xFFFF0000u;
+        __syncwarp(half);
+        // mode 3: the next lane of the same half, which this __syncwarp named; mode 4: a lane of the other half.
+        from = t / 32 * 32 + (mode == 3 ? (lane / 16 * 16 + (lane + 1) % 16) : (lane + 16) % 32);
+    }
+    out[t] = values[from];
+}
+}  // namespace
+
+cudaError_t barrier_reductions(const int* flags, int* out, int threads) {
+    barrier_reductions_kernel<<<1, threads>>>(flags, out);
+    return finish();
+}
+
+cudaError_t divergent_barrier_count(int* out, int threads) {
+    divergent_count_kernel<<<1, threads>>>(out);
+    return finish();
+}
+
+cudaError_t warp_exchange(int* out, int mode) {
+    warp_exchange_kernel<<<1, mode == 2 ? 64 : 32>>>(out, mode);
+    return finish();
+}
+
+namespace {
+/// The CUDA Programming Guide's last-block pattern: each block stores its partial sum, fences, and counts itself
+/// done; the block that counts last adds the partial sums (a fence orders the store before the count).
+__global__ void fenced_sum_kernel(const int* values, int* partial, unsigned* done, int* total) {
+    __shared__ bool last;
+    if (threadIdx.x == 0) {
+        int sum = 0;
+        for (int i = 0; i < 32; ++i) sum += values[blockIdx.x * 32 + i];
+        partial[blockIdx.x] = sum;
+        __threadfence();  // the partial sum is visible to every block before the count says so
+        __threadfence_block();
+        __threadfence_system();
+        last = atomicInc(done, gridDim.x) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (last && threadIdx.x == 0) {
+        int sum = 0;
+        for (unsigned b = 0; b < gridDim.x; ++b) sum += reinterpret_cast<volatile int*>(partial)[b];
+        *total = sum;
+    }
+}
+
+/// Two tiles carved from one extern __shared__ array by pointers; out[t] = a[next] + b[next]. Without @p barrier,
+/// thread t reads the elements thread t + 1 has not stored yet (a race).
+__global__ void carved_tiles_kernel(float* out, int n, bool barrier) {
+    extern __shared__ float shared[];
+    float* a = shared;
+    float* b = shared + n;
+    const int t = threadIdx.x;
+    a[t] = static_cast<float>(t);
+    b[t] = 2.0f * t;
+    if (barrier) __syncthreads();
+    out[t] = a[(t + 1) % n] + b[(t + 1) % n];
+}
+
+/// out[t] = t * scale, launched through cudaLaunchKernel.
+__global__ void scale_kernel(int* out, int scale) { out[blockIdx.x * blockDim.x + threadIdx.x] = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x) * scale; }
+}  // namespace
+
+cudaError_t fenced_sum(const int* values, int* partial, unsigned* done, int* total, int blocks) {
+    fenced_sum_kernel<<<blocks, 32>>>(values, partial, done, total);
+    return finish();
+}
+
+cudaError_t carved_tiles(float* out, int n, bool barrier) {
+    carved_tiles_kernel<<<1, n, 2 * n * sizeof(float)>>>(out, n, barrier);
+    return finish();
+}
+
+cudaError_t launch_kernel_scale(int* out, int scale, cudaStream_t stream) {
+    void* arguments[] = {&out, &scale};
+    const cudaError_t launched =
+        cudaLaunchKernel(scale_kernel, dim3(2), dim3(32), arguments, 0, stream);
+    if (launched != cudaSuccess) return launched;
     return finish();
 }

@@ -24,3 +24,20 @@ cudaError_t warp_matmul(const float* M, const float* N, float* P, int rows, int 
 /// One thread copies in[0..7] into shared memory by __pipeline_memcpy_async through float4 pointers (the first
 /// four) and through a __device__ function's float* parameters (the next four), and writes them to out[0..7].
 cudaError_t async_copy_pointers(const float* in, float* out);
+/// out[t * 3 + k] = __syncthreads_count, __syncthreads_and, __syncthreads_or of flags[t] over a block of @p threads.
+cudaError_t barrier_reductions(const int* flags, int* out, int threads);
+/// A __syncthreads_count that only the lower half of a block of @p threads reaches (barrier divergence).
+cudaError_t divergent_barrier_count(int* out, int threads);
+/// Lane t of a warp stores t in shared memory and out[t] gets another lane's value: @p mode 0, the next lane's with
+/// no __syncwarp (a race); 1, the same after __syncwarp(); 2, a lane of the other warp of a block of 64, after
+/// __syncwarp() (a race); 3, each half-warp's __syncwarp(half mask), then the next lane of the same half; 4, the
+/// same __syncwarp, then a lane of the other half (a race).
+cudaError_t warp_exchange(int* out, int mode);
+/// @p blocks blocks of 32 threads: block b stores the sum of values[32 b ... 32 b + 31] in partial[b], fences and
+/// counts itself in @p done (zero before); the last block stores the sum of all in @p total.
+cudaError_t fenced_sum(const int* values, int* partial, unsigned* done, int* total, int blocks);
+/// @p n threads fill two tiles carved by pointers from one extern __shared__ array; out[t] = t + 1 + 2 (t + 1)
+/// (mod n); @p barrier false leaves out the __syncthreads() between the stores and the reads (a race).
+cudaError_t carved_tiles(float* out, int n, bool barrier);
+/// out[i] = i * @p scale for i < 64, by a kernel launched with cudaLaunchKernel on @p stream.
+cudaError_t launch_kernel_scale(int* out, int scale, cudaStream_t stream);

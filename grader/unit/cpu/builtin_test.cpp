@@ -42,7 +42,7 @@ TEST_SUITE("cpu-builtins") {
         for (int i = 0; i < 64; ++i) CHECK(got[i] == in[i] + ints[i] + in[i / 4 * 4]);
     }
 
-    TEST_CASE("atomics on global memory are atomic across blocks running at once") {
+    TEST_CASE("atomicAdd and the other atomics on global memory are atomic across blocks running at once") {
         const int blocks = 40, threads = 256, n = blocks * threads;
         tilelab::DeviceBuffer<float> f(1);
         tilelab::DeviceBuffer<int> counters(10);
@@ -73,7 +73,7 @@ TEST_SUITE("cpu-builtins") {
         CHECK(to_host(u)[0] == 2u * n);
     }
 
-    TEST_CASE("atomics on a shared element are no race; a plain read of it between them is") {
+    TEST_CASE("atomicAdd on a shared element is no race; a plain read of it between atomics is") {
         const int count = 1000;
         std::vector<int> values(count);
         for (int i = 0; i < count; ++i) values[i] = i * 7;
@@ -93,7 +93,7 @@ TEST_SUITE("cpu-builtins") {
         CHECK(message_of(racy).find("read local[0]") != std::string::npos);
     }
 
-    TEST_CASE("warp shuffles, votes and reductions meet at each call, per warp") {
+    TEST_CASE("__syncwarp, shuffles, votes and reductions meet at each call, per warp") {
         for (int threads : {64, 48}) {
             CAPTURE(threads);
             tilelab::DeviceBuffer<int> out(threads * 8);
@@ -163,7 +163,7 @@ TEST_SUITE("cpu-builtins") {
         CHECK(warp_divergent_shuffle(out.data(), 32) == cudaSuccess);
     }
 
-    TEST_CASE("cooperative groups: block sync and rank, tiles' shuffles and cg::reduce") {
+    TEST_CASE("#include <cooperative_groups.h>: block sync and rank, tiles' shuffles and cg::reduce") {
         const int threads = 128;
         tilelab::DeviceBuffer<int> out(threads * 4);
         REQUIRE(cooperative_groups_sums(out.data(), threads) == cudaSuccess);
@@ -179,7 +179,7 @@ TEST_SUITE("cpu-builtins") {
         }
     }
 
-    TEST_CASE("rounding-mode intrinsics round as named") {
+    TEST_CASE("__fadd_rn and the other rounding-mode intrinsics round as named") {
         const float tiny = 1e-10f;
         CHECK(__fadd_rd(1.0f, tiny) == 1.0f);
         CHECK(__fadd_ru(1.0f, tiny) == std::nextafter(1.0f, 2.0f));
@@ -198,7 +198,7 @@ TEST_SUITE("cpu-builtins") {
         CHECK(std::fegetround() == FE_TONEAREST);  // the caller's mode is back
     }
 
-    TEST_CASE("fast-math intrinsics and reinterpretations") {
+    TEST_CASE("__fdividef and the other fast-math intrinsics, and reinterpretations") {
         CHECK(__saturatef(std::numeric_limits<float>::quiet_NaN()) == 0.0f);
         CHECK(__saturatef(2.0f) == 1.0f);
         CHECK(__saturatef(-2.0f) == 0.0f);
@@ -211,7 +211,7 @@ TEST_SUITE("cpu-builtins") {
         CHECK(__uint_as_float(__float_as_uint(-3.5f)) == -3.5f);
     }
 
-    TEST_CASE("bit intrinsics, with CUDA's results at the edges") {
+    TEST_CASE("__popc and the other bit intrinsics, with CUDA's results at the edges") {
         CHECK(__popc(0xF0F0u) == 8);
         CHECK(__popcll(~0ull) == 64);
         CHECK(__clz(0) == 32);
@@ -236,10 +236,79 @@ TEST_SUITE("cpu-builtins") {
         CHECK(__hadd(-3, 0) == -2);
         CHECK(__rhadd(1, 2) == 2);
     }
+
+    TEST_CASE("__syncwarp orders shared memory between the lanes it names, and only those") {
+        tilelab::DeviceBuffer<int> out(64);
+        const cudaError_t racy = warp_exchange(out.data(), 0);  // no __syncwarp: lane 0 reads lane 1's element
+        CHECK(racy == cudaErrorTileLabSharedMemoryRace);
+        CHECK(message_of(racy).find("(nor a __syncwarp() naming both lanes of their warp)") != std::string::npos);
+        REQUIRE(warp_exchange(out.data(), 1) == cudaSuccess);
+        std::vector<int> got = to_host(out);
+        for (int t = 0; t < 32; ++t) CHECK(got[t] == (t + 1) % 32);
+        CHECK(warp_exchange(out.data(), 2) == cudaErrorTileLabSharedMemoryRace);  // lanes of another warp
+        REQUIRE(warp_exchange(out.data(), 3) == cudaSuccess);  // each half-warp's own __syncwarp(mask)
+        got = to_host(out);
+        for (int t = 0; t < 32; ++t) CHECK(got[t] == t / 16 * 16 + (t + 1) % 16);
+        CHECK(warp_exchange(out.data(), 4) == cudaErrorTileLabSharedMemoryRace);  // a lane its mask did not name
+    }
+
+    TEST_CASE("__threadfence, __threadfence_block, __threadfence_system: the last block sums what the others fenced") {
+        const int blocks = 24;
+        std::vector<int> values(blocks * 32);
+        for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<int>(i % 7) - 3;
+        tilelab::DeviceBuffer<int> device_values(values.size()), partial(blocks), total(1);
+        tilelab::DeviceBuffer<unsigned> done(1);
+        device_values.copy_from_host(values.data(), values.size());
+        const unsigned zero = 0;
+        done.copy_from_host(&zero, 1);
+        REQUIRE(fenced_sum(device_values.data(), partial.data(), done.data(), total.data(), blocks) == cudaSuccess);
+        int expected = 0;
+        for (int v : values) expected += v;
+        CHECK(to_host(total)[0] == expected);
+    }
+
+    TEST_CASE("extern __shared__ float shared[]; float* M_tile = shared; tiles carved by pointers keep the race check") {
+        tilelab::DeviceBuffer<float> out(64);
+        REQUIRE(carved_tiles(out.data(), 64, true) == cudaSuccess);
+        const std::vector<float> got = to_host(out);
+        for (int t = 0; t < 64; ++t) CHECK(got[t] == 3.0f * ((t + 1) % 64));
+        const cudaError_t racy = carved_tiles(out.data(), 64, false);
+        CHECK(racy == cudaErrorTileLabSharedMemoryRace);
+        CHECK(message_of(racy).find("dynamic shared memory") != std::string::npos);
+    }
+
+    TEST_CASE("__syncthreads_count, __syncthreads_and, __syncthreads_or: a barrier with a block-wide reduction") {
+        for (int threads : {64, 100}) {
+            CAPTURE(threads);
+            for (int pattern = 0; pattern < 3; ++pattern) {
+                CAPTURE(pattern);
+                // pattern 0: every third thread; 1: all (a value other than 1 counts too); 2: none
+                std::vector<int> flags(threads);
+                for (int t = 0; t < threads; ++t) flags[t] = pattern == 0 ? t % 3 == 0 : pattern == 1 ? 1 + t : 0;
+                int count = 0;
+                for (int f : flags) count += f != 0;
+                tilelab::DeviceBuffer<int> device_flags(threads), out(threads * 3);
+                device_flags.copy_from_host(flags.data(), threads);
+                REQUIRE(barrier_reductions(device_flags.data(), out.data(), threads) == cudaSuccess);
+                const std::vector<int> got = to_host(out);
+                for (int t = 0; t < threads; ++t) {
+                    CHECK(got[t * 3 + 0] == count);
+                    CHECK((got[t * 3 + 1] != 0) == (count == threads));
+                    CHECK((got[t * 3 + 2] != 0) == (count > 0));
+                }
+            }
+        }
+        tilelab::DeviceBuffer<int> out(64);
+        const cudaError_t code = divergent_barrier_count(out.data(), 64);
+        CHECK(code == cudaErrorTileLabBarrierDivergence);
+        const std::string message = message_of(code);
+        CHECK(message.find("32 threads waited at the __syncthreads_count() at ") != std::string::npos);
+        CHECK(message.find("32 threads had returned from the kernel") != std::string::npos);
+    }
 }
 
 TEST_SUITE("cpu-streams") {
-    TEST_CASE("streams: created, used in order, queried, destroyed; a destroyed stream is an invalid handle") {
+    TEST_CASE("cudaStreamCreate and the other stream calls: in order, queried, destroyed; a destroyed stream is an invalid handle") {
         cudaStream_t stream = nullptr;
         REQUIRE(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking) == cudaSuccess);
         CHECK(cudaStreamCreateWithFlags(&stream, 0x80) == cudaErrorInvalidValue);
@@ -265,7 +334,7 @@ TEST_SUITE("cpu-streams") {
         static_cast<void>(cudaGetLastError());
     }
 
-    TEST_CASE("pinned, managed and stream-ordered memory; freeing what they did not give is an error") {
+    TEST_CASE("cudaMallocHost, managed and stream-ordered memory; freeing what they did not give is an error") {
         float* pinned = nullptr;
         REQUIRE(cudaMallocHost(&pinned, 1000 * sizeof(float)) == cudaSuccess);
         pinned[999] = 1.0f;  // host memory: the host may write it
@@ -318,5 +387,71 @@ TEST_SUITE("cpu-streams") {
         CHECK(cudaMemcpy2D(device.data(), 2 * sizeof(float), source.data(), 8 * sizeof(float), 5 * sizeof(float), 4,
                            cudaMemcpyHostToDevice) == cudaErrorInvalidValue);  // a row wider than the pitch
         static_cast<void>(cudaGetLastError());
+    }
+    TEST_CASE("cudaEventCreateWithFlags: a timing-disabled event has no time to give; blocking sync times as usual") {
+        cudaEvent_t plain = nullptr, untimed = nullptr, blocking = nullptr, bad = nullptr;
+        REQUIRE(cudaEventCreateWithFlags(&plain, cudaEventDefault) == cudaSuccess);
+        REQUIRE(cudaEventCreateWithFlags(&untimed, cudaEventDisableTiming) == cudaSuccess);
+        REQUIRE(cudaEventCreateWithFlags(&blocking, cudaEventBlockingSync) == cudaSuccess);
+        CHECK(cudaEventCreateWithFlags(&bad, 0x8) == cudaErrorInvalidValue);
+        CHECK(cudaGetLastError() == cudaErrorInvalidValue);
+        tilelab::DeviceBuffer<int> out(32);
+        REQUIRE(cudaEventRecord(plain) == cudaSuccess);
+        REQUIRE(cudaEventRecord(untimed) == cudaSuccess);
+        REQUIRE(warp_functions(out.data(), 4) == cudaSuccess);
+        REQUIRE(cudaEventRecord(blocking) == cudaSuccess);
+        REQUIRE(cudaEventSynchronize(blocking) == cudaSuccess);
+        float ms = -1.0f;
+        CHECK(cudaEventElapsedTime(&ms, plain, blocking) == cudaSuccess);
+        CHECK(ms > 0.0f);
+        CHECK(cudaEventElapsedTime(&ms, untimed, blocking) == cudaErrorInvalidResourceHandle);
+        CHECK(cudaEventElapsedTime(&ms, plain, untimed) == cudaErrorInvalidResourceHandle);
+        CHECK(cudaGetLastError() == cudaErrorInvalidResourceHandle);  // an error CUDA keeps as the last one
+        for (cudaEvent_t event : {plain, untimed, blocking}) CHECK(cudaEventDestroy(event) == cudaSuccess);
+    }
+
+    TEST_CASE("cudaMemcpyAsync to or from pinned memory lands at the stream's next synchronisation, in order") {
+        cudaStream_t stream = nullptr;
+        REQUIRE(cudaStreamCreate(&stream) == cudaSuccess);
+        int* pinned = nullptr;
+        REQUIRE(cudaMallocHost(&pinned, 32 * sizeof(int)) == cudaSuccess);
+        for (int i = 0; i < 32; ++i) pinned[i] = i;
+        tilelab::DeviceBuffer<int> device(32);
+        REQUIRE(cudaMemcpyAsync(device.data(), pinned, 32 * sizeof(int), cudaMemcpyHostToDevice, stream) == cudaSuccess);
+        pinned[0] = 100;  // before the copy ran: a GPU's DMA may read this (the program must wait to reuse it)
+        REQUIRE(cudaStreamSynchronize(stream) == cudaSuccess);
+        CHECK(to_host(device)[0] == 100);
+        CHECK(to_host(device)[31] == 31);
+        for (int i = 0; i < 32; ++i) pinned[i] = -1;
+        REQUIRE(cudaMemcpyAsync(pinned, device.data(), 32 * sizeof(int), cudaMemcpyDeviceToHost, stream) == cudaSuccess);
+        CHECK(pinned[5] == -1);  // not there yet: a host that reads before synchronising sees stale data
+        cudaEvent_t landed = nullptr;
+        REQUIRE(cudaEventCreate(&landed) == cudaSuccess);
+        REQUIRE(cudaEventRecord(landed, stream) == cudaSuccess);
+        REQUIRE(cudaEventSynchronize(landed) == cudaSuccess);  // the event after the copy: the copy is done
+        CHECK(pinned[5] == 5);
+        CHECK(pinned[0] == 100);
+        // Pageable host memory: CUDA returns from a device-to-host copy once it is complete.
+        std::vector<int> pageable(32, -1);
+        REQUIRE(cudaMemcpyAsync(pageable.data(), device.data(), 32 * sizeof(int), cudaMemcpyDeviceToHost, stream) ==
+                cudaSuccess);
+        CHECK(pageable[7] == 7);
+        // Checked at the call, as cudaMemcpy's: past the end of the device buffer.
+        CHECK(cudaMemcpyAsync(pinned, device.data(), 33 * sizeof(int), cudaMemcpyDeviceToHost, stream) ==
+              cudaErrorInvalidValue);
+        static_cast<void>(cudaGetLastError());
+        CHECK(cudaEventDestroy(landed) == cudaSuccess);
+        CHECK(cudaFreeHost(pinned) == cudaSuccess);
+        CHECK(cudaStreamDestroy(stream) == cudaSuccess);
+    }
+
+    TEST_CASE("cudaLaunchKernel(kernel, grid, block, args, shared, stream) is the same launch as <<< >>>") {
+        tilelab::DeviceBuffer<int> out(64);
+        cudaStream_t stream = nullptr;
+        REQUIRE(cudaStreamCreate(&stream) == cudaSuccess);
+        REQUIRE(launch_kernel_scale(out.data(), 3, stream) == cudaSuccess);
+        const std::vector<int> got = to_host(out);
+        for (int i = 0; i < 64; ++i) CHECK(got[i] == 3 * i);
+        CHECK(cudaStreamDestroy(stream) == cudaSuccess);
     }
 }

@@ -10,6 +10,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -281,6 +284,51 @@ TEST_SUITE("cpu-emulator-device-memory") {
         CHECK(launch_pointers(device.data(), device.data() + 1, true) == cudaSuccess);
     }
 
+    TEST_CASE("cudaMalloc: device buffers start 256-byte aligned, as a GPU's do") {
+        for (std::size_t bytes : {std::size_t{1}, std::size_t{4}, std::size_t{40}, std::size_t{100}, std::size_t{256},
+                                  std::size_t{4092}, std::size_t{4096}, std::size_t{4100}, std::size_t{(1u << 20) + 12}}) {
+            CAPTURE(bytes);
+            void* pointer = nullptr;
+            REQUIRE(cudaMalloc(&pointer, bytes) == cudaSuccess);
+            CHECK(reinterpret_cast<std::uintptr_t>(pointer) % 256 == 0);
+            CHECK(cudaFree(pointer) == cudaSuccess);
+        }
+    }
+
+    TEST_CASE("cudaMalloc: a read just past the end of a buffer gets the past-the-end NaN") {
+        const std::vector<float> values = iota_floats(10);  // 40 bytes: 216 bytes of slack before the guard page
+        tilelab::DeviceBuffer<float> data(values.size()), out(2);
+        data.copy_from_host(values.data(), values.size());
+        REQUIRE(read_past_end(data.data(), out.data(), 10) == cudaSuccess);  // copies the bits as they are
+        REQUIRE(launch_pointers(data.data() + 12, out.data() + 1, true) == cudaSuccess);  // 1 + 0 * past-the-end
+        float got[2] = {};
+        out.copy_to_host(got, 2);
+        std::uint32_t bits[2];
+        std::memcpy(bits, got, sizeof bits);
+        CHECK(bits[0] == tilelab::cpu::past_end_poison_bits);
+        CHECK(std::isnan(got[1]));
+        CHECK((bits[1] & 0x003FFFFFu) == (tilelab::cpu::past_end_poison_bits & 0x003FFFFFu));  // quieted, same payload
+    }
+
+    TEST_CASE("cudaMalloc: a write just past the end of a buffer is an illegal address, found when the kernel ends") {
+        tilelab::DeviceBuffer<float> data(10), in(1);
+        const cudaError_t code = launch_pointers(in.data(), data.data() + 11, true);
+        REQUIRE(code == cudaErrorIllegalAddress);
+        const std::string message = message_of(code);
+        CHECK(message.find("illegal memory access in the kernel pointers_kernel launched at ") != std::string::npos);
+        CHECK(message.find(": a write at 0x") != std::string::npos);
+        CHECK(message.find("float index 11 of a device buffer of 10 floats, 2 past its last element (index 9) "
+                           "(cudaErrorIllegalAddress: an illegal memory access was encountered; out-of-bounds write)") !=
+              std::string::npos);
+        // The slack is poisoned again: the next kernel, which writes inside, is fine.
+        CHECK(launch_pointers(in.data(), data.data() + 9, true) == cudaSuccess);
+        // Before the start too.
+        const cudaError_t before = launch_pointers(in.data(), data.data() - 3, true);
+        REQUIRE(before == cudaErrorIllegalAddress);
+        CHECK(message_of(before).find("12 bytes before the start of a 40-byte device buffer (a negative index)") !=
+              std::string::npos);
+    }
+
     TEST_CASE("keeps device buffers closed to host code, open to kernels, copies and fills") {
         const std::vector<float> values = iota_floats(8);
         tilelab::DeviceBuffer<float> device(values.size());
@@ -411,10 +459,10 @@ TEST_SUITE("cpu-emulator-async-copy") {
 TEST_SUITE("cpu-emulator-fault") {
     // Run alone, by a test that expects this process to end with the fault handler's message.
     TEST_CASE("stops at a read one element past the end of a buffer") {
-        const std::vector<float> values = iota_floats(10);
+        const std::vector<float> values = iota_floats(64);  // 256 bytes: the buffer ends against the guard page
         tilelab::DeviceBuffer<float> data(values.size()), out(1);
         data.copy_from_host(values.data(), values.size());
-        read_past_end(data.data(), out.data(), 10);
+        read_past_end(data.data(), out.data(), 64);
         FAIL("the read past the end went unnoticed");
     }
 }

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cuda_runtime_api.h>
+#include <tilelab/cpu/past_end.hpp>
 
 #include <cstddef>
 #include <cstdint>
@@ -56,6 +57,18 @@ const dim3& grid_dim() noexcept;
 /// __syncthreads(): waits until every thread of the block has reached this barrier. @p file and @p line
 /// identify the call, so that threads waiting at different barriers can be reported.
 void sync_threads(const char* file, int line);
+
+/// What a barrier with a block-wide reduction returns to every thread (__syncthreads_count, _and, _or).
+enum class BarrierReduction {
+    count,  ///< How many threads gave a nonzero predicate.
+    all,    ///< 1 when every thread did, else 0.
+    any,    ///< 1 when some thread did, else 0.
+};
+
+/// __syncthreads_count(predicate), __syncthreads_and, __syncthreads_or: a __syncthreads() (checked the same way,
+/// reported as @p name at @p file : @p line) at which each thread gives @p predicate; returns @p reduction of the
+/// predicates of all the block's threads, the same to each.
+int sync_threads_reduce(int predicate, BarrierReduction reduction, const char* name, const char* file, int line);
 
 /// One `__shared__` declaration: its name and how its bytes map to indices, for messages.
 struct SharedDeclaration {

@@ -52,6 +52,22 @@ static thread_local const dim3& blockDim = ::tilelab::cpu::detail::launch_block_
 static thread_local const dim3& gridDim = ::tilelab::cpu::detail::launch_grid_dim;
 #define __syncthreads() ::tilelab::cpu::sync_threads(__FILE__, __LINE__)
 
+/// A __syncthreads() that returns how many threads of the block gave a nonzero @p predicate.
+inline int __syncthreads_count(int predicate, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    return ::tilelab::cpu::sync_threads_reduce(predicate, ::tilelab::cpu::BarrierReduction::count,
+                                               "__syncthreads_count()", file, line);
+}
+/// A __syncthreads() that returns nonzero when every thread of the block gave a nonzero @p predicate.
+inline int __syncthreads_and(int predicate, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    return ::tilelab::cpu::sync_threads_reduce(predicate, ::tilelab::cpu::BarrierReduction::all,
+                                               "__syncthreads_and()", file, line);
+}
+/// A __syncthreads() that returns nonzero when some thread of the block gave a nonzero @p predicate.
+inline int __syncthreads_or(int predicate, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    return ::tilelab::cpu::sync_threads_reduce(predicate, ::tilelab::cpu::BarrierReduction::any,
+                                               "__syncthreads_or()", file, line);
+}
+
 /// CUDA's warp size, which the labs do not depend on.
 constexpr int warpSize = 32;
 
