@@ -4,6 +4,7 @@
 #include "timed_evidence.hpp"
 
 #include <tilelab/compare.hpp>
+#include <tilelab/gate_data.hpp>
 
 #include <cmath>
 #include <cstdint>
@@ -15,7 +16,20 @@ namespace {
 
 using wire::TraceStep;
 
-enum Kind : std::uint8_t { allocation = 1, release = 2, copy = 3, launch = 4, event = 5, memset = 6 };
+enum Kind : std::uint8_t {
+    allocation = 1,
+    release = 2,
+    copy = 3,
+    launch = 4,
+    event = 5,
+    memset = 6,
+    managed_allocation = 7,
+    host_allocation = 8
+};
+
+// Where a kernel operand lies: in no memory the call allocated, in device memory (cudaMalloc), or in memory that
+// both the host and the kernels reach (cudaMallocManaged, pinned cudaMallocHost), whose contents move with no copy.
+enum class Memory { none, device, shared_with_host };
 
 std::string hex(std::uint64_t address) {
     char text[32];
@@ -141,9 +155,32 @@ std::uint64_t host_copies(const std::vector<TraceStep>& trace, std::size_t from,
     return total;
 }
 
+// The memory allocated over trace[0, to) that holds all of [address, address + bytes).
+Memory allocated_memory(const std::vector<TraceStep>& trace, std::size_t to, std::uint64_t address,
+                        std::uint64_t bytes) {
+    for (std::size_t i = 0; i < to && i < trace.size(); ++i) {
+        const TraceStep& step = trace[i];
+        if (step.address == 0 || !within(address, step.address, step.bytes) ||
+            address + bytes > step.address + step.bytes)
+            continue;
+        if (step.kind == allocation) return Memory::device;
+        if (step.kind == managed_allocation || step.kind == host_allocation) return Memory::shared_with_host;
+    }
+    return Memory::none;
+}
+
+// The P that matmul_timed returned is, element for element, what the kernel's last launch wrote (the kernel's
+// digest of its P, CPU backend).
+bool P_is_the_kernels(const Shape& shape, const std::vector<float>& P, const KernelRecord& r) {
+    const std::size_t count = static_cast<std::size_t>(shape.rows) * shape.cols;
+    return r.digested != 0 && P.size() >= count && gate::digest(P.data(), count) == r.P_digest;
+}
+
 // What the CPU backend's trace says; empty when the call allocated, copied, launched, timed and copied back as
-// lab 04 asks, and returned its events' time.
-std::string judge_trace(const Shape& shape, float ms, const wire::TimedObservation& seen) {
+// lab 04 asks, and returned its events' time. Operands in managed or pinned memory reach the device with no traced
+// copy: for those the kernel's digests of what it read and wrote stand for the copies.
+std::string judge_trace(const Shape& shape, float ms, const std::vector<float>& P, const OperandDigests& inputs,
+                        const wire::TimedObservation& seen) {
     const std::vector<TraceStep>& trace = seen.trace;
     const KernelRecord& r = seen.record;
     const std::uint64_t m_bytes = std::uint64_t{4} * shape.rows * shape.inner;
@@ -160,27 +197,44 @@ std::string judge_trace(const Shape& shape, float ms, const wire::TimedObservati
         const char* name;
         std::uint64_t device, host, bytes;
     };
-    for (const Operand& o : {Operand{"M", r.M, seen.host_M, m_bytes}, Operand{"N", r.N, seen.host_N, n_bytes},
-                             Operand{"P", r.P, seen.host_P, p_bytes}}) {
-        bool allocated = false;
-        for (std::size_t i = 0; i < kernel && !allocated; ++i)
-            allocated = trace[i].kind == allocation && trace[i].address != 0 &&
-                        within(o.device, trace[i].address, trace[i].bytes) &&
-                        o.device + o.bytes <= trace[i].address + trace[i].bytes;
-        if (!allocated)
+    Memory memory[3] = {Memory::none, Memory::none, Memory::none};
+    const Operand operands[3] = {Operand{"M", r.M, seen.host_M, m_bytes}, Operand{"N", r.N, seen.host_N, n_bytes},
+                                 Operand{"P", r.P, seen.host_P, p_bytes}};
+    for (int k = 0; k < 3; ++k) {
+        const Operand& o = operands[k];
+        memory[k] = allocated_memory(trace, kernel, o.device, o.bytes);
+        if (memory[k] == Memory::none)
             return std::string("the kernel's ") + o.name + " (" + hex(o.device) + ") is not a device buffer of " +
-                   std::to_string(o.bytes) + " bytes that matmul_timed allocated before the launch" +
-                   do_it_on_the_device;
+                   std::to_string(o.bytes) + " bytes that matmul_timed allocated before the launch (with cudaMalloc, "
+                   "or as managed memory with cudaMallocManaged)" + do_it_on_the_device;
     }
-    for (const Operand& o : {Operand{"M", r.M, seen.host_M, m_bytes}, Operand{"N", r.N, seen.host_N, n_bytes}})
-        if (host_copies(trace, 0, kernel, o.device, o.bytes, true) < o.bytes)
+    const std::uint64_t input_digests[2] = {inputs.M, inputs.N};
+    const std::uint64_t read_digests[2] = {r.M_digest, r.N_digest};
+    for (int k = 0; k < 2; ++k) {
+        const Operand& o = operands[k];
+        if (memory[k] == Memory::shared_with_host) {
+            if (r.digested == 0 || read_digests[k] != input_digests[k])
+                return std::string("the managed (or pinned) memory the kernel read as ") + o.name + " (" +
+                       hex(o.device) + ") did not hold " + o.name + " when the kernel started: it computed P from "
+                       "other numbers\n  hint: fill it with all of " + o.name + " (std::copy, std::memcpy or "
+                       "cudaMemcpy) before the launch, and change none of it until the kernel has finished";
+        } else if (host_copies(trace, 0, kernel, o.device, o.bytes, true) < o.bytes) {
             return std::string(o.name) + " was never copied to the device before the launch: the kernel read a "
                    "device buffer that does not hold " + o.name + "\n  hint: cudaMemcpy(device_" + o.name + ", " +
                    o.name + ", bytes, cudaMemcpyHostToDevice) (or copy_from_host) before the launch";
-    if (host_copies(trace, kernel + 1, trace.size(), r.P, p_bytes, false) < p_bytes)
+        }
+    }
+    if (memory[2] == Memory::shared_with_host) {
+        if (!P_is_the_kernels(shape, P, r))
+            return "the host P is not what the kernel wrote into the managed (or pinned) memory at " + hex(r.P) +
+                   ": P was computed or changed on the host\n  hint: after the kernel, wait for it "
+                   "(cudaDeviceSynchronize, or cudaEventSynchronize on the stop event), then copy all rows * cols "
+                   "floats of that memory to P (std::copy or cudaMemcpy), and change none of them afterwards";
+    } else if (host_copies(trace, kernel + 1, trace.size(), r.P, p_bytes, false) < p_bytes) {
         return "P was never copied back from the device after the kernel (" + std::to_string(p_bytes) +
                " bytes from the buffer it wrote to the host P)\n  hint: cudaMemcpy(P, device_P, bytes, "
                "cudaMemcpyDeviceToHost) (or copy_to_host) after the kernel";
+    }
     std::size_t start = trace.size(), stop = trace.size();
     for (std::size_t i = 0; i < kernel; ++i)
         if (trace[i].kind == event) start = i;
@@ -228,9 +282,9 @@ std::string judge_trace(const Shape& shape, float ms, const wire::TimedObservati
 }  // namespace
 
 std::string judge_timed_call(const Shape& shape, int tile_width, float ms, const std::vector<float>& P,
-                             const wire::TimedObservation& seen) {
+                             const OperandDigests& inputs, const wire::TimedObservation& seen) {
     std::string verdict = judge_record(shape, tile_width, P, seen);
-    if (verdict.empty() && seen.has_trace) verdict = judge_trace(shape, ms, seen);
+    if (verdict.empty() && seen.has_trace) verdict = judge_trace(shape, ms, P, inputs, seen);
     return verdict;
 }
 

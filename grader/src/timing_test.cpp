@@ -7,6 +7,7 @@
 #include "timed_evidence.hpp"
 
 #include <tilelab/compare.hpp>
+#include <tilelab/gate_data.hpp>
 #include <tilelab/random.hpp>
 #include <tilelab/reference.hpp>
 #include <tilelab/timing.hpp>
@@ -39,6 +40,7 @@ struct TimedRun {
 struct TimedInputs {
     Shape shape{0, 0, 0};
     HostMatrix M{0, 0}, N{0, 0};
+    OperandDigests digests;  // of M and N, for a kernel that reads them from managed memory
     ReferenceProduct product;
 };
 
@@ -50,6 +52,7 @@ const TimedInputs& timed_inputs(const Shape& shape) {
         inputs.N = HostMatrix(shape.inner, shape.cols);
         fill_uniform(inputs.M, derive_seed(base_seed(), "M " + to_string(shape)));
         fill_uniform(inputs.N, derive_seed(base_seed(), "N " + to_string(shape)));
+        inputs.digests = {gate::digest(inputs.M.data(), inputs.M.size()), gate::digest(inputs.N.data(), inputs.N.size())};
         inputs.product = reference_matmul(inputs.M, inputs.N);
     }
     return inputs;
@@ -78,7 +81,7 @@ TimedRun run_timed(const Shape& shape) {
     if (P.size() != count + guard) throw RunnerGone("the lab's program sent back a P of the wrong size while " + doing);
     const Comparison comparison = compare(P.data(), inputs.product);
     TimedRun run{ms, comparison.passed(), {}};
-    const std::string evidence = judge_timed_call(shape, lab_under_test().tile_width, ms, P, seen);
+    const std::string evidence = judge_timed_call(shape, lab_under_test().tile_width, ms, P, inputs.digests, seen);
     if (!evidence.empty()) {
         run.correct = false;
         run.report = evidence + "\n";
@@ -197,7 +200,8 @@ TEST_SUITE("timing-errors") {
 #ifdef TILELAB_CPU_BACKEND
         for (int nth = 1; nth <= 3; ++nth)  // every buffer 256 KiB, well above the slack
             cases.push_back({"the " + std::string(nth == 1 ? "first" : nth == 2 ? "second" : "third") +
-                                 " cudaMalloc (made to fail by the CPU backend) of a 256x256x256 product",
+                                 " device allocation (cudaMalloc or cudaMallocManaged, made to fail by the CPU backend) of a "
+                                 "256x256x256 product",
                              256, 256, 256, nth});
 #endif
         for (const FailedAllocation& failure : cases) {

@@ -54,6 +54,13 @@ std::size_t total_device_bytes() {
     return total;
 }
 
+// True when an allocation of @p bytes must fail: the one the runner made to fail (fail_nth_allocation, which counts
+// cudaMalloc and cudaMallocManaged alike), or one larger than the device's memory left. Lock held.
+bool refuses(std::size_t bytes) {
+    if (allocations_until_failure > 0 && --allocations_until_failure == 0) return true;
+    return bytes > total_device_bytes() - allocated_bytes;
+}
+
 // Bits every byte of fresh device memory gets: as floats, NaN; as ints, -1.
 constexpr int garbage_byte = 0xFF;
 
@@ -244,6 +251,19 @@ bool is_device_range(const void* pointer, std::size_t bytes) {
     return byte >= start && byte + bytes <= start + allocation.bytes;
 }
 
+cudaError_t reserve_device_bytes(std::size_t bytes) {
+    if (const cudaError_t lost = sticky_error(); lost != cudaSuccess) return record_error(lost);
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    if (refuses(bytes)) return record_error(cudaErrorMemoryAllocation);
+    allocated_bytes += bytes;
+    return cudaSuccess;
+}
+
+void release_device_bytes(std::size_t bytes) {
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    allocated_bytes -= bytes < allocated_bytes ? bytes : allocated_bytes;
+}
+
 }  // namespace tilelab::cpu::detail
 
 namespace tilelab::cpu {
@@ -275,12 +295,7 @@ cudaError_t allocate(void** pointer, std::size_t bytes) {
     install_fault_handler();
     if (const cudaError_t lost = sticky_error(); lost != cudaSuccess) return record_error(lost);
     std::lock_guard<std::mutex> lock(registry_mutex);
-    if (allocations_until_failure > 0 && --allocations_until_failure == 0) {
-        return record_error(cudaErrorMemoryAllocation);
-    }
-    if (bytes > total_device_bytes() - allocated_bytes) {
-        return record_error(cudaErrorMemoryAllocation);
-    }
+    if (refuses(bytes)) return record_error(cudaErrorMemoryAllocation);
     const std::size_t page = page_bytes();
     const std::size_t payload_pages = (bytes + page - 1) / page;
     const std::size_t mapping_bytes = (payload_pages + 2) * page;
@@ -350,9 +365,12 @@ cudaError_t check_copy(void* destination, const void* source, std::size_t bytes,
     const bool destination_on_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
     const bool source_on_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;
     // A host pointer where a device one belongs, or a copy running past the end of a buffer: CUDA says
-    // "invalid argument" too.
-    if ((destination_on_device && !is_device_range(destination, bytes)) ||
-        (source_on_device && !is_device_range(source, bytes)) || kind > cudaMemcpyDefault)
+    // "invalid argument" too. Managed and pinned memory may stand on the device side, as on a GPU.
+    auto device_side = [bytes](const void* pointer) {
+        return is_device_range(pointer, bytes) || is_kernel_reachable_host_range(pointer, bytes);
+    };
+    if ((destination_on_device && !device_side(destination)) || (source_on_device && !device_side(source)) ||
+        kind > cudaMemcpyDefault)
         return cudaErrorInvalidValue;
     return cudaSuccess;
 }
@@ -369,8 +387,8 @@ cudaError_t cudaMemset(void* pointer, int value, std::size_t bytes) {
     drain_queue();  // in stream order, after the kernels before it
     if (const cudaError_t lost = sticky_error(); lost != cudaSuccess) return record_error(lost);
     if (bytes == 0) return cudaSuccess;
-    if (!is_device_range(pointer, bytes)) {
-        return record_error(cudaErrorInvalidValue);
+    if (!is_device_range(pointer, bytes) && !is_kernel_reachable_host_range(pointer, bytes)) {
+        return record_error(cudaErrorInvalidValue);  // managed memory may be set, as on a GPU
     }
     const OpenBuffer open(pointer);
     std::memset(pointer, value, bytes);

@@ -116,6 +116,15 @@ bool is_device_pointer(const void* pointer);
 /// True when @p pointer lies in pinned or managed host memory (cudaMallocHost, cudaHostAlloc, cudaMallocManaged,
 /// streams.cpp), which a GPU's kernels reach too (mapped and unified memory): a kernel may be given it.
 bool is_kernel_reachable_host_memory(const void* pointer);
+/// True when [pointer, pointer + bytes) lies inside one pinned or managed allocation: the device side of a copy or
+/// memset may be there, as a GPU's runtime lets it (it reaches that memory as the kernels do).
+bool is_kernel_reachable_host_range(const void* pointer, std::size_t bytes);
+/// Takes @p bytes of the emulated device's memory for a managed allocation (which a GPU backs with its own memory
+/// once kernels touch it): fails as cudaMalloc does, on the allocation the runner made to fail (fail_nth_allocation),
+/// past the device's size, or after a kernel's fault; counted by cudaMemGetInfo until release_device_bytes.
+cudaError_t reserve_device_bytes(std::size_t bytes);
+/// Gives back what reserve_device_bytes took.
+void release_device_bytes(std::size_t bytes);
 /// @}
 
 /// The error that a fault in a kernel leaves behind (cudaErrorIllegalAddress, cudaErrorMisalignedAddress): every
@@ -137,9 +146,11 @@ bool is_stack_guard(const void* address);
 /// @name The runtime trace and the device's clock (runtime_trace.cpp)
 /// @{
 
-/// A cudaMalloc that succeeded (@p address) or failed (null).
-void trace_allocation(const void* address, std::size_t bytes);
-/// A cudaFree.
+/// An allocation that succeeded (@p address) or failed (null): a cudaMalloc, or (@p kind) a cudaMallocManaged or a
+/// pinned host allocation, which lab 04's checker tells apart (kernels reach all three; only the first is the GPU's).
+void trace_allocation(const void* address, std::size_t bytes,
+                      TraceEntry::Kind kind = TraceEntry::Kind::allocation);
+/// A cudaFree (or cudaFreeHost).
 void trace_release(const void* address);
 /// A copy or memset the stream carried out (@p kind copy or memset): advances the device's clock by its duration.
 void trace_copy(TraceEntry::Kind kind, const void* destination, const void* source, std::size_t bytes,

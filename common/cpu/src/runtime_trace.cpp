@@ -44,8 +44,8 @@ std::vector<TraceEntry> stop_trace(bool* truncated) {
 
 namespace detail {
 
-void trace_allocation(const void* address, std::size_t bytes) {
-    TraceEntry entry{TraceEntry::Kind::allocation};
+void trace_allocation(const void* address, std::size_t bytes, TraceEntry::Kind kind) {
+    TraceEntry entry{kind};
     entry.address = reinterpret_cast<std::uintptr_t>(address);
     entry.bytes = bytes;
     std::lock_guard<std::mutex> lock(trace_mutex);

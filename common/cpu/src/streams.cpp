@@ -9,6 +9,8 @@
 // can tell the difference.
 #include "runtime_state.hpp"
 
+#include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -27,8 +29,13 @@ std::set<cudaStream_t>& streams() {
     static std::set<cudaStream_t> live;
     return live;
 }
-std::map<void*, std::size_t>& host_allocations() {  // cudaMallocHost, cudaHostAlloc, cudaMallocManaged: bytes
-    static std::map<void*, std::size_t> live;
+// A pinned (cudaMallocHost, cudaHostAlloc) or managed (cudaMallocManaged) allocation.
+struct HostAllocation {
+    std::size_t bytes;
+    bool managed;  // counted in the device's memory (reserve_device_bytes)
+};
+std::map<void*, HostAllocation>& host_allocations() {
+    static std::map<void*, HostAllocation> live;
     return live;
 }
 
@@ -40,12 +47,13 @@ bool is_stream(cudaStream_t stream) {
 }
 
 // Page-aligned host memory, as pinned memory is.
-void* allocate_host(std::size_t bytes) {
+void* allocate_host(std::size_t bytes, bool managed) {
     const std::size_t page = tilelab::cpu::detail::page_bytes();
+    if (bytes > SIZE_MAX - page) return nullptr;
     void* pointer = std::aligned_alloc(page, (bytes + page - 1) / page * page);
     if (pointer == nullptr) return nullptr;
     std::lock_guard<std::mutex> lock(registry_mutex);
-    host_allocations().emplace(pointer, bytes);
+    host_allocations().emplace(pointer, HostAllocation{bytes, managed});
     return pointer;
 }
 
@@ -58,8 +66,19 @@ bool is_kernel_reachable_host_memory(const void* pointer) {
     const auto* byte = static_cast<const unsigned char*>(pointer);
     auto after = host_allocations().upper_bound(const_cast<void*>(pointer));
     if (after == host_allocations().begin()) return false;
-    const auto& [start, bytes] = *std::prev(after);
-    return byte >= static_cast<const unsigned char*>(start) && byte < static_cast<const unsigned char*>(start) + bytes;
+    const auto& [start, allocation] = *std::prev(after);
+    return byte >= static_cast<const unsigned char*>(start) &&
+           byte < static_cast<const unsigned char*>(start) + allocation.bytes;
+}
+
+bool is_kernel_reachable_host_range(const void* pointer, std::size_t bytes) {
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    const auto* byte = static_cast<const unsigned char*>(pointer);
+    auto after = host_allocations().upper_bound(const_cast<void*>(pointer));
+    if (after == host_allocations().begin()) return false;
+    const auto& [start, allocation] = *std::prev(after);
+    const auto* first = static_cast<const unsigned char*>(start);
+    return byte >= first && bytes <= allocation.bytes && byte - first <= static_cast<std::ptrdiff_t>(allocation.bytes - bytes);
 }
 
 }  // namespace tilelab::cpu::detail
@@ -161,7 +180,8 @@ cudaError_t cudaMemcpy2DAsync(void* destination, std::size_t destination_pitch, 
 
 cudaError_t cudaHostAlloc(void** pointer, std::size_t bytes, unsigned int flags) {
     if (pointer == nullptr || (flags & ~0xFu) != 0) return record_error(cudaErrorInvalidValue);
-    *pointer = bytes == 0 ? nullptr : allocate_host(bytes);
+    *pointer = bytes == 0 ? nullptr : allocate_host(bytes, false);
+    if (bytes != 0) trace_allocation(*pointer, bytes, tilelab::cpu::TraceEntry::Kind::host_allocation);
     if (bytes != 0 && *pointer == nullptr) return record_error(cudaErrorMemoryAllocation);
     return cudaSuccess;
 }
@@ -170,13 +190,7 @@ cudaError_t cudaMallocHost(void** pointer, std::size_t bytes) { return cudaHostA
 
 cudaError_t cudaFreeHost(void* pointer) {
     if (pointer == nullptr) return cudaSuccess;
-    drain_queue();  // as cudaFree, it waits for the device
-    {
-        std::lock_guard<std::mutex> lock(registry_mutex);
-        if (host_allocations().erase(pointer) == 0) return record_error(cudaErrorInvalidValue);
-    }
-    std::free(pointer);
-    return cudaSuccess;
+    return free_host_allocation(pointer) ? cudaSuccess : record_error(cudaErrorInvalidValue);
 }
 
 cudaError_t cudaHostRegister(void* pointer, std::size_t bytes, unsigned int) {
@@ -190,8 +204,19 @@ cudaError_t cudaHostUnregister(void* pointer) {
 cudaError_t cudaMallocManaged(void** pointer, std::size_t bytes, unsigned int flags) {
     if (pointer == nullptr || bytes == 0 || (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost))
         return record_error(cudaErrorInvalidValue);
-    *pointer = allocate_host(bytes);  // host and kernels both reach it, as managed memory
-    return *pointer == nullptr ? record_error(cudaErrorMemoryAllocation) : cudaSuccess;
+    *pointer = nullptr;
+    // The device's memory backs it once kernels use it: it fails as cudaMalloc does (the runner's made-to-fail
+    // allocation, the device's size) and cudaMemGetInfo counts it, so a leak of it shows as one of cudaMalloc's.
+    cudaError_t result = reserve_device_bytes(bytes);
+    if (result == cudaSuccess) {
+        *pointer = allocate_host(bytes, true);  // host and kernels both reach it, as managed memory
+        if (*pointer == nullptr) {
+            release_device_bytes(bytes);
+            result = record_error(cudaErrorMemoryAllocation);
+        }
+    }
+    trace_allocation(*pointer, bytes, tilelab::cpu::TraceEntry::Kind::managed_allocation);
+    return result;
 }
 
 cudaError_t cudaMemPrefetchAsync(const void*, std::size_t, int, cudaStream_t stream) {
@@ -222,11 +247,17 @@ cudaError_t cudaFreeAsync(void* pointer, cudaStream_t stream) {
 namespace tilelab::cpu::detail {
 
 bool free_host_allocation(void* pointer) {
-    drain_queue();
+    drain_queue();  // as cudaFree, it waits for the device
+    HostAllocation allocation{};
     {
         std::lock_guard<std::mutex> lock(registry_mutex);
-        if (host_allocations().erase(pointer) == 0) return false;
+        const auto found = host_allocations().find(pointer);
+        if (found == host_allocations().end()) return false;
+        allocation = found->second;
+        host_allocations().erase(found);
     }
+    trace_release(pointer);
+    if (allocation.managed) release_device_bytes(allocation.bytes);
     std::free(pointer);
     return true;
 }

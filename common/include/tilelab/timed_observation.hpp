@@ -15,7 +15,8 @@ namespace tilelab::wire {
 
 /// One runtime call of the trace: the fields of tilelab::cpu::TraceEntry, which the GPU build does not have.
 struct TraceStep {
-    std::uint8_t kind;  ///< tilelab::cpu::TraceEntry::Kind: 1 allocation, 2 release, 3 copy, 4 launch, 5 event, 6 memset.
+    std::uint8_t kind;  ///< tilelab::cpu::TraceEntry::Kind: 1 allocation, 2 release, 3 copy, 4 launch, 5 event, 6 memset,
+                        ///< 7 managed allocation, 8 pinned host allocation.
     std::uint64_t address;    ///< What the call acted on: the allocation, a copy's destination, the kernel.
     std::uint64_t source;     ///< A copy's source (0 otherwise).
     std::uint64_t bytes;      ///< Bytes allocated, copied or set.

@@ -7,6 +7,7 @@
 // self-test selftest.lab04-kernel-is-the-model fails when it drifts from solutions/03_tiled_boundary/kernel.cu. One
 // file, so that the CPU backend's rewrite reaches all of it (it does not follow #include).
 #include <tilelab/cuda_check.hpp>
+#include <tilelab/gate_data.hpp>
 #include <tilelab/kernel_record.hpp>
 #include <tilelab/labs.hpp>
 
@@ -86,7 +87,31 @@ __global__ void matmul_tiled_boundary_kernel(const float* M, const float* N, flo
             record.rows = rows, record.inner = inner, record.cols = cols;
         }
     }
+#ifdef TILELAB_CPU_BACKEND
+    // The CPU backend's evidence for operands in managed or pinned memory (timed_evidence.cpp), whose contents reach
+    // the device with no copy the runtime could trace: digests of the M and N this launch read, taken by thread 0 of
+    // block 0 before any thread loads them, which the checker recomputes from its own M and N. (In the kernel, not
+    // a __device__ helper: the CPU backend's rewrite turns a helper's pointers into its own kind.) Not on a GPU: one
+    // thread reading all of M and N would change the time lab 04 measures.
+    const bool first_thread = threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
+    if (first_thread && blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0 && rows > 0 && inner > 0 && cols > 0) {
+        record.M_digest = tilelab::gate::digest(M, static_cast<std::uint64_t>(rows) * inner);
+        record.N_digest = tilelab::gate::digest(N, static_cast<std::uint64_t>(inner) * cols);
+    }
+#endif
     tilelab_lab03_model_body(M, N, P, rows, inner, cols);
+#ifdef TILELAB_CPU_BACKEND
+    // ... and the digest of the whole P this launch wrote, taken by the block that finishes last (the one whose count
+    // completes the grid), which the checker compares with the P it got back: the host's P is the kernel's, every
+    // element. Launches run one after another, so the counter is back at 0 for the next.
+    __syncthreads();  // every thread of this block has stored its element of P
+    if (first_thread && atomicAdd(reinterpret_cast<unsigned long long*>(&record.blocks_digested), 1ull) + 1 ==
+                            static_cast<unsigned long long>(gridDim.x) * gridDim.y * gridDim.z) {
+        record.blocks_digested = 0;
+        record.P_digest = rows > 0 && cols > 0 ? tilelab::gate::digest(P, static_cast<std::uint64_t>(rows) * cols) : 0;
+        record.digested = 1;
+    }
+#endif
     const long long row = static_cast<long long>(blockIdx.y) * blockDim.y + threadIdx.y;
     const long long col = static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x;
     if (threadIdx.z != 0 || blockIdx.z != 0 || rows <= 0 || cols <= 0) return;

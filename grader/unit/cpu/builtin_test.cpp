@@ -3,11 +3,14 @@
 #include "builtin_kernels.hpp"
 
 #include <tilelab/cpu/device_functions.hpp>
+#include <tilelab/cpu/emulator.hpp>
+#include <tilelab/cpu/runtime_trace.hpp>
 #include <tilelab/device_buffer.hpp>
 
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <string>
 #include <vector>
@@ -363,6 +366,63 @@ TEST_SUITE("cpu-streams") {
         float* ordered = nullptr;
         REQUIRE(cudaMallocAsync(&ordered, 256, nullptr) == cudaSuccess);
         CHECK(cudaFreeAsync(ordered, nullptr) == cudaSuccess);
+    }
+
+    TEST_CASE("managed memory is the device's: traced as its own kind, counted, made to fail, copied and set") {
+        using Kind = tilelab::cpu::TraceEntry::Kind;
+        std::size_t free_before = 0, free_during = 0, free_after = 0, total = 0;
+        REQUIRE(cudaMemGetInfo(&free_before, &total) == cudaSuccess);
+        tilelab::cpu::start_trace();
+        float* managed = nullptr;
+        REQUIRE(cudaMallocManaged(&managed, 4096 * sizeof(float)) == cudaSuccess);
+        REQUIRE(cudaMemGetInfo(&free_during, &total) == cudaSuccess);
+        CHECK(free_before - free_during == 4096 * sizeof(float));  // a leak of it shows, as one of cudaMalloc's
+        // The device side of a copy or a memset may be managed memory, as on a GPU.
+        std::vector<float> host(4096, 2.5f);
+        CHECK(cudaMemcpy(managed, host.data(), host.size() * sizeof(float), cudaMemcpyHostToDevice) == cudaSuccess);
+        CHECK(managed[4095] == 2.5f);
+        CHECK(cudaMemcpy(host.data(), managed + 1, 4095 * sizeof(float), cudaMemcpyDeviceToHost) == cudaSuccess);
+        CHECK(cudaMemcpy(host.data(), managed + 1, 4096 * sizeof(float), cudaMemcpyDeviceToHost) ==
+              cudaErrorInvalidValue);  // one float past its end
+        static_cast<void>(cudaGetLastError());
+        CHECK(cudaMemset(managed, 0, 4096 * sizeof(float)) == cudaSuccess);
+        CHECK(managed[17] == 0.0f);
+        float* pinned = nullptr;
+        REQUIRE(cudaMallocHost(&pinned, 64) == cudaSuccess);
+        CHECK(cudaFreeHost(pinned) == cudaSuccess);
+        CHECK(cudaFree(managed) == cudaSuccess);
+        bool truncated = true;
+        const std::vector<tilelab::cpu::TraceEntry> trace = tilelab::cpu::stop_trace(&truncated);
+        REQUIRE(cudaMemGetInfo(&free_after, &total) == cudaSuccess);
+        CHECK(free_after == free_before);
+        CHECK_FALSE(truncated);
+        REQUIRE(trace.size() == 7);  // the refused copy is not traced
+        CHECK(trace[0].kind == Kind::managed_allocation);
+        CHECK(trace[0].address == reinterpret_cast<std::uintptr_t>(managed));
+        CHECK(trace[0].bytes == 4096 * sizeof(float));
+        CHECK(trace[1].kind == Kind::copy);
+        CHECK(trace[2].kind == Kind::copy);
+        CHECK(trace[3].kind == Kind::memset);
+        CHECK(trace[4].kind == Kind::host_allocation);
+        CHECK(trace[4].bytes == 64);
+        CHECK(trace[5].kind == Kind::release);
+        CHECK(trace[5].address == reinterpret_cast<std::uintptr_t>(pinned));
+        CHECK(trace[6].kind == Kind::release);
+        CHECK(trace[6].address == reinterpret_cast<std::uintptr_t>(managed));
+        // Lab 04's error path: the n-th allocation the runner makes to fail may be a managed one, and one larger
+        // than the device fails as cudaMalloc's does.
+        tilelab::cpu::fail_nth_allocation(2);
+        void* device = nullptr;
+        float* refused = reinterpret_cast<float*>(&host);
+        CHECK(cudaMalloc(&device, 64) == cudaSuccess);
+        CHECK(cudaMallocManaged(&refused, 64) == cudaErrorMemoryAllocation);
+        CHECK(refused == nullptr);
+        CHECK(cudaGetLastError() == cudaErrorMemoryAllocation);
+        CHECK(cudaMallocManaged(&refused, total + 1) == cudaErrorMemoryAllocation);
+        static_cast<void>(cudaGetLastError());
+        CHECK(cudaFree(device) == cudaSuccess);
+        REQUIRE(cudaMemGetInfo(&free_after, &total) == cudaSuccess);
+        CHECK(free_after == free_before);
     }
 
     TEST_CASE("asynchronous copies through float4 pointers and a __device__ function's pointer parameters") {

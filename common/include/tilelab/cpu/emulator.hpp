@@ -89,7 +89,7 @@ void* dynamic_shared_storage(std::size_t element_bytes);
 /// and reports a race when another thread wrote it, or read it before this write, since the last barrier.
 void note_shared_access(const void* address, std::size_t bytes, bool write) noexcept;
 
-/// Makes the @p nth cudaMalloc from now on fail with cudaErrorMemoryAllocation, as a full GPU would (0: none),
+/// Makes the @p nth device allocation (cudaMalloc or cudaMallocManaged) from now on fail with cudaErrorMemoryAllocation, as a full GPU would (0: none),
 /// so that lab 04's error path can be tried at each of its allocations.
 void fail_nth_allocation(int nth) noexcept;
 

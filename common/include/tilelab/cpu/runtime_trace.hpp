@@ -28,21 +28,26 @@ inline constexpr std::uint64_t copy_bytes_per_ns = 16;   ///< 16 GB/s, a PCIe li
 /// One runtime call, in the order the device (the one stream) carried it out; host-only calls (allocations,
 /// frees) where the host made them.
 struct TraceEntry {
+    /// What the call was.
     enum class Kind : std::uint8_t {
         allocation = 1,  ///< cudaMalloc: address (null when it failed), bytes.
-        release = 2,     ///< cudaFree: address.
+        release = 2,     ///< cudaFree or cudaFreeHost: address.
         copy = 3,        ///< cudaMemcpy: address (destination), source, bytes, detail (the cudaMemcpyKind).
         launch = 4,      ///< A kernel that ran: address (the kernel), grid, block, start_ns and end_ns.
         event = 5,       ///< An event record that completed: address (the event), start_ns (= end_ns).
         memset = 6,      ///< cudaMemset: address, bytes.
+        managed_allocation = 7,  ///< cudaMallocManaged: address (null when it failed), bytes. Host code and kernels
+                                 ///< both reach it, so its contents move without a traced copy.
+        host_allocation = 8,     ///< cudaMallocHost or cudaHostAlloc (pinned, mapped host memory): address (null
+                                 ///< when it failed), bytes. Kernels reach it too, as on a GPU with unified addressing.
     };
-    Kind kind;
-    std::uint64_t address = 0;
-    std::uint64_t source = 0;
-    std::uint64_t bytes = 0;
-    std::uint32_t detail = 0;
-    std::uint32_t grid[3] = {0, 0, 0};
-    std::uint32_t block[3] = {0, 0, 0};
+    Kind kind;                          ///< Which call.
+    std::uint64_t address = 0;          ///< What it acted on: the allocation, a copy's destination, the kernel.
+    std::uint64_t source = 0;           ///< A copy's source (0 otherwise).
+    std::uint64_t bytes = 0;            ///< Bytes allocated, copied or set.
+    std::uint32_t detail = 0;           ///< A copy's cudaMemcpyKind.
+    std::uint32_t grid[3] = {0, 0, 0};  ///< A launch's grid.
+    std::uint32_t block[3] = {0, 0, 0}; ///< A launch's block.
     std::uint64_t start_ns = 0;  ///< The device's clock when the work started.
     std::uint64_t end_ns = 0;    ///< ... and when it ended.
 };
