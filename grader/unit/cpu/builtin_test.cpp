@@ -239,7 +239,7 @@ TEST_SUITE("cpu-builtins") {
         CHECK(__rhadd(1, 2) == 2);
     }
 
-    TEST_CASE("cuda::memcpy_async through a thread-scope cuda::pipeline") {
+    TEST_CASE("cuda::memcpy_async(dst, src, size, pipe) through a thread-scope cuda::pipeline") {
         const int chunks = 5;
         std::vector<float> values(chunks * 128 + 4);
         for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i % 7);
@@ -278,7 +278,8 @@ TEST_SUITE("cpu-builtins") {
         REQUIRE(cudaDeviceReset() == cudaSuccess);
     }
 
-    TEST_CASE("cooperative_groups::memcpy_async over a thread block, with cooperative_groups::wait and wait_prior") {
+    TEST_CASE("cooperative_groups::memcpy_async(block, dst, src, size) over a thread block, with "
+              "cooperative_groups::wait and wait_prior") {
         const int chunks = 4;
         std::vector<float> values(chunks * 256);
         for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i % 5);
