@@ -474,7 +474,11 @@ private:
                                     ((before.text == "*" || before.text == "&") && i >= 2 &&
                                      (t_[i - 2].kind == Kind::identifier || t_[i - 2].text == ">"));
             const bool next_declarator = before.text == "," && t_[i + 1].text == "=";  // int a = 0, read = 1;
-            if ((after_type && ends.count(t_[i + 1].text) != 0) || next_declarator) declared_.insert(token.text);
+            // A template type's variable, initialised (`cuda::pipeline<cuda::thread_scope_thread> pipe = ...`, as the
+            // CUDA Samples name it): `a > pipe = ` or `a > pipe{` is no expression, a comparison would be.
+            const bool template_variable = before.text == ">" && (t_[i + 1].text == "=" || t_[i + 1].text == "{");
+            if ((after_type && ends.count(t_[i + 1].text) != 0) || next_declarator || template_variable)
+                declared_.insert(token.text);
         }
         // A macro's parameters: `#define NAME(a, write)`.
         for (std::size_t i = 0; i + 3 < t_.size(); ++i) {

@@ -133,6 +133,10 @@ TEST_SUITE("source_policy") {
                      "  printf(\"%d\\n\", thread);\n  exit(1);\n}\n#define COUNT(a, write) f(a, write)\n"
                      "void g(std::vector<int>& v) { v.erase(std::remove(v.begin(), v.end(), 0), v.end()); }\n"
                      "struct Tile { Tile clone() const { return *this; } };\n") == "");
+        // A template type's variable named as the CUDA Samples name a pipeline; a comparison does not declare one.
+        CHECK(broken("__global__ void k() {\n  cuda::pipeline<cuda::thread_scope_thread> pipe = cuda::make_pipeline();\n"
+                     "  pipe.producer_acquire();\n  cuda::memcpy_async(nullptr, nullptr, 4, pipe);\n}\n") == "");
+        CHECK(refused("bool f(int a) { return a > pipe; }\n", "may not call pipe", 1));
         // Code that runs before main or binds to C names, and pragmas that change symbols.
         CHECK(refused("__attribute__((constructor)) void f() {}\n", "`constructor`", 1));
         CHECK(refused("[[gnu::constructor]] void f() {}\n", "`constructor`", 1));

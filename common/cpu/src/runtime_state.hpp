@@ -186,6 +186,8 @@ struct PendingCopy {
     int line;                    ///< Its line in file.
     std::uint64_t issue_epoch = 0;   ///< The block's barrier interval when it was issued (stamp_async_copy).
     std::uint64_t reads_before = 0;  ///< The shared-memory reads its thread had made by then.
+    const char* call = "__pipeline_memcpy_async";            ///< The call that issued it, for a race report.
+    const char* wait = "__pipeline_wait_prior() for that copy's batch";  ///< What lands it, for the same.
 };
 /// Stamps @p copy, issued by the running CUDA thread, with the block's interval and that thread's reads so far: at
 /// its landing the pipeline check asks whether the block computed while it was in flight (note_async_landed).

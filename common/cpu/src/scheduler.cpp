@@ -333,15 +333,21 @@ void report_async_race(Worker& w, std::size_t offset, bool write, std::uint16_t 
     if (w.launch->failed.exchange(true)) return;
     const BlockThread& me = *w.current;
     std::string site = "?";
+    const char* call = "__pipeline_memcpy_async";
+    const char* wait = "__pipeline_wait_prior() for that copy's batch";
     const unsigned char* address = w.arena + offset;
     for (const detail::PendingCopy& copy : w.threads[owner].copies)
-        if (address >= copy.destination && address < copy.destination + copy.bytes) site = where(copy.file, copy.line);
+        if (address + 4 > copy.destination && address < copy.destination + copy.bytes) {  // the copy covers the word
+            site = where(copy.file, copy.line);
+            call = copy.call;
+            wait = copy.wait;
+        }
     std::ostringstream message;
     message << "shared-memory race in " << kernel_and_block(w) << ": thread " << format(me.index)
             << (write ? " wrote " : " read ") << element_name(w, offset)
             << " while the asynchronous copy into it that thread " << format(unravel(owner, w.block_dim))
-            << " issued at " << site << " (__pipeline_memcpy_async) was still in flight. A wait is missing: the "
-            << "issuing thread must reach __pipeline_wait_prior() for that copy's batch, and then every thread a "
+            << " issued at " << site << " (" << call << ") was still in flight. A wait is missing: the "
+            << "issuing thread must reach " << wait << ", and then every thread a "
             << "__syncthreads(), before any thread reads the stage it fills (or overwrites it)";
     detail::set_kernel_error(cudaErrorTileLabSharedMemoryRace, message.str());
 }

@@ -3,7 +3,9 @@
 #include "builtin_kernels.hpp"
 
 #include <cooperative_groups.h>
+#include <cooperative_groups/memcpy_async.h>
 #include <cooperative_groups/reduce.h>
+#include <cuda/pipeline>
 #include <cuda_pipeline.h>
 
 namespace cg = cooperative_groups;
@@ -303,5 +305,82 @@ cudaError_t launch_kernel_scale(int* out, int scale, cudaStream_t stream) {
     const cudaError_t launched =
         cudaLaunchKernel(scale_kernel, dim3(2), dim3(32), arguments, 0, stream);
     if (launched != cudaSuccess) return launched;
+    return finish();
+}
+
+namespace {
+constexpr int kPipelineThreads = 32;  // pipeline_sum's block; each thread copies four floats of a chunk
+
+/// Double-buffered chunks of kPipelineThreads · 4 floats from in + @p offset through a thread-scope cuda::pipeline:
+/// each thread copies its four floats of the next chunk (one stage) while the block adds up this one.
+__global__ void pipeline_sum_kernel(const float* in, float* out, int chunks, int offset, PipelineMode mode) {
+    __shared__ __align__(16) float stage[2][kPipelineThreads * 4];
+    const int t = threadIdx.x;
+    cuda::pipeline<cuda::thread_scope_thread> pipe = cuda::make_pipeline();
+    auto copy = [&](int c) {
+        pipe.producer_acquire();
+        const float* from = in + offset + c * kPipelineThreads * 4 + t * 4;
+        if (mode == PipelineMode::plain_size)
+            cuda::memcpy_async(&stage[c % 2][t * 4], from, sizeof(float) * 4, pipe);
+        else
+            cuda::memcpy_async(&stage[c % 2][t * 4], from, cuda::aligned_size_t<16>(sizeof(float) * 4), pipe);
+        pipe.producer_commit();
+    };
+    copy(0);
+    float sum = 0.0f;
+    for (int c = 0; c < chunks; ++c) {
+        if (c + 1 < chunks) copy(c + 1);
+        if (mode == PipelineMode::wait_prior) {
+            if (c + 1 < chunks) cuda::pipeline_consumer_wait_prior<1>(pipe);
+            else cuda::pipeline_consumer_wait_prior<0>(pipe);
+        } else if (mode != PipelineMode::no_wait) {
+            pipe.consumer_wait();
+        }
+        __syncthreads();  // every thread's copy of chunk c has landed
+        for (int i = 0; i < kPipelineThreads * 4; ++i) sum += stage[c % 2][i];
+        __syncthreads();  // every thread has read chunk c before its stage is refilled
+        pipe.consumer_release();
+    }
+    out[t] = sum;
+}
+
+constexpr int kGroupThreads = 64;    // group_copy_sum's block
+constexpr int kGroupChunk = 256;     // floats per chunk: one 16-byte piece per thread
+
+/// Double-buffered chunks of kGroupChunk floats copied by the whole block with cooperative_groups::memcpy_async:
+/// each thread adds up every chunk.
+__global__ void group_copy_sum_kernel(const float* in, float* out, int chunks, GroupCopyMode mode) {
+    __shared__ __align__(16) float stage[2][kGroupChunk];
+    cg::thread_block block = cg::this_thread_block();
+    auto copy = [&](int c) {
+        if (mode == GroupCopyMode::aligned_size)
+            cg::memcpy_async(block, stage[c % 2], in + c * kGroupChunk,
+                             cuda::aligned_size_t<16>(sizeof(float) * kGroupChunk));
+        else
+            cg::memcpy_async(block, stage[c % 2], in + c * kGroupChunk, sizeof(float) * kGroupChunk);
+    };
+    copy(0);
+    float sum = 0.0f;
+    for (int c = 0; c < chunks; ++c) {
+        if (c + 1 < chunks) {
+            copy(c + 1);
+            if (mode != GroupCopyMode::no_wait) cg::wait_prior<1>(block);  // chunk c has landed, for every thread
+        } else if (mode != GroupCopyMode::no_wait) {
+            cg::wait(block);
+        }
+        for (int i = 0; i < kGroupChunk; ++i) sum += stage[c % 2][i];
+        block.sync();  // every thread has read chunk c before its stage is refilled
+    }
+    out[block.thread_rank()] = sum;
+}
+}  // namespace
+
+cudaError_t pipeline_sum(const float* in, float* out, int chunks, int offset, PipelineMode mode) {
+    pipeline_sum_kernel<<<1, kPipelineThreads>>>(in, out, chunks, offset, mode);
+    return finish();
+}
+
+cudaError_t group_copy_sum(const float* in, float* out, int chunks, GroupCopyMode mode) {
+    group_copy_sum_kernel<<<1, kGroupThreads>>>(in, out, chunks, mode);
     return finish();
 }

@@ -41,3 +41,23 @@ cudaError_t fenced_sum(const int* values, int* partial, unsigned* done, int* tot
 cudaError_t carved_tiles(float* out, int n, bool barrier);
 /// out[i] = i * @p scale for i < 64, by a kernel launched with cudaLaunchKernel on @p stream.
 cudaError_t launch_kernel_scale(int* out, int scale, cudaStream_t stream);
+
+/// How pipeline_sum waits for its copies.
+enum class PipelineMode {
+    consumer_wait,  ///< cuda::memcpy_async with aligned_size_t<16>, pipe.consumer_wait() before each chunk.
+    plain_size,     ///< The same with a plain size (no alignment promised).
+    wait_prior,     ///< cuda::pipeline_consumer_wait_prior<1> (<0> for the last chunk) instead of consumer_wait.
+    no_wait         ///< No wait at all: the block reads stages still in flight (a race).
+};
+/// 32 threads add up @p chunks chunks of 128 floats from in + @p offset, staged by double-buffered
+/// cuda::memcpy_async copies through a thread-scope cuda::pipeline; every out[t] is the total.
+cudaError_t pipeline_sum(const float* in, float* out, int chunks, int offset, PipelineMode mode);
+/// How group_copy_sum copies and waits.
+enum class GroupCopyMode {
+    plain_size,    ///< cooperative_groups::memcpy_async(block, dst, src, bytes), wait_prior<1> / wait.
+    aligned_size,  ///< The same with cuda::aligned_size_t<16>(bytes).
+    no_wait        ///< No wait: the block reads stages still in flight (a race).
+};
+/// 64 threads add up @p chunks chunks of 256 floats of @p in, each chunk copied by the whole block with
+/// cooperative_groups::memcpy_async, double-buffered; every out[t] is the total.
+cudaError_t group_copy_sum(const float* in, float* out, int chunks, GroupCopyMode mode);

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -307,6 +308,65 @@ TEST_SUITE("cpu-builtins") {
         const std::string message = message_of(code);
         CHECK(message.find("32 threads waited at the __syncthreads_count() at ") != std::string::npos);
         CHECK(message.find("32 threads had returned from the kernel") != std::string::npos);
+    TEST_CASE("cuda::memcpy_async(dst, src, size, pipe) through a thread-scope cuda::pipeline") {
+        const int chunks = 5;
+        std::vector<float> values(chunks * 128 + 4);
+        for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i % 7);
+        tilelab::DeviceBuffer<float> in(values.size()), out(32);
+        in.copy_from_host(values.data(), values.size());
+        const float total = static_cast<float>(std::accumulate(values.begin(), values.begin() + chunks * 128, 0.0));
+        for (PipelineMode mode : {PipelineMode::consumer_wait, PipelineMode::plain_size, PipelineMode::wait_prior}) {
+            const tilelab::cpu::EmulatorStats before = tilelab::cpu::stats();
+            REQUIRE(pipeline_sum(in.data(), out.data(), chunks, 0, mode) == cudaSuccess);
+            const tilelab::cpu::EmulatorStats after = tilelab::cpu::stats();
+            for (float value : to_host(out)) CHECK(value == total);
+            // The pipeline check's counts: every byte landed by a copy, those of chunks 1.. while chunk c was read.
+            CHECK(after.async_bytes_landed - before.async_bytes_landed == chunks * 128 * sizeof(float));
+            CHECK(after.async_bytes_overlapped - before.async_bytes_overlapped == (chunks - 1) * 128 * sizeof(float));
+            CHECK(after.shared_bytes_stored == before.shared_bytes_stored);
+        }
+        // A read of a stage before consumer_wait() is a race, named as the C++ API's.
+        cudaError_t code = pipeline_sum(in.data(), out.data(), chunks, 0, PipelineMode::no_wait);
+        REQUIRE(code == cudaErrorTileLabSharedMemoryRace);
+        CHECK(message_of(code).find("thread (0, 0, 0) read stage[0][0] while the asynchronous copy into it that thread "
+                                    "(0, 0, 0) issued at cpu/builtin_kernels.cu:") != std::string::npos);
+        CHECK(message_of(code).find("(cuda::memcpy_async) was still in flight. A wait is missing: the issuing thread "
+                                    "must reach the pipeline's consumer_wait()") != std::string::npos);
+        // aligned_size_t<16> from float index 2: the promise is broken, as a GPU's cp.async faults.
+        code = pipeline_sum(in.data(), out.data(), chunks, 2, PipelineMode::consumer_wait);
+        REQUIRE(code == cudaErrorMisalignedAddress);
+        CHECK(message_of(code).find("an asynchronous copy's read at float index 2 of a device buffer of 644 floats, "
+                                    "which is 8 bytes past a 16-byte boundary") != std::string::npos);
+        CHECK(message_of(code).find("cuda::aligned_size_t<N>(size) promises") != std::string::npos);
+        REQUIRE(cudaDeviceReset() == cudaSuccess);  // a fault loses the context, as on a GPU
+        // Past the end of the source: the last thread's last copy reads floats 644 to 647 of 644.
+        code = pipeline_sum(in.data(), out.data(), chunks, 8, PipelineMode::plain_size);
+        REQUIRE(code == cudaErrorIllegalAddress);
+        CHECK(message_of(code).find("read of floats 644 to 647 of a device buffer of 644 floats runs outside it") !=
+              std::string::npos);
+        REQUIRE(cudaDeviceReset() == cudaSuccess);
+    }
+
+    TEST_CASE("cooperative_groups::memcpy_async(block, dst, src, size) over a thread block, with "
+              "cooperative_groups::wait and wait_prior") {
+        const int chunks = 4;
+        std::vector<float> values(chunks * 256);
+        for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<float>(i % 5);
+        tilelab::DeviceBuffer<float> in(values.size()), out(64);
+        in.copy_from_host(values.data(), values.size());
+        const float total = static_cast<float>(std::accumulate(values.begin(), values.end(), 0.0));
+        for (GroupCopyMode mode : {GroupCopyMode::plain_size, GroupCopyMode::aligned_size}) {
+            const tilelab::cpu::EmulatorStats before = tilelab::cpu::stats();
+            REQUIRE(group_copy_sum(in.data(), out.data(), chunks, mode) == cudaSuccess);
+            const tilelab::cpu::EmulatorStats after = tilelab::cpu::stats();
+            for (float value : to_host(out)) CHECK(value == total);
+            CHECK(after.async_bytes_landed - before.async_bytes_landed == values.size() * sizeof(float));
+            CHECK(after.async_bytes_overlapped - before.async_bytes_overlapped == (chunks - 1) * 256 * sizeof(float));
+        }
+        const cudaError_t code = group_copy_sum(in.data(), out.data(), chunks, GroupCopyMode::no_wait);
+        REQUIRE(code == cudaErrorTileLabSharedMemoryRace);
+        CHECK(message_of(code).find("(cooperative_groups::memcpy_async) was still in flight. A wait is missing: the "
+                                    "issuing thread must reach cooperative_groups::wait(block)") != std::string::npos);
     }
 }
 

@@ -7,6 +7,7 @@
 #include <tilelab/cpu/vector_access.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 namespace tilelab::cpu {
@@ -18,6 +19,26 @@ void pipeline_memcpy_async(const char* file, int line, void* destination, const 
 void pipeline_commit();
 /// __pipeline_wait_prior at @p file:@p line: lands every batch but the last @p prior committed ones.
 void pipeline_wait_prior(const char* file, int line, std::size_t prior);
+
+/// The C++ APIs' copies (cuda::memcpy_async, cooperative_groups::memcpy_async): what a race report names.
+struct AsyncCopyApi {
+    const char* call;  ///< The call that issued the copy ("cuda::memcpy_async").
+    const char* wait;  ///< What lands it ("the pipeline's consumer_wait()"), for the report's advice.
+};
+/// A copy of @p bytes (any number) of the C++ APIs at @p file:@p line, issued by the running thread as its share
+/// of a group's: the thread takes pieces @p rank, @p rank + @p ranks, ... of the copy cut into pieces of up to 16
+/// bytes (a GPU's cp.async sizes). @p promised is the alignment the caller promised (cuda::aligned_size_t<N>: both
+/// pointers and the size are multiples of N, checked as a GPU's misaligned copy faults), 1 for none. The pieces
+/// join the thread's open batch, checked and pending as __pipeline_memcpy_async's are; a destination outside
+/// shared memory is copied at once (a GPU copies it synchronously).
+void async_copy(const char* file, int line, void* destination, const void* source, std::size_t bytes,
+                std::size_t promised, std::size_t rank, std::size_t ranks, const AsyncCopyApi& api);
+/// Ends the running CUDA thread with cudaErrorInvalidValue: an asynchronous copy's API misused as @p detail says.
+[[noreturn]] void async_copy_misuse(const char* detail);
+/// The running thread's number of committed batches: the batch its next copies join.
+std::uint64_t async_batches_committed();
+/// Lands every copy of the running thread in a batch numbered @p batch or lower (batches count from 0).
+void async_wait_batch(std::uint64_t batch);
 
 /// The address behind a copy's pointer argument, as the build rewrote it: a plain pointer (a shared array's
 /// element is a Shared<T>*) is itself.
