@@ -50,6 +50,12 @@ const std::vector<Measured> h100 = {
     {"lab06", "lab 05's model", 1.00, 1.23, false}, {"lab07", "model", 1.56, 1.55, true},
     {"lab07", "lab 06's model", 1.00, 1.55, false}, {"lab08", "model", 1.27, 1.27, true},
     {"lab08", "no interior fast path", 1.046, 1.27, true},
+    // grader/selftest/gate/'s kernels of labs 05 to 08 (scripts/gate-margins.sh, 2026-11-24; H200 where the H100
+    // run did not reach them: the same speedups to 0.01x where both measured).
+    {"lab05", "strided-rows (H200)", 1.21, 2.11, true},       {"lab05", "scattered-outputs", 1.08, 2.12, false},
+    {"lab06", "split-micro-tile (H200)", 1.81, 1.23, true},   {"lab06", "column-strips", 0.92, 1.23, false},
+    {"lab07", "split-micro-tile (H200)", 1.36, 1.56, true},   {"lab07", "previous-lab-model (H200)", 1.00, 1.56, false},
+    {"lab08", "handout-steps (H200)", 1.16, 1.29, true},
 };
 
 // What the margin must be at least, on either side of the requirement: a run-to-run spread on the H100 is under
@@ -62,7 +68,7 @@ TEST_SUITE("gate_threshold") {
     TEST_CASE("each lab's fraction is in the lab table, lab 08's is 0 (not slower: its structural check does the rest)") {
         CHECK(lab_entry("lab02").gate_fraction == doctest::Approx(0.25));
         CHECK(lab_entry("lab03").gate_fraction == doctest::Approx(0.25));
-        CHECK(lab_entry("lab05").gate_fraction == doctest::Approx(0.25));
+        CHECK(lab_entry("lab05").gate_fraction == doctest::Approx(0.13));
         CHECK(lab_entry("lab06").gate_fraction == doctest::Approx(0.5));
         CHECK(lab_entry("lab07").gate_fraction == doctest::Approx(0.4));
         CHECK(lab_entry("lab08").gate_fraction == 0.0);
