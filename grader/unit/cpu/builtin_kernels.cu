@@ -197,6 +197,10 @@ __global__ void async_copy_pointers_kernel(const float* in, float* out) {
 
 cudaError_t async_copy_pointers(const float* in, float* out) {
     async_copy_pointers_kernel<<<1, 1>>>(in, out);
+    return finish();
+}
+
+namespace {
 /// Each thread gives flags[t] to the three barrier reductions: out[t * 3 + 0..2] gets their results.
 __global__ void barrier_reductions_kernel(const int* flags, int* out) {
     const int t = threadIdx.x;

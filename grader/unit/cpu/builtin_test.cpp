@@ -308,6 +308,8 @@ TEST_SUITE("cpu-builtins") {
         const std::string message = message_of(code);
         CHECK(message.find("32 threads waited at the __syncthreads_count() at ") != std::string::npos);
         CHECK(message.find("32 threads had returned from the kernel") != std::string::npos);
+    }
+
     TEST_CASE("cuda::memcpy_async(dst, src, size, pipe) through a thread-scope cuda::pipeline") {
         const int chunks = 5;
         std::vector<float> values(chunks * 128 + 4);
