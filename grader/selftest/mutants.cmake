@@ -406,8 +406,10 @@ tilelab_add_mutant(NAME warp-copies-waited-at-once LAB 08_warp_tiled SUITES pipe
   CPU_MATCH "every shared-memory read of the multiply-adds happened with no asynchronous copy of the reading thread in flight")
 
 # M's tile stored through registers with ordinary loads and stores (lab 07's way), N's still copied asynchronously:
-# half of the tiles do not arrive by asynchronous copies. Correct; only the pipeline check can tell.
-tilelab_add_mutant(NAME warp-m-tile-stored LAB 08_warp_tiled SUITES pipeline
+# half of the tiles do not arrive by asynchronous copies. Correct; only the pipeline check can tell, and only on the
+# CPU backend: the mutation is in the interior blocks' loop, and the GPU's machine-code check accepts a kernel one
+# of whose busiest loops is pipelined (the tested loop still is). A known difference (docs/grading.md, pipeline).
+tilelab_add_mutant(NAME warp-m-tile-stored LAB 08_warp_tiled SUITES pipeline EXPECT none CPU_EXPECT fail
   FIND "__pipeline_memcpy_async(&M_tile[s][m_row][swizzled_chunk(m_row, m_chunk) * 4],"
   REPLACE "store_sixteen(&M_tile[s][m_row][swizzled_chunk(m_row, m_chunk) * 4],"
   FIND2 "/// Stores four elements of a row of P at"

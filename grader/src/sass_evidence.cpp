@@ -28,13 +28,34 @@ bool starts_with(const std::string& text, const char* prefix) { return text.rfin
 // Bytes one shared store or asynchronous copy moves: .128 sixteen, .64 eight, else four.
 int bytes_of(const std::string& opcode) { return 4 * elements_of(opcode); }
 
-// Going round the loop [first, last] of @p code from each asynchronous copy: does a multiply-add come before a wait?
+// A shared store of the zero register ("STS [R6+0x4], RZ"): the zeros a kernel writes for tile elements outside M
+// or N, not a tile's data arriving through registers (lab 08's copies fill only what lies inside).
+bool stores_zero(const Instruction& i) {
+    const std::size_t comma = i.operands.rfind(',');
+    if (comma == std::string::npos) return false;
+    std::string value = i.operands.substr(comma + 1);
+    value.erase(std::remove_if(value.begin(), value.end(), [](char c) { return c == ' ' || c == ';'; }), value.end());
+    return value == "RZ";
+}
+
+// A wait for every batch of asynchronous copies in flight: DEPBAR with no count, or with count 0
+// ("DEPBAR.LE SB0, 0x0"). A wait that leaves n >= 1 batches in flight ("DEPBAR.LE SB0, 0x1", a multi-stage
+// pipeline's wait for its oldest stage) lets the batch just committed run on through the multiply-adds after it.
+bool waits_for_all(const Instruction& i) {
+    static const std::regex count(R"(SB[0-9]+\s*,\s*(0x[0-9a-fA-F]+|[0-9]+))");
+    std::smatch m;
+    if (!std::regex_search(i.operands, m, count)) return true;
+    return std::stoul(m[1].str(), nullptr, 0) == 0;
+}
+
+// Going round the loop [first, last] of @p code from each asynchronous copy: does a multiply-add come before a wait
+// for every batch in flight?
 bool copies_run_ahead(const std::vector<Instruction>& code, unsigned long first, unsigned long last) {
-    std::vector<char> events;  // 'c' copy, 'w' wait, 'f' multiply-add, in address order
+    std::vector<char> events;  // 'c' copy, 'w' wait for all, 'f' multiply-add, in address order
     for (const Instruction& i : code) {
         if (i.address < first || i.address > last) continue;
         if (starts_with(i.opcode, "LDGSTS")) events.push_back('c');
-        else if (starts_with(i.opcode, "DEPBAR")) events.push_back('w');
+        else if (starts_with(i.opcode, "DEPBAR") && waits_for_all(i)) events.push_back('w');
         else if (starts_with(i.opcode, "FFMA")) events.push_back('f');
     }
     const std::size_t n = events.size();
@@ -65,7 +86,7 @@ SassListing loops_of(const std::string& architecture, const std::vector<Instruct
             else if (starts_with(i.opcode, "LDGSTS")) loop.copied_bytes += bytes_of(i.opcode);
             else if (starts_with(i.opcode, "LDGDEPBAR")) continue;  // a commit, not a load
             else if (starts_with(i.opcode, "DEPBAR")) ++loop.waits;
-            else if (starts_with(i.opcode, "STS")) loop.stored_bytes += bytes_of(i.opcode);
+            else if (starts_with(i.opcode, "STS") && !stores_zero(i)) loop.stored_bytes += bytes_of(i.opcode);
             else if (starts_with(i.opcode, "LDS")) loop.shared_elements += elements_of(i.opcode);
             else if (starts_with(i.opcode, "LDG") || starts_with(i.opcode, "LD.")) loop.global_elements += elements_of(i.opcode);
         }

@@ -68,4 +68,37 @@ TEST_SUITE("sass_evidence") {
         CHECK(tilelab::grader::pipelined_loop(stored[0]) == nullptr);
         for (const auto& loop : stored[0].loops) CHECK(loop.copied_bytes == 0);
     }
+    TEST_CASE("a wait that leaves batches in flight (DEPBAR.LE SB0, 0x1) lets the copies before it run ahead") {
+        // The CUDA Samples' multi-stage form: the producer loop issues and commits the next stage, then the wait for
+        // the oldest stage leaves the newest in flight through the multiply-adds. The single-buffered kernel's
+        // listing with its wait for all (0x0) turned into a wait for all but one: the copies now overlap.
+        std::string text = fixture("sass_warp-single-buffered.txt");
+        const std::string wait_all = "DEPBAR.LE SB0, 0x0";
+        REQUIRE(text.find(wait_all) != std::string::npos);
+        text.replace(text.find(wait_all), wait_all.size(), "DEPBAR.LE SB0, 0x1");
+        const auto listings = tilelab::grader::parse_sass(text, warp_kernel);
+        REQUIRE(listings.size() == 1);
+        CHECK(tilelab::grader::pipelined_loop(listings[0]) != nullptr);
+    }
+    TEST_CASE("zeros stored for tile elements outside M or N are not tile data arriving by stores") {
+        // The model's pipelined loop with a store of the zero register added after its barrier (the zero fill of
+        // a kernel whose copies take only what lies inside): still pipelined, nothing counted as stored. The same
+        // store of a data register is counted.
+        const std::string barrier = "/*2b60*/                   BAR.SYNC.DEFER_BLOCKING 0x0 ;\n";
+        std::string zeros = fixture("sass_warp-tiled.txt");
+        REQUIRE(zeros.find(barrier) != std::string::npos);
+        std::string data = zeros;
+        zeros.insert(zeros.find(barrier) + barrier.size(), "        /*2b68*/                   STS [R6+0x4], RZ ;\n");
+        data.insert(data.find(barrier) + barrier.size(), "        /*2b68*/                   STS [R6+0x4], R9 ;\n");
+        const auto with_zeros = tilelab::grader::parse_sass(zeros, warp_kernel);
+        REQUIRE(with_zeros.size() == 1);
+        const auto* loop = tilelab::grader::pipelined_loop(with_zeros[0]);
+        REQUIRE(loop != nullptr);
+        CHECK(loop->stored_bytes == 0);
+        const auto with_data = tilelab::grader::parse_sass(data, warp_kernel);
+        REQUIRE(with_data.size() == 1);
+        int stored = 0;
+        for (const auto& l : with_data[0].loops) stored += l.stored_bytes;
+        CHECK(stored >= 4);
+    }
 }
