@@ -213,11 +213,11 @@ tilelab_add_mutant(NAME timed-no-wait-for-stop LAB 04_timing FROM "${raw_lab04}"
   SUITES timing-results
   MATCH "matmul_timed returned 0[.]0+ ms[^\n]*\n[^\n]*cudaEventSynchronize")
 
-# --- lab 04 in unified memory (from the accepted style accept-styles/managed-memory) ---
+# --- lab 04 in unified memory (from differs/managed-memory) ---
 # P's managed memory never freed: the CPU backend counts managed memory as the device's (cudaMemGetInfo), so the
 # leak shows as a cudaMalloc's would. (On a GPU, managed pages count once the kernel has touched them; not
 # registered there until seen failing on one.)
-tilelab_add_mutant(NAME timed-managed-leaks LAB 04_timing FROM "${CMAKE_CURRENT_SOURCE_DIR}/accept-styles/managed-memory"
+tilelab_add_mutant(NAME timed-managed-leaks LAB 04_timing FROM "${CMAKE_CURRENT_SOURCE_DIR}/differs/managed-memory"
   FILE timing.cu
   FIND "        cudaFree(z);\n"
   REPLACE ""
