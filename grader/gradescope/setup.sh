@@ -8,7 +8,7 @@ apt-get update -qq
 # No CUDA compiler: Gradescope's machines have no GPU, so run_autograder grades on the CPU backend, which needs
 # only CMake, Ninja, a C++17 compiler, doctest and Boost.Context. Ubuntu 22.04 has CMake 3.22 and g++ 11, 24.04
 # CMake 3.28 and g++ 13.
-apt-get install -y -qq --no-install-recommends cmake ninja-build g++ doctest-dev libboost-context-dev
+apt-get install -y -qq --no-install-recommends cmake ninja-build g++ doctest-dev libboost-context-dev nlohmann-json3-dev
 
 # Grading needs CMake 3.22 or newer. Where the distribution's is older (Ubuntu 20.04: 3.16), CMake 3.22.6 from PyPI
 # (the version CI grades with) goes into a venv of its own and onto the PATH ahead of it, with its ctest.
