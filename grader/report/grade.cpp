@@ -1,0 +1,230 @@
+#include "grade.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace tilelab::report {
+
+Grade score(const Registry& registry, std::vector<TestResult> tests) {
+    Grade grade;
+    grade.rule = skipped_rule_text(registry);
+    for (const auto& check : registry.checks) {
+        int matched = 0;
+        bool any_passed = false;
+        std::string state, reason, skip_reason;
+        for (const auto& test : tests) {
+            if (test.id.lab != check.lab ||
+                std::find(check.suites.begin(), check.suites.end(), test.id.suite) == check.suites.end())
+                continue;
+            ++matched;
+            // A failed (or not run) test fails the check; a GPU test skipped on a machine without one does not
+            // hold back the same check passed on the CPU backend.
+            if ((test.state == "failed" || test.state == "notrun") && state != "failed") {
+                state = "failed";
+                reason = test.name + ": " + test.reason;
+            } else if (test.state == "skipped" && skip_reason.empty()) {
+                skip_reason = test.reason;
+            } else if (test.state == "passed") {
+                any_passed = true;
+            }
+        }
+        if (matched == 0) {
+            if (check.optional) continue;  // e.g. compute-sanitizer is not installed: the check does not exist here
+            state = "failed";
+            std::string suites;
+            for (const auto& suite : check.suites) suites += (suites.empty() ? "" : ", ") + suite;
+            reason = "registry: no test of the suites " + suites + " (graded." + check.lab + ".tw<N>[.cpu].<suite>)";
+        } else if (state != "failed") {
+            state = any_passed ? "passed" : "skipped";
+            if (!any_passed) reason = skip_reason;
+        }
+        CheckScore row{check.lab, check.name, 0, check.points, state, reason};
+        if (state == "passed") {
+            row.earned = check.points;
+        } else if (state == "skipped" && registry.skipped_checks == "exclude") {
+            row.max = 0;
+            row.reason += " (excluded from the total)";
+        } else if (state == "skipped") {
+            row.reason += " (points withheld)";
+        } else {
+            ++grade.failed;
+        }
+        grade.earned += row.earned;
+        grade.possible += row.max;
+        grade.checks.push_back(std::move(row));
+    }
+    grade.tests = std::move(tests);
+    return grade;
+}
+
+std::string two_decimals(double number) {
+    // From the number's JSON text with 17 digits, as grade.cmake read it: thousandths truncated, then rounded.
+    char text[64];
+    std::snprintf(text, sizeof text, "%.17g", number);
+    std::cmatch match;
+    static const std::regex plain(R"(^([0-9]+)\.?([0-9]*)$)");
+    if (!std::regex_match(text, match, plain)) return text;
+    const long long whole = std::stoll(match[1].str());
+    const std::string fraction = (match[2].str() + "000").substr(0, 3);
+    const long long hundredths = (whole * 1000 + std::stoll(fraction) + 5) / 10;
+    char out[64];
+    std::snprintf(out, sizeof out, "%lld.%02lld", hundredths / 100, hundredths % 100);
+    return out;
+}
+
+namespace {
+
+/// @p text padded with spaces to @p width bytes (never cut).
+std::string pad(std::string text, std::size_t width) {
+    if (text.size() < width) text.append(width - text.size(), ' ');
+    return text;
+}
+
+/// Table 1: one row per lab and check (CTest's order), one column per tile width.
+void table_of_checks(std::ostream& out, const Grade& grade, const GradeContext& context) {
+    std::vector<std::string> rows;
+    std::set<int> widths;
+    std::map<std::pair<std::string, int>, std::string> cells;
+    for (const auto& test : grade.tests) {
+        const std::string row = test.id.lab + " " + test.id.row;
+        if (std::find(rows.begin(), rows.end(), row) == rows.end()) rows.push_back(row);
+        widths.insert(test.id.tile_width);
+        const std::string& state = test.state;
+        cells[{row, test.id.tile_width}] = state == "failed" ? "FAIL" : state == "notrun" ? "not run" : state;
+    }
+    out << "\nTileLab results for " << context.submission << "\n" << pad("lab check", 28);
+    for (int width : widths) out << pad("TILE_WIDTH " + std::to_string(width), 15);
+    out << "\n";
+    for (const auto& row : rows) {
+        out << pad(row, 28);
+        for (int width : widths) {
+            const auto cell = cells.find({row, width});
+            out << pad(cell == cells.end() ? "-" : cell->second, 15);
+        }
+        out << "\n";
+    }
+}
+
+/// Table 2: points per rubric check, with the reason of each that did not pass.
+void table_of_points(std::ostream& out, const Grade& grade) {
+    std::size_t check_width = 5;
+    for (const auto& check : grade.checks) check_width = std::max(check_width, check.name.size());
+    check_width += 2;
+    out << "\n" << pad("lab", 7) << pad("check", check_width) << "points   result\n";
+    for (const auto& check : grade.checks) {
+        out << pad(check.lab, 7) << pad(check.name, check_width)
+            << pad(std::to_string(check.earned) + "/" + std::to_string(check.max), 9) << check.state;
+        if (check.state != "passed") out << ": " << check.reason;
+        out << "\n";
+    }
+}
+
+/// Each performance gate's speedup, the speedup it required on this GPU, and where that requirement came from.
+void gates(std::ostream& out, const Grade& grade) {
+    std::ostringstream lines;
+    for (const auto& test : grade.tests) {
+        if (!test.gate) continue;
+        const GateMeasures& gate = *test.gate;
+        lines << "\n  " << test.id.lab << (gate.gpu.empty() ? "" : " on " + gate.gpu) << ": speedup "
+              << two_decimals(gate.speedup) << "x, required " << two_decimals(gate.required) << "x";
+        if (gate.required_by == "TILELAB_MIN_SPEEDUP")
+            lines << ", set by TILELAB_MIN_SPEEDUP";
+        else if (gate.model_speedup)
+            lines << ", calibrated on this GPU: the lab's model answer is " << two_decimals(*gate.model_speedup) << "x";
+    }
+    if (!lines.str().empty()) out << "\nPerformance gates:" << lines.str() << "\n";
+}
+
+}  // namespace
+
+std::string render_report(const Grade& grade, const GradeContext& context) {
+    std::ostringstream out;
+    table_of_checks(out, grade, context);
+    table_of_points(out, grade);
+    gates(out, grade);
+    out << "\nTotal: " << grade.earned << " of " << grade.possible << " points (" << grade.rule
+        << "). Report: " << context.results << "\n";
+    if (!context.note.empty()) out << "Note: " << context.note << "\n";
+    out << "Run one check again with its messages: ctest --test-dir " << context.build
+        << " -R <lab>.tw<width>.<check> --output-on-failure\n";
+    return out.str();
+}
+
+namespace {
+
+/// A timing the caller passed, 0 where it passed none.
+double timing(const GradeContext& context, const std::string& name) {
+    const auto found = context.timings.find(name);
+    return found == context.timings.end() ? 0 : found->second;
+}
+
+}  // namespace
+
+nlohmann::json results_json(const Grade& grade, const GradeContext& context) {
+    nlohmann::json tests = nlohmann::json::array();
+    for (const auto& check : grade.checks) {
+        nlohmann::json test = {{"name", check.lab + ": " + check.name}, {"score", check.earned},
+                               {"max_score", check.max}, {"output", check.reason}, {"visibility", "visible"}};
+        if (check.state != "skipped") test["status"] = check.state;  // Gradescope knows passed and failed only
+        tests.push_back(std::move(test));
+    }
+    std::string summary =
+        "TileLab: " + std::to_string(grade.earned) + " of " + std::to_string(grade.possible) + " points; " + grade.rule + ".";
+    if (!context.note.empty()) summary += " Note: " + context.note + ".";
+    nlohmann::json results = {{"score", grade.earned},
+                              {"execution_time", static_cast<long long>(std::llround(timing(context, "wall")))},
+                              {"output", summary},
+                              {"tests", tests}};
+    std::optional<double> fastest;
+    for (const auto& test : grade.tests)
+        if (test.gate && test.gate->gflops && (!fastest || *test.gate->gflops > *fastest)) fastest = test.gate->gflops;
+    if (fastest)
+        results["leaderboard"] = {{{"name", "GFLOP/s (fastest lab)"},
+                                   {"value", static_cast<long long>(std::floor(*fastest))}}};
+    return results;
+}
+
+nlohmann::json summary_json(const Grade& grade, const GradeContext& context) {
+    nlohmann::json labs = nlohmann::json::array(), checks = nlohmann::json::array(), gates = nlohmann::json::array();
+    std::vector<std::string> order;
+    std::map<std::string, std::pair<int, int>> per_lab;
+    for (const auto& check : grade.checks) {
+        if (!per_lab.count(check.lab)) order.push_back(check.lab);
+        per_lab[check.lab].first += check.earned;
+        per_lab[check.lab].second += check.max;
+        checks.push_back({{"lab", check.lab}, {"name", check.name}, {"earned", check.earned}, {"max", check.max},
+                          {"state", check.state}, {"reason", check.reason}});
+    }
+    for (const auto& lab : order)
+        labs.push_back({{"id", lab}, {"earned", per_lab[lab].first}, {"possible", per_lab[lab].second}});
+    double build = 0, cpu = 0, gpu = 0;
+    for (const auto& test : grade.tests) {
+        (test.id.suite == "build" ? build : test.id.cpu ? cpu : gpu) += test.seconds;
+        if (!test.gate) continue;
+        const GateMeasures& gate = *test.gate;
+        nlohmann::json entry = {{"lab", test.id.lab}, {"test", test.name}, {"speedup", gate.speedup},
+                                {"required", gate.required}, {"required_by", gate.required_by}, {"gpu", gate.gpu}};
+        if (gate.model_speedup) entry["model_speedup"] = *gate.model_speedup;
+        if (gate.gflops) entry["gflops"] = *gate.gflops;
+        gates.push_back(std::move(entry));
+    }
+    return {{"summary", 1},
+            {"submission", context.submission},
+            {"rule", grade.rule},
+            {"note", context.note},
+            {"labs", labs},
+            {"earned", grade.earned},
+            {"possible", grade.possible},
+            {"checks", checks},
+            {"gates", gates},
+            {"timings",
+             {{"wall_seconds", timing(context, "wall")}, {"configure_seconds", timing(context, "configure")},
+              {"prebuild_seconds", timing(context, "prebuild")}, {"test_seconds_build", build},
+              {"test_seconds_cpu", cpu}, {"test_seconds_gpu", gpu}}}};
+}
+
+}  // namespace tilelab::report

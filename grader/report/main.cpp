@@ -1,0 +1,31 @@
+// tilelab-report: every report of a grading from one program (records and grader/labs.json in; tables,
+// results.json, summary.json, a class's files out). Only the dispatch lives here.
+#include "subcommands.hpp"
+
+#include <cstring>
+#include <iostream>
+
+namespace {
+
+/// What to type, for a command line that names no known subcommand.
+int usage() {
+    std::cerr << "usage: tilelab-report grade --build <dir> --registry <labs.json> --tests <ctest json-v1 file>\n"
+                 "                            --results <results.json> --summary <summary.json> [--submission <name>]\n"
+                 "                            [--note <text>] [--timing configure|prebuild|wall=<seconds>]...\n"
+                 "       tilelab-report labs --registry <labs.json>\n"
+                 "       tilelab-report class --out <batch folder> --registry <labs.json> [--entries <file>]\n"
+                 "       tilelab-report same <a/results.json> <b/results.json>\n";
+    return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 2) return usage();
+    const char* command = argv[1];
+    if (std::strcmp(command, "grade") == 0) return grade_main(argc - 1, argv + 1);
+    if (std::strcmp(command, "labs") == 0) return labs_main(argc - 1, argv + 1);
+    if (std::strcmp(command, "class") == 0) return class_main(argc - 1, argv + 1);
+    if (std::strcmp(command, "same") == 0) return same_main(argc - 1, argv + 1);
+    return usage();
+}

@@ -1,0 +1,59 @@
+// A grading's tests and what their records say: CTest's list of tests (ctest --show-only=json-v1) names every
+// graded test, so that one that never wrote its record (<build>/verdicts/<test>.json) is still seen, and failed.
+#pragma once
+
+#include "registry.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilelab::report {
+
+/// The parts of a graded test's name, graded.<lab>.tw<N>[.cpu].<suite>.
+struct TestName {
+    std::string lab;     ///< "lab02"
+    int tile_width = 0;  ///< N
+    bool cpu = false;    ///< the CPU backend's test (".cpu." in the name)
+    std::string suite;   ///< a suite of the registry, "edges"
+    std::string row;     ///< what follows tw<N>., "cpu.edges": table 1's row, with the lab
+};
+
+/// What a performance gate's record measured (its "measures").
+struct GateMeasures {
+    double speedup = 0;                  ///< the student's kernel over the reference
+    double required = 0;                 ///< the speedup the gate asked for on this GPU
+    std::optional<double> model_speedup; ///< the lab's model answer's speedup there, where measured
+    std::string required_by;             ///< "calibration" or "TILELAB_MIN_SPEEDUP"
+    std::string gpu;                     ///< the GPU's name
+    std::optional<double> gflops;        ///< the student's rate, where its result was right (the leaderboard)
+};
+
+/// One graded test, as the report counts it.
+struct TestResult {
+    std::string name;                   ///< the CTest test
+    TestName id;                        ///< its name's parts
+    std::string state;                  ///< "passed", "failed", "skipped" or "notrun" (its lab did not build)
+    std::string reason;                 ///< one line: the hint ("hint: ..."), else the message, else the state
+    double seconds = 0;                 ///< how long the check took, from its record
+    std::optional<GateMeasures> gate;   ///< a performance gate's measures
+};
+
+/// The name's parts when @p name is a graded test of a suite the registry knows, else nothing.
+std::optional<TestName> parse_graded_name(const std::string& name, const Registry& registry);
+
+/// The test names of CTest's list (ctest --show-only=json-v1), in registration order; throws std::runtime_error
+/// when it is not that list.
+std::vector<std::string> read_test_list(const nlohmann::json& ctest);
+
+/// @p text cut to 240 bytes ("..." at the end), at a UTF-8 character's start: one line of a table.
+std::string shorten(const std::string& text);
+
+/// The graded tests of @p tests with what their records in @p verdicts (a build's verdicts/) say. A test with no
+/// record failed (it did not finish), unless its lab's build check failed, which kept it from running.
+std::vector<TestResult> read_results(const std::string& verdicts, const std::vector<std::string>& tests,
+                                     const Registry& registry);
+
+}  // namespace tilelab::report

@@ -1,0 +1,57 @@
+#include "registry.hpp"
+
+#include <fstream>
+#include <stdexcept>
+
+namespace tilelab::report {
+
+Registry read_registry(const nlohmann::json& registry) {
+    Registry out;
+    try {
+        out.skipped_checks = registry.at("skipped_checks").get<std::string>();
+        if (out.skipped_checks != "exclude" && out.skipped_checks != "withhold")
+            throw std::runtime_error("skipped_checks is \"" + out.skipped_checks + "\", not exclude or withhold");
+        for (const auto& [suite, policy] : registry.at("suites").items()) out.suites.insert(suite);
+        for (const auto& lab : registry.at("labs")) {
+            const auto id = lab.at("id").get<std::string>();
+            out.lab_ids.push_back(id);
+            for (const auto& check : lab.at("checks")) {
+                RubricCheck rubric{id, check.at("name").get<std::string>(), check.at("points").get<int>(),
+                                   check.at("suites").get<std::vector<std::string>>(), check.value("optional", false)};
+                for (const auto& suite : rubric.suites)
+                    if (!out.suites.count(suite))
+                        throw std::runtime_error(id + ": check \"" + rubric.name + "\" names the suite " + suite +
+                                                 ", which \"suites\" does not declare");
+                out.checks.push_back(std::move(rubric));
+            }
+        }
+    } catch (const nlohmann::json::exception& error) {
+        throw std::runtime_error(std::string("the registry is malformed: ") + error.what());
+    }
+    return out;
+}
+
+nlohmann::json load_json(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) throw std::runtime_error("cannot read " + path);
+    try {
+        return nlohmann::json::parse(in);
+    } catch (const nlohmann::json::exception& error) {
+        throw std::runtime_error(path + " is not JSON: " + error.what());
+    }
+}
+
+Registry load_registry(const std::string& path) {
+    try {
+        return read_registry(load_json(path));
+    } catch (const std::runtime_error& error) {
+        throw std::runtime_error(path + ": " + error.what());
+    }
+}
+
+std::string skipped_rule_text(const Registry& registry) {
+    return registry.skipped_checks == "exclude" ? "checks skipped for want of a GPU are left out of the total"
+                                                : "checks skipped for want of a GPU count as 0 of their points";
+}
+
+}  // namespace tilelab::report

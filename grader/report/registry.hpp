@@ -1,0 +1,42 @@
+// What tilelab-report needs of the lab registry (grader/labs.json): the labs, their rubric checks and the suites.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace tilelab::report {
+
+/// One rubric check of a lab: the points it is worth and the suites (CTest tests graded.<lab>.tw<N>[.cpu].<suite>)
+/// that decide it.
+struct RubricCheck {
+    std::string lab;                  ///< the lab's id, "lab02"
+    std::string name;                 ///< what the student reads, "tiles in shared memory"
+    int points = 0;                   ///< what the check is worth
+    std::vector<std::string> suites;  ///< the suites whose tests decide it
+    bool optional = false;            ///< left out where none of its tests exist (compute-sanitizer not installed)
+};
+
+/// The registry as the report reads it.
+struct Registry {
+    std::vector<std::string> lab_ids;  ///< in the registry's order
+    std::vector<RubricCheck> checks;   ///< every lab's checks, in the registry's order
+    std::set<std::string> suites;      ///< every suite name (a graded test's last part is one of these)
+    std::string skipped_checks;        ///< "exclude" or "withhold": what a check skipped for want of a GPU counts
+};
+
+/// The registry from its parsed JSON; throws std::runtime_error naming what is missing or malformed.
+Registry read_registry(const nlohmann::json& registry);
+
+/// The registry from a file (grader/labs.json); throws std::runtime_error when it cannot be read.
+Registry load_registry(const std::string& path);
+
+/// The rule for skipped checks in words, as the report prints it after the total.
+std::string skipped_rule_text(const Registry& registry);
+
+/// A JSON file's content; throws std::runtime_error naming the file when it cannot be read or parsed.
+nlohmann::json load_json(const std::string& path);
+
+}  // namespace tilelab::report

@@ -1,0 +1,16 @@
+// The subcommands of tilelab-report (main.cpp dispatches on the first argument), at global scope as issue 30
+// names them. Each takes the arguments after its own name and returns the program's exit status.
+#pragma once
+
+/// `grade`: one submission's records and the registry into the terminal's tables, results.json and summary.json
+/// (grade_main.cpp). Exits 0 when no check failed, 1 when one did, 2 on bad arguments or unreadable inputs.
+int grade_main(int argc, char** argv);
+
+/// `labs`: the registry's lab ids, one per line, for shell scripts (grade_main.cpp).
+int labs_main(int argc, char** argv);
+
+/// `class`: a batch's summaries into grades.csv, timings.csv and class.html (class_report.cpp).
+int class_main(int argc, char** argv);
+
+/// `same`: two results.json compared check by check; 0 when the grades are equal (same_grades.cpp).
+int same_main(int argc, char** argv);
