@@ -27,19 +27,21 @@ cp -r "$root"/CMakeLists.txt "$root"/CMakePresets.json "$root"/cmake "$root"/com
       "$root"/labs "$root"/solutions "$kit"/
 chmod -R go-w "$kit" "$work"
 build="$work/build"
-rubric_hash=$(sha256sum "$kit/grader/rubric.json" | cut -d' ' -f1)
+rubric_hash=$(sha256sum "$kit/grader/labs.json" | cut -d' ' -f1)
 
 # grade <name> <submission folder>: prints "lab01 n|lab02 n|...|total n" (REFUSED when grade.cmake refused to
 # report, which earns nothing).
 grade() {
   local log="$work/logs/$1.log"
-  rm -f "$build/points.txt"
+  rm -f "$build/summary.json"
   cmake -DSUBMISSION="$2" -DBUILD="$build" -DRESULTS="$work/logs/$1.json" \
         "-DCONFIGURE_ARGS=-DTILELAB_BACKENDS=$backends|-DTILELAB_TILE_WIDTHS=$tile_width" \
         -P "$kit/grader/grade.cmake" >"$log" 2>&1
   if grep -q "refusing to report a grade" "$log"; then echo REFUSED; return; fi
-  if [ ! -f "$build/points.txt" ]; then echo NOREPORT; return; fi
-  awk '{printf "%s%s %s", (NR > 1 ? "|" : ""), $1, $2}' "$build/points.txt"
+  if [ ! -f "$build/summary.json" ]; then echo NOREPORT; return; fi
+  python3 -c 'import json, sys; s = json.load(open(sys.argv[1]))
+print("|".join(["%s %d" % (lab["id"], lab["earned"]) for lab in s["labs"]] + ["total %d" % s["earned"]]), end="")' \
+    "$build/summary.json"
 }
 points_of() {  # points_of <report> <lab>
   tr '|' '\n' <<<"$1" | awk -v lab="$2" '$1 == lab {print $2}'
@@ -78,9 +80,9 @@ for cheat in "$root"/grader/selftest/cheats/*/; do
         if [ "${earned:-0}" -gt "${allowed:-0}" ]; then verdict="FAIL ($lab: $earned > $allowed)"; fi
       done ;;
   esac
-  if [ "$(sha256sum "$kit/grader/rubric.json" | cut -d' ' -f1)" != "$rubric_hash" ]; then
+  if [ "$(sha256sum "$kit/grader/labs.json" | cut -d' ' -f1)" != "$rubric_hash" ]; then
     verdict="FAIL (the rubric was changed)"
-    cp "$root/grader/rubric.json" "$kit/grader/rubric.json"
+    cp "$root/grader/labs.json" "$kit/grader/labs.json"
   fi
   # OPEN: a known hole, written down with what would stop it; it is listed, not failed, while it gets through,
   # and fails the test once it is stopped, so that the marker goes and the cheat guards the fix from then on.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The oldest tools the kit supports for grading, proven: grades solutions/ with CMake 3.22.6 (Ubuntu 22.04's
 # CMake, here from PyPI) and g++-11 (Ubuntu 22.04's g++), on the CPU backend at one tile width, and requires full
-# marks, read from grade.cmake's points record (points.txt: "total <earned> <possible>").
+# marks, read from grade.cmake's summary (summary.json: "earned", "possible").
 #   compat_grade.sh <work folder>      (.ci/run: build/compat)
 #   TILELAB_COMPAT_SUBMISSION=labs compat_grade.sh <work folder>    the stubs instead: must fail (the check can fail)
 # Needs python3 with venv and pip (PyPI reachable) and g++-11. Where CI=true, a missing one is an error: the check
@@ -45,7 +45,8 @@ CXX="$compiler" CUDAHOSTCXX="$compiler" "$cmake" -DSUBMISSION="$submission" -DBU
 seconds=$(( $(date +%s) - started ))
 grep -E "^(lab |lab[0-9]|Total:)" "$work/grade.txt" || true
 compiler_used=$(sed -n 's/^CMAKE_CXX_COMPILER:[A-Z]*=//p' "$build/CMakeCache.txt" 2>/dev/null || true)
-read -r _ earned possible < <(grep '^total ' "$build/points.txt" 2>/dev/null || echo "total 0 0")
+read -r earned possible < <(python3 -c 'import json, sys; s = json.load(open(sys.argv[1])); print(s["earned"], s["possible"])' \
+  "$build/summary.json" 2>/dev/null || echo "0 0")
 echo "compat_grade: CMake $cmake_version, $compiler_used: $earned of $possible points in $seconds s (log: $work/grade.txt)"
 if [ "$status" -ne 0 ] || [ "$possible" -eq 0 ] || [ "$earned" -ne "$possible" ]; then
   tail -40 "$work/grade.txt" >&2

@@ -1,6 +1,6 @@
 // Cheat: before main runs, finds the build folder (the one above this program holding CMakeCache.txt) and the
-// kit's source folder (CMAKE_HOME_DIRECTORY in that cache), then (a) rewrites grader/rubric.json so that every
-// check counts only the build tests, (b) replaces the checker programs with a script that exits 0, and (c)
+// kit's source folder (CMAKE_HOME_DIRECTORY in that cache), then (a) rewrites the rubric in grader/labs.json so
+// that every check counts only the build tests, (b) replaces the checker programs with a script that exits 0, and (c)
 // leaves <build>/cheat-was-here. Every error is ignored, so that the lab looks like a plain stub.
 // Stopped by: least privilege (the runner's user cannot write the kit or the build tree) and grade.cmake's hash
 // check of the kit's files.
@@ -32,14 +32,14 @@ void tamper() {
     if (at == std::string::npos) return;
     const fs::path home = cache.substr(at + key.size(), cache.find('\n', at) - at - key.size());
 
-    // (a) Every check's "tests" regex now matches the build tests, which the stubs pass.
-    std::string rubric = slurp(home / "grader/rubric.json");
-    const std::string tests = "\"tests\": \"";
-    for (auto from = rubric.find(tests); from != std::string::npos; from = rubric.find(tests, from)) {
-        from += tests.size();
-        rubric.replace(from, rubric.find('"', from) - from, "^graded[.]lab0[1-4][.]tw[0-9]+[.](cpu[.])?build$");
+    // (a) Every check's suites are now the build alone, which the stubs pass.
+    std::string rubric = slurp(home / "grader/labs.json");
+    const std::string suites = "\"suites\": [";
+    for (auto from = rubric.find(suites); from != std::string::npos; from = rubric.find(suites, from)) {
+        from += suites.size();
+        rubric.replace(from, rubric.find(']', from) - from, "\"build\"");
     }
-    std::ofstream(home / "grader/rubric.json", std::ios::binary | std::ios::trunc) << rubric;
+    std::ofstream(home / "grader/labs.json", std::ios::binary | std::ios::trunc) << rubric;
 
     // (b) Checkers that pass everything (renamed into place: a running program cannot be opened for writing).
     for (const char* name : {"tilelab-checker-cpu", "tilelab-checker-gpu"}) {
