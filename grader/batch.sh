@@ -9,7 +9,8 @@
 #   grades.csv                       student, points per lab, total, possible, seconds, notes
 #   class.html                       the class at a glance: grades, pass rate per check, totals, speedups
 #   timings.csv                      where each submission's time went (build, CPU checks, GPU checks)
-#   reports/<student>/report.txt     what grade.cmake printed for that student; results.json for Gradescope
+#   reports/<student>/report.txt     what grade.cmake printed for that student; results.json for Gradescope;
+#                                    summary.json, its points, checks, gates and timings as data
 #   kit/                             the kit, built once for the whole batch
 # Options:
 #   -j N              submissions graded at once on this machine (default: half the cores)
@@ -27,7 +28,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 . "$root/grader/batch/common.sh"
-usage() { sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ $# -ge 1 ] || usage
 
 merge_only=0
@@ -67,8 +68,9 @@ out=$(cd "$out" && pwd)
 # The lock files and the kit are the grader's: a lab's program (another user, as root) cannot hold or change them.
 chmod 700 "$out/locks"
 
+# grades.csv, timings.csv and class.html, from each submission's summary.json (a row for each entry without one).
 merge() {
-  "$root/grader/batch/merge.sh" "$out" "${entries_file:-}"
+  "$(report_program "$out/kit")" class --out "$out" --registry "$root/grader/labs.json"
 }
 if [ "$merge_only" = 1 ]; then merge; exit $?; fi
 
@@ -81,7 +83,7 @@ total=${#entries[@]}
 entries_file="$out/entries.txt"
 printf '%s\n' "${entries[@]}" >"$entries_file"
 for entry in "${entries[@]}"; do
-  rm -f "$out/reports/$(student_name "$entry")/row.csv"
+  rm -f "$out/reports/$(student_name "$entry")"/{summary,not-graded}.json
 done
 
 # The kit, once: everything but the students' files (the "grade" preset, grading the stubs, which nobody runs).
@@ -136,7 +138,7 @@ else
   fi
   reported=-1
   while squeue -h -j "$job" 2>/dev/null | grep -q .; do
-    finished=$(find "$out/reports" -mindepth 2 -maxdepth 2 -name row.csv | wc -l)
+    finished=$(finished_count "$out")
     if [ "$finished" != "$reported" ]; then
       elapsed=$(( $(date +%s) - batch_start ))
       printf '[%d/%d, %dm%02ds elapsed] Slurm job %s: %s\n' "$finished" "$total" $((elapsed / 60)) $((elapsed % 60)) \

@@ -1,12 +1,12 @@
 # Grades a submission: copies it, configures and builds, runs the checks, and has tilelab-report print the tables
 # and write results.json (Gradescope's) and summary.json (a batch's) from the checks' records.
 #   cmake [-DSUBMISSION=<folder laid out like labs/>] [-DBUILD=<build folder, default build/grade>]
-#         [-DRESULTS=<results.json>] ["-DCONFIGURE_ARGS=-DA=1|-DB=2"] [-DKIT=<kit build>] [-DJOBS=4] -P grader/grade.cmake
+#         [-DRESULTS=<results.json>] [-DSUMMARY=<summary.json>] ["-DCONFIGURE_ARGS=-DA=1|-DB=2"] [-DKIT=<kit build>] [-DJOBS=4] -P grader/grade.cmake
 # With KIT (grader/batch.sh), only the submission's lab files are built, against that kit; CONFIGURE_ARGS were the
 # kit's. Exits non-zero when a check failed. The kit's files are hashed before and after: if any changed, no grade.
 cmake_minimum_required(VERSION 3.22...3.25)
 get_filename_component(root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
-foreach(default "SUBMISSION=labs" "BUILD=${root}/build/grade" "JOBS=4" "GPU_QUEUE_SECONDS=900")
+foreach(default "SUBMISSION=labs" "BUILD=${root}/build/grade" "JOBS=4" "GPU_QUEUE_SECONDS=900" "SUMMARY=")
   string(REGEX MATCH "^([A-Z_]+)=(.*)$" unused "${default}")
   if(NOT DEFINED ${CMAKE_MATCH_1})
     set(${CMAKE_MATCH_1} "${CMAKE_MATCH_2}")  # GPU_QUEUE_SECONDS: in a batch, a GPU check's longest wait for its turn
@@ -15,6 +15,9 @@ endforeach()
 get_filename_component(build "${BUILD}" ABSOLUTE)
 if(NOT DEFINED RESULTS)
   set(RESULTS "${build}/results.json")
+endif()
+if(SUMMARY STREQUAL "")
+  set(SUMMARY "${build}/summary.json")
 endif()
 string(REPLACE "|" ";" configure_args "${CONFIGURE_ARGS}")
 set(kit "${build}")  # where the kit's programs are: this build, or the kit a batch built once
@@ -149,7 +152,7 @@ math(EXPR wall "${finished} - ${started}")
 math(EXPR configure_seconds "${configured} - ${started}")
 math(EXPR prebuild_seconds "${labs_built} - ${configured}")
 execute_process(COMMAND "${kit}/grader/tilelab-report" grade --build "${build}" --registry "${root}/grader/labs.json"
-                        --tests "${build}/tests.json" --results "${RESULTS}" --summary "${build}/summary.json"
+                        --tests "${build}/tests.json" --results "${RESULTS}" --summary "${SUMMARY}"
                         --submission "${SUBMISSION}" ${note_args} --timing configure=${configure_seconds}
                         --timing prebuild=${prebuild_seconds} --timing wall=${wall}
                 RESULT_VARIABLE graded)

@@ -11,6 +11,7 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+. grader/batch/common.sh
 count=${1:-200}
 sample=${2:-6}
 out=${OUT:-$root/build/class-benchmark}
@@ -52,21 +53,16 @@ for i in $(seq 1 "$step" "$count" | head -"$sample"); do
   cmake -DSUBMISSION="$work/class/$student" -DBUILD="$work/alone/$student" -DKIT="$work/out/kit" \
     -DRESULTS="$work/alone/$student.json" -P grader/grade.cmake >"$work/alone-$student.txt" 2>&1
   compared=$((compared + 1))
-  if cmake -DA="$work/out/reports/$student/results.json" -DB="$work/alone/$student.json" \
-       -P grader/batch/same-grades.cmake >>"$out/same-grades.txt" 2>&1; then
+  if "$(report_program "$work/out/kit")" same "$work/out/reports/$student/results.json" "$work/alone/$student.json" \
+       >>"$out/same-grades.txt" 2>&1; then
     same=$((same + 1)); echo "  $student: same" >>"$out/same-grades.txt"
   else
     echo "  $student: DIFFERENT" >>"$out/same-grades.txt"
   fi
 done
 
-# Test-seconds per kind of check and backend, over the class (each submission's CTest report).
-cat "$work"/out/builds/*/grade.xml 2>/dev/null | grep -o '<testcase name="[^"]*"[^>]*time="[0-9.]*"' |
-  sed 's/<testcase name="\([^"]*\)".*time="\([0-9.]*\)"/\1 \2/' |
-  awk '{ n = split($1, part, "."); backend = ($1 ~ /[.]cpu[.]/) ? "cpu" : "gpu"; key = backend " " part[n];
-         sum[key] += $2; count[key]++ }
-       END { for (k in sum) printf "%-28s %8.1f test-s in %5d tests (%.2f s each)\n", k, sum[k], count[k], sum[k] / count[k] }' |
-  sort -k3 -n -r | tee "$out/suite-times.txt"
+# Test-seconds per kind of check and backend, over the class (each check's record).
+"$(report_program "$work/out/kit")" timings "$work"/out/builds/*/verdicts | tee "$out/suite-times.txt"
 cp "$work"/alone-*.txt "$out/" 2>/dev/null
 
 # How long the GPU was held (grader/src/gpu_lease.hpp's log): alone by the measuring checks, one after another,

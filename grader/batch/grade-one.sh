@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Grades one submission of a batch against the batch's kit, and leaves its row for grades.csv.
+# Grades one submission of a batch against the batch's kit, and leaves its summary for grades.csv.
 #
 #   grader/batch/grade-one.sh ENTRY OUT
 #
@@ -9,15 +9,14 @@
 #   TILELAB_JOBS            checks of this submission run at once (default 2)
 #   TILELAB_GPU_LOCK        the lock file of the GPU it uses, shared with the other submissions graded on it
 #   TILELAB_BATCH_START, TILELAB_BATCH_TOTAL   for the progress line: when grading began, how many (optional)
-# Writes reports/<name>/{report.txt,results.json,row.csv,measures.txt}; never fails the caller: whatever goes
-# wrong is that submission's row and note.
+# Writes reports/<name>/{report.txt,results.json,summary.json}, or reports/<name>/not-graded.json with the reason
+# where grading gave no points; never fails the caller: whatever goes wrong is that submission's note.
 set -uo pipefail
 entry=$1
 out=$2
 root=$(cd "$(dirname "$0")/../.." && pwd)
 limit=${TILELAB_LIMIT:-1800}
 . "$root/grader/batch/common.sh"
-labs=$(rubric_labs "$root")
 
 # The folder that holds the lab folders, for a submission unpacked anywhere below $1.
 find_root() {
@@ -30,13 +29,8 @@ name=$(student_name "$entry")
 report="$out/reports/$name"
 build="$out/builds/$name"
 mkdir -p "$report"
-rm -f "$report/row.csv" "$report/measures.txt" "$build/points.txt" "$build/measures.txt"
+rm -f "$report/summary.json" "$report/not-graded.json"
 start=$(date +%s)
-empty_labs=$(empty_lab_fields "$labs")
-
-write_row() {  # write_row <points per lab, comma-separated, with a leading comma> <total> <possible> <note>
-  echo "$name$1,$2,$3,$(( $(date +%s) - start )),$4" >"$report/row.csv"
-}
 
 dir=""
 if [ -d "$entry" ]; then
@@ -46,7 +40,7 @@ else
   if (cd "$out/work/$name" && cmake -E tar xf "$entry") >"$report/unpack.txt" 2>&1; then
     dir=$(find_root "$out/work/$name")
   else
-    write_row "$empty_labs" "" "" "could not unpack the archive"
+    not_graded "$report" $(( $(date +%s) - start )) "could not unpack the archive"
   fi
 fi
 
@@ -54,37 +48,26 @@ if [ -n "$dir" ]; then
   # timeout puts the grading in a process group of its own, out of reach of a signal to the batch's group: when
   # the batch is stopped (Ctrl-C, its own deadline, a Slurm task's end), the grading is stopped with it here.
   timeout --kill-after=30 "$limit" cmake -DSUBMISSION="$dir" -DBUILD="$build" -DKIT="$out/kit" \
-    -DJOBS="${TILELAB_JOBS:-2}" -DRESULTS="$report/results.json" -P "$root/grader/grade.cmake" \
-    >"$report/report.txt" 2>&1 &
+    -DJOBS="${TILELAB_JOBS:-2}" -DRESULTS="$report/results.json" \
+    -DSUMMARY="$report/summary.json" -P "$root/grader/grade.cmake" >"$report/report.txt" 2>&1 &
   grading=$!
   trap 'kill -TERM "$grading" 2>/dev/null; wait "$grading"; exit 143' TERM INT
   wait "$grading"
   status=$?
   trap - TERM INT
   if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
-    write_row "$empty_labs" "" "" "ran out of its ${limit} s"
-  elif [ -f "$build/points.txt" ]; then
-    points=""
-    for lab in $labs; do
-      earned=$(awk -v lab="$lab" '$1 == lab {print $2}' "$build/points.txt")
-      points="$points,$earned"
-    done
-    read -r _ total possible < <(grep '^total ' "$build/points.txt")
-    note=$(grep -E '^lab[0-9]+ .* failed: ' "$report/report.txt" | head -3 | sed 's/  */ /g' | tr '\n' ';' | tr ',' ' ')
-    write_row "$points" "$total" "$possible" "${note%;}"
-    cp "$build/measures.txt" "$report/measures.txt" 2>/dev/null
-  else
-    reason=$(grep -m1 -E 'Error|error' "$report/report.txt" | tr ',' ' ')
-    write_row "$empty_labs" "" "" "grading stopped before any points: ${reason:-see report.txt}"
+    not_graded "$report" $(( $(date +%s) - start )) "ran out of its ${limit} s"
+  elif [ ! -f "$report/summary.json" ]; then
+    reason=$(grep -m1 -E 'Error|error' "$report/report.txt")
+    not_graded "$report" $(( $(date +%s) - start )) "grading stopped before any points: ${reason:-see report.txt}"
   fi
 fi
 
 # One progress line: this submission, then the batch's count, time and estimate.
-IFS=, read -r _ rest <"$report/row.csv"
-total_points=$(echo "$rest" | awk -F, -v n="$(echo $labs | wc -w)" '{print $(n+1) "/" $(n+2)}')
-line="graded $name: $total_points points in $(( $(date +%s) - start )) s"
+points=$("$(report_program "$out/kit")" class --out "$out" --registry "$root/grader/labs.json" --student "$name")
+line="graded $name: $points in $(( $(date +%s) - start )) s"
 if [ -n "${TILELAB_BATCH_TOTAL:-}" ] && [ -n "${TILELAB_BATCH_START:-}" ]; then
-  done_count=$(find "$out/reports" -mindepth 2 -maxdepth 2 -name row.csv | wc -l)
+  done_count=$(finished_count "$out")
   elapsed=$(( $(date +%s) - TILELAB_BATCH_START ))
   left=$(( done_count > 0 ? elapsed * (TILELAB_BATCH_TOTAL - done_count) / done_count : 0 ))
   line=$(printf '[%d/%d, %dm%02ds elapsed, about %dm%02ds left] %s' "$done_count" "$TILELAB_BATCH_TOTAL" \

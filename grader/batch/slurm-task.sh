@@ -6,8 +6,8 @@
 #   sbatch --array=0-N ... grader/batch/slurm-task.sh OUT CHUNK
 #
 # Slurm warns the task before its time limit (sbatch --signal=B:USR1@90): each submission it has not finished
-# then gets a row that says so. A task killed outright leaves no row; grader/batch.sh --merge writes one for
-# each such submission.
+# then gets a note that says so. A task killed outright leaves nothing; grader/batch.sh --merge gives each such
+# submission a row that names its task.
 set -uo pipefail
 out=$1
 chunk=$2
@@ -16,20 +16,17 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 # sbatch runs a copy of this script: the kit's own path comes from the environment batch.sh exported.
 root=${TILELAB_ROOT:-$root}
 . "$root/grader/batch/common.sh"
-labs=$(rubric_labs "$root")
 
 mapfile -t entries < <(sed -n "$((chunk * index + 1)),$((chunk * (index + 1)))p" "$out/slurm/entries.txt")
 echo "Slurm task $index on $(hostname): ${#entries[@]} submissions, CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES:-none}"
 
 out_of_time() {
-  local entry name empty
-  empty=$(empty_lab_fields "$labs")
+  local entry report
   for entry in "${entries[@]}"; do
-    name=$(student_name "$entry")
-    [ -f "$out/reports/$name/row.csv" ] && continue
-    mkdir -p "$out/reports/$name"
-    echo "$name$empty,,,,Slurm task $index ran out of its time limit before grading it (sbatch --time; batch.sh --task-minutes)" \
-      >"$out/reports/$name/row.csv"
+    report="$out/reports/$(student_name "$entry")"
+    [ -f "$report/summary.json" ] || [ -f "$report/not-graded.json" ] && continue
+    mkdir -p "$report"
+    not_graded "$report" "" "Slurm task $index ran out of its time limit before grading it (sbatch --time; batch.sh --task-minutes)"
   done
   kill -- -$$ 2>/dev/null
   exit 1

@@ -53,7 +53,7 @@ void write_json(const std::string& path, const nlohmann::json& json) {
 
 }  // namespace
 
-int grade_main(int argc, char** argv) {
+int tilelab::report::grade_main(int argc, char** argv) {
     try {
         const Options options = parse(argc, argv, {"--build", "--registry", "--tests", "--results", "--summary",
                                                    "--submission", "--note", "--timing"});
@@ -81,7 +81,7 @@ int grade_main(int argc, char** argv) {
     }
 }
 
-int labs_main(int argc, char** argv) {
+int tilelab::report::labs_main(int argc, char** argv) {
     try {
         const Options options = parse(argc, argv, {"--registry"});
         for (const auto& id : load_registry(required(options, "--registry")).lab_ids) std::cout << id << "\n";

@@ -1,10 +1,16 @@
+<<<<<<< HEAD
 // tilelab-report: every report of a grading from one program (records and grader/labs.json in; tables,
 // results.json, summary.json, a class's files out). Only the dispatch lives here.
+=======
+// H4's test stub of tilelab-report's entry point (the lead keeps H3's main.cpp): dispatches "class", "same"
+// and "timings".
+>>>>>>> h4
 #include "subcommands.hpp"
 
 #include <cstring>
 #include <iostream>
 
+<<<<<<< HEAD
 namespace {
 
 /// What to type, for a command line that names no known subcommand.
@@ -14,7 +20,8 @@ int usage() {
                  "                            [--note <text>] [--timing configure|prebuild|wall=<seconds>]...\n"
                  "       tilelab-report labs --registry <labs.json>\n"
                  "       tilelab-report class --out <batch folder> --registry <labs.json> [--entries <file>]\n"
-                 "       tilelab-report same <a/results.json> <b/results.json>\n";
+                 "       tilelab-report same <a/results.json> <b/results.json>\n"
+                 "       tilelab-report timings <verdicts folder>...\n";
     return 2;
 }
 
@@ -22,10 +29,21 @@ int usage() {
 
 int main(int argc, char** argv) {
     if (argc < 2) return usage();
+    using namespace tilelab::report;
     const char* command = argv[1];
     if (std::strcmp(command, "grade") == 0) return grade_main(argc - 1, argv + 1);
     if (std::strcmp(command, "labs") == 0) return labs_main(argc - 1, argv + 1);
-    if (std::strcmp(command, "class") == 0) return class_main(argc - 1, argv + 1);
-    if (std::strcmp(command, "same") == 0) return same_main(argc - 1, argv + 1);
+    if (std::strcmp(command, "class") == 0) return class_main(argc - 2, argv + 2);
+    if (std::strcmp(command, "same") == 0) return same_main(argc - 2, argv + 2);
+    if (std::strcmp(command, "timings") == 0) return timings_main(argc - 2, argv + 2);
     return usage();
 }
+=======
+int main(int argc, char** argv) {
+    if (argc >= 2 && std::strcmp(argv[1], "class") == 0) return tilelab::report::class_main(argc - 2, argv + 2);
+    if (argc >= 2 && std::strcmp(argv[1], "same") == 0) return tilelab::report::same_main(argc - 2, argv + 2);
+    if (argc >= 2 && std::strcmp(argv[1], "timings") == 0) return tilelab::report::timings_main(argc - 2, argv + 2);
+    std::cerr << "usage: tilelab-report class|same|timings ...\n";
+    return 2;
+}
+>>>>>>> h4

@@ -1,6 +1,9 @@
-// The subcommands of tilelab-report (main.cpp dispatches on the first argument), at global scope as issue 30
-// names them. Each takes the arguments after its own name and returns the program's exit status.
+/// @file subcommands.hpp
+/// @brief The subcommands of tilelab-report (main.cpp dispatches on the first argument). Each takes the arguments
+/// after its own name and returns the program's exit status.
 #pragma once
+
+namespace tilelab::report {
 
 /// `grade`: one submission's records and the registry into the terminal's tables, results.json and summary.json
 /// (grade_main.cpp). Exits 0 when no check failed, 1 when one did, 2 on bad arguments or unreadable inputs.
@@ -9,8 +12,13 @@ int grade_main(int argc, char** argv);
 /// `labs`: the registry's lab ids, one per line, for shell scripts (grade_main.cpp).
 int labs_main(int argc, char** argv);
 
-/// `class`: a batch's summaries into grades.csv, timings.csv and class.html (class_report.cpp).
+/// `class`: a batch's summaries into grades.csv, timings.csv and class.html (class_report.hpp).
 int class_main(int argc, char** argv);
 
-/// `same`: two results.json compared check by check; 0 when the grades are equal (same_grades.cpp).
+/// `same`: two results.json compared check by check; 0 when the grades are equal (same_grades.hpp).
 int same_main(int argc, char** argv);
+
+/// `timings`: test-seconds per kind of check over a class's records (suite_times.hpp).
+int timings_main(int argc, char** argv);
+
+}  // namespace tilelab::report

@@ -7,6 +7,7 @@
 set -uo pipefail
 root=$1
 work=$2
+. "$root/grader/batch/common.sh"
 rm -rf "$work" && mkdir -p "$work/class"
 class="$work/class"
 sol="$root/solutions"
@@ -53,6 +54,8 @@ expect empty-file "lab 04 still graded (it runs the kit's own lab 03 kernel)" te
 expect empty-file "lab 02 still graded" test "$(field empty-file lab02)" -gt 0
 expect class "class.html written with every student" grep -q "not-an-archive" "$work/out/class.html"
 expect class "timings.csv has a row per graded submission" test "$(grep -c '^complete,' "$work/out/timings.csv")" = 1
+expect class "each graded submission left its summary" test -f "$work/out/reports/compile-error/summary.json"
+expect not-an-archive "its note is a record" test -f "$work/out/reports/not-an-archive/not-graded.json"
 
 # The same submissions graded one at a time, each with a kit of its own (grade.cmake as before batches):
 # the batch must give the same points for every check.
@@ -60,9 +63,8 @@ mkdir -p "$work/alone"
 for student in compile-error; do
   cmake -DSUBMISSION="$class/$student" -DBUILD="$work/alone/$student" -DRESULTS="$work/alone/$student.json" \
     "-DCONFIGURE_ARGS=-DTILELAB_TILE_WIDTHS=16" -P "$root/grader/grade.cmake" >"$work/alone/$student.txt" 2>&1
-  expect "$student" "same grade in the batch as graded alone" \
-    cmake -DA="$work/out/reports/$student/results.json" -DB="$work/alone/$student.json" \
-    -P "$root/grader/batch/same-grades.cmake"
+  expect "$student" "same grade in the batch as graded alone" "$(report_program "$work/out/kit")" same \
+    "$work/out/reports/$student/results.json" "$work/alone/$student.json"
 done
 [ "$failures" -eq 0 ] || { echo "$failures expectations failed"; exit 1; }
 echo "batch self-test: every expectation met"

@@ -1,1 +1,0 @@
-set(TILELAB_MIN_SPEEDUP [==[1.25]==])

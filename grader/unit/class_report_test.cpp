@@ -1,0 +1,115 @@
+// A batch's reports (grader/report/class_report.hpp) on a fixed batch folder (fixtures/summaries: two graded
+// students, one stopped at its time limit, one whose Slurm task never ran).
+#include "class_report.hpp"
+
+#include <doctest/doctest.h>
+
+#include <regex>
+#include <string>
+
+namespace {
+
+using tilelab::report::ClassBatch;
+
+const std::vector<std::string> fixture_labs = {"lab01", "lab02", "lab03", "lab04"};
+const std::string folder = std::string(TILELAB_UNIT_FIXTURES) + "/summaries";
+
+ClassBatch fixture_batch() { return tilelab::report::read_batch(folder, fixture_labs, folder + "/entries.txt"); }
+
+int count(const std::string& text, const std::string& what) {
+    int n = 0;
+    for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+    return n;
+}
+
+}  // namespace
+
+TEST_SUITE("class_report") {
+    TEST_CASE("grades.csv: a row per student, graded or not, with points per lab and the first failures") {
+        const std::string csv = tilelab::report::grades_csv(fixture_batch());
+        CHECK(csv ==
+              "student,lab01,lab02,lab03,lab04,total,possible,seconds,notes\n"
+              "ana,10,15,15,9,49,49,41,\n"
+              "ben,10,9,4,9,32,49,44,lab02 tiles in shared memory 0/2 failed: graded.lab02.tw16.shared-memory: the "
+              "kernel reads A and B from global memory only;lab02 beats the naive kernel 0/3 failed: "
+              "graded.lab02.tw16.perf: 1.01x hint: the tiled kernel is no faster than naive code;lab03 1x1x1 and the "
+              "tile edges 0/2 failed: a <script> in a note stays text\n"
+              "chloe,,,,,,,,not graded: its Slurm task 2 failed or was cancelled before grading it (see "
+              "slurm/task-2.out)\n"
+              "dan,,,,,,,900,ran out of its 900 s\n");
+    }
+
+    TEST_CASE("an entry with no report says why: killed, or (on Slurm) which task") {
+        const ClassBatch batch = tilelab::report::read_batch(folder, fixture_labs, folder + "/no-such-entries.txt");
+        CHECK(batch.rows.size() == 3);  // no entries list: only the reports found
+        const auto row = tilelab::report::row_not_graded("x", 2, "", "a, b");
+        CHECK(tilelab::report::grades_csv({{"lab01", "lab02"}, {row}, {}}).find("x,,,,,,a b\n") != std::string::npos);
+    }
+
+    TEST_CASE("student names: the archive extension goes") {
+        CHECK(tilelab::report::student_name("/class/ben.tar.gz") == "ben");
+        CHECK(tilelab::report::student_name("/class/chloe.zip") == "chloe");
+        CHECK(tilelab::report::student_name("c/dan.tgz") == "dan");
+        CHECK(tilelab::report::student_name("c/eve.tar") == "eve");
+        CHECK(tilelab::report::student_name("c/fay") == "fay");
+    }
+
+    TEST_CASE("timings.csv: seconds per step, test-seconds to a tenth, each gate's speedup and requirement") {
+        CHECK(tilelab::report::timings_csv(fixture_batch()) ==
+              "student,wall_seconds,configure_seconds,prebuild_seconds,test_seconds_build,test_seconds_cpu,"
+              "test_seconds_gpu,speedups\n"
+              "ana,41,3,12,2.1,9.5,30.2,lab02=2.19/1.25 lab03=2.05/1.15\n"
+              "ben,44,3,12,2.0,9.1,29.7,lab02=1.01/1.25 lab03=2.12/1.15\n");
+    }
+
+    TEST_CASE("the speedup axis: 120 px per 1x from 60, truncated to the hundredth") {
+        CHECK(tilelab::report::speedup_x(1.01) == 181);
+        CHECK(tilelab::report::speedup_x(1.15) == 198);
+        CHECK(tilelab::report::speedup_x(1.25) == 210);
+        CHECK(tilelab::report::speedup_x(2.199) == 322);
+        CHECK(tilelab::report::speedup_x(0) == 60);
+    }
+
+    TEST_CASE("class.html: counts, pass rates, histogram, speedups, notes kept as text") {
+        const std::string page = tilelab::report::class_html(fixture_batch(), "2026-01-01 00:00");
+        CHECK(page.find("<p>4 submissions, 2 with a total; written 2026-01-01 00:00") != std::string::npos);
+        CHECK(page.find("lab02: tiles in shared memory</td><td class=\"n\">50%") != std::string::npos);
+        CHECK(page.find("lab01: builds at every tile width</td><td class=\"n\">100%") != std::string::npos);
+        CHECK(page.find("clean under compute-sanitizer</td><td class=\"n\">-</td><td>not graded") != std::string::npos);
+        CHECK(count(page, "<rect x=") == 10);  // the histogram's ten bins
+        // ana 100% and ben 65%: one in the last bin, one in 60-70%.
+        CHECK(page.find("<title>90-90+10%: 1</title>") != std::string::npos);
+        CHECK(page.find("<title>60-60+10%: 1</title>") != std::string::npos);
+        CHECK(count(page, "<circle ") == 4);  // one dot per gate: 2 students x 2 labs
+        CHECK(page.find("<circle cx=\"181\" cy=\"60\"") != std::string::npos);  // ben's lab02 at 1.01x, row 2
+        // Each lab's own requirement, a dashed mark on its row: lab02 at 1.25x, lab03 at 1.15x.
+        CHECK(page.find("<line x1=\"210\" y1=\"48\" x2=\"210\" y2=\"72\"") != std::string::npos);
+        CHECK(page.find("<line x1=\"198\" y1=\"78\" x2=\"198\" y2=\"102\"") != std::string::npos);
+        CHECK(page.find("lab03 required: 1.15x") != std::string::npos);
+        CHECK(page.find("lab03=2.05x (required 1.15x)") != std::string::npos);
+        CHECK(page.find("a &lt;script&gt; in a note") != std::string::npos);
+        CHECK(page.find("<script>") == std::string::npos);
+        CHECK(page.find("naive code; lab03 1x1x1") != std::string::npos);
+        CHECK(std::regex_search(page, std::regex("chloe</td>.*Slurm task 2 failed")));
+        CHECK(page.find("<td class=\"n\" class=\"bad\"></td>") != std::string::npos);  // no total: marked
+        CHECK(count(page, "<svg") == 7);  // histogram, five pass-rate bars (checks graded somewhere), the speedups
+    }
+
+    TEST_CASE("class.html without a gate measured says so, and a low total is marked") {
+        auto row = tilelab::report::row_not_graded("low", 1, "3", "");
+        row.total = "1";
+        row.possible = "10";
+        const std::string page = tilelab::report::class_html({{"lab01"}, {row}, {}}, "now");
+        CHECK(page.find("<p>None: the performance gates run on a GPU") != std::string::npos);
+        CHECK(page.find("<td class=\"n\" class=\"low\">1</td>") != std::string::npos);
+        CHECK(count(page, "<circle ") == 0);
+    }
+
+    TEST_CASE("an unreadable summary is that student's note, not the batch's failure") {
+        const nlohmann::json summary = nlohmann::json::parse(R"({"labs": [], "checks": [{"lab": "lab01"}]})");
+        const auto row = tilelab::report::row_from_summary(summary, "odd", fixture_labs);
+        CHECK(row.total.empty());
+        CHECK(row.lab_points.size() == 4);
+        CHECK_FALSE(row.has_timings);
+    }
+}
