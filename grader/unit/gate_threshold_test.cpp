@@ -95,7 +95,10 @@ TEST_SUITE("gate_threshold") {
         }
         // A gate's fraction is chosen from measurements: every gated lab's model answer is among them.
         for (const LabEntry& entry : all_labs())
-            if (entry.has_gate()) CHECK_MESSAGE(measured_models.count(entry.id) == 1, entry.id << "'s model is not in margins.json");
+            if (entry.has_gate()) {
+                const std::string lab = entry.id;
+                CHECK_MESSAGE(measured_models.count(lab) == 1, lab << "'s model is not in margins.json");
+            }
     }
 
     TEST_CASE("derived: 1 + f x (model - 1), not below 1.0") {
