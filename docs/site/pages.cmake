@@ -7,11 +7,12 @@ set(TILELAB_DOCS_PAGES
     labs/01_naive/README.md labs/02_tiled/README.md labs/03_tiled_boundary/README.md labs/04_timing/README.md
     labs/05_coarsened/README.md labs/06_register_tiled/README.md labs/07_vectorized/README.md
     labs/08_warp_tiled/README.md
-    docs/grading.md docs/cpu-backend.md docs/resources.md docs/benchmarks.md docs/instructors.md docs/search.md)
+    docs/grading.md docs/cpu-backend.md docs/resources.md docs/benchmarks.md docs/instructors.md docs/contributing.md
+    docs/search.md)
 
 # English is the source, at the site's root. Each language below has its site in a folder of it (html/es/...),
 # built from docs/i18n/<language>/<page> for the translated pages and the English page for the others
-# (benchmarks, resources, the API), so that every page exists in every language.
+# (benchmarks, resources, the contributor guide, the API), so that every page exists in every language.
 set(TILELAB_DOCS_LANGUAGES es vi zh)
 set(TILELAB_DOCS_TRANSLATED_PAGES
     labs/01_naive/README.md labs/02_tiled/README.md labs/03_tiled_boundary/README.md labs/04_timing/README.md

@@ -1,12 +1,19 @@
-// tilelab-bench: times the naive, tiled and boundary-tiled kernels of one submission (and the coarsened and
-// register-tiled, vectorised and warp-tiled ones of labs 05 to 08, where it has them) against cuBLAS SGEMM over a range of square sizes
-// (tile multiples and not), and writes a table, a CSV file and, with gnuplot, a plot.
+// tilelab-bench: times the kernels of one submission, every lab of the registry (grader/labs.json) with a kernel of
+// its own whose files the build linked in, against cuBLAS SGEMM over a range of square sizes (tile multiples and
+// not), and writes a table, a CSV file and, with gnuplot, a plot.
 #include <tilelab/device_buffer.hpp>
 #include <tilelab/labs.hpp>
 #include <tilelab/random.hpp>
 #include <tilelab/timing.hpp>
 
 #include <cublas_v2.h>
+
+// Each lab's launcher, declared weak: a lab whose files the build left out (a class may stop at any lab) has none,
+// its address is null, and it is not timed. The list is the registry's (cmake/TileLabLabTable.cmake).
+#define TILELAB_KERNEL_LAB(id, launcher, kernel, needs_tile_multiples) \
+    extern void launcher(const float* M, const float* N, float* P, int rows, int inner, int cols) __attribute__((weak));
+#include <tilelab/lab_table.inc>
+#undef TILELAB_KERNEL_LAB
 
 #include <cstdio>
 #include <cstdlib>
@@ -24,6 +31,29 @@ struct Options {
     int repeats = 10;
     std::string csv = "tilelab-bench.csv";
     std::string plot = "tilelab-bench.svg";
+};
+
+/// A lab the bench can time: the registry's names, and its launcher when the build linked it.
+struct BenchLab {
+    const char* id;                 ///< "lab01".
+    const char* launcher_name;      ///< "matmul_naive".
+    bool needs_tile_multiples;      ///< Run only on sizes that are multiples of TILE_WIDTH.
+    void (*launcher)(const float*, const float*, float*, int, int, int);  ///< null: not in this build.
+
+    /// The kernel's name in the table, the CSV and the plot: the launcher without "matmul_" ("tiled-boundary").
+    std::string label() const {
+        std::string name = launcher_name;
+        if (name.rfind("matmul_", 0) == 0) name.erase(0, 7);
+        for (char& c : name)
+            if (c == '_') c = '-';
+        return name;
+    }
+};
+
+const BenchLab bench_labs[] = {
+#define TILELAB_KERNEL_LAB(id, launcher, kernel, needs_tile_multiples) {#id, #launcher, needs_tile_multiples, &launcher},
+#include <tilelab/lab_table.inc>
+#undef TILELAB_KERNEL_LAB
 };
 
 struct Row {
@@ -126,29 +156,16 @@ int main(int argc, char** argv) {
         N.copy_from_host(host.data(), count);
 
         const float one = 1.0f, zero = 0.0f;
-        std::vector<std::pair<std::string, std::function<void()>>> kernels{
-            {"naive", [&] { matmul_naive(M.data(), N.data(), P.data(), n, n, n); }},
-            {"tiled", [&] { matmul_tiled(M.data(), N.data(), P.data(), n, n, n); }},
-            {"boundary", [&] { matmul_tiled_boundary(M.data(), N.data(), P.data(), n, n, n); }},
-#ifdef TILELAB_BENCH_LAB05
-            {"coarsened", [&] { matmul_coarsened(M.data(), N.data(), P.data(), n, n, n); }},
-#endif
-#ifdef TILELAB_BENCH_LAB06
-            {"register", [&] { matmul_register_tiled(M.data(), N.data(), P.data(), n, n, n); }},
-#endif
-#ifdef TILELAB_BENCH_LAB07
-            {"vectorized", [&] { matmul_vectorized(M.data(), N.data(), P.data(), n, n, n); }},
-#endif
-#ifdef TILELAB_BENCH_LAB08
-            {"warp-tiled", [&] { matmul_warp_tiled(M.data(), N.data(), P.data(), n, n, n); }},
-#endif
-            // Row-major P = M N is column-major Pᵀ = Nᵀ Mᵀ: swap the operands instead of transposing.
-            {"cublas", [&] {
-                 check_cublas(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, N.data(), n, M.data(), n,
-                                          &zero, P.data(), n),
-                              "cublasSgemm");
-             }}};
-        if (n % TILE_WIDTH != 0) kernels.erase(kernels.begin() + 1);  // lab 02 assumes tile multiples
+        std::vector<std::pair<std::string, std::function<void()>>> kernels;
+        for (const BenchLab& lab : bench_labs)
+            if (lab.launcher != nullptr && (!lab.needs_tile_multiples || n % TILE_WIDTH == 0))
+                kernels.push_back({lab.label(), [&, run = lab.launcher] { run(M.data(), N.data(), P.data(), n, n, n); }});
+        // Row-major P = M N is column-major Pᵀ = Nᵀ Mᵀ: swap the operands instead of transposing.
+        kernels.push_back({"cublas", [&] {
+                               check_cublas(cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, N.data(), n,
+                                                        M.data(), n, &zero, P.data(), n),
+                                            "cublasSgemm");
+                           }});
 
         std::map<std::string, std::vector<float>> times;
         for (int warm_up = 0; warm_up < 2; ++warm_up)
@@ -161,19 +178,21 @@ int main(int argc, char** argv) {
     cublasDestroy(handle);
 
     std::ofstream csv(options.csv);
-    csv << "size,kernel,median_ms,gflops,percent_of_cublas,speedup_over_naive\n";
-    std::printf("%6s  %-9s %10s %10s %10s %10s\n", "n", "kernel", "ms", "GFLOP/s", "% cuBLAS", "x naive");
+    // Speedups are over the registry's first lab (the naive kernel), the course's starting point.
+    const std::string baseline = bench_labs[0].label();
+    csv << "size,kernel,median_ms,gflops,percent_of_cublas,speedup_over_" << baseline << "\n";
+    std::printf("%6s  %-14s %10s %10s %10s %10s\n", "n", "kernel", "ms", "GFLOP/s", "% cuBLAS", ("x " + baseline).c_str());
     for (const Row& row : rows) {
         float naive_ms = 0.0f, cublas_ms = 0.0f;
         for (const Row& other : rows)
             if (other.size == row.size) {
-                if (other.kernel == "naive") naive_ms = other.ms;
+                if (other.kernel == baseline) naive_ms = other.ms;
                 if (other.kernel == "cublas") cublas_ms = other.ms;
             }
         const double gflops = 2.0 * row.size * row.size * row.size / (row.ms * 1e6);
         const double percent = 100.0 * cublas_ms / row.ms;
         const double speedup = naive_ms / row.ms;
-        std::printf("%6d  %-9s %10.3f %10.1f %9.1f%% %9.2fx\n", row.size, row.kernel.c_str(), row.ms, gflops, percent,
+        std::printf("%6d  %-14s %10.3f %10.1f %9.1f%% %9.2fx\n", row.size, row.kernel.c_str(), row.ms, gflops, percent,
                     speedup);
         csv << row.size << "," << row.kernel << "," << row.ms << "," << gflops << "," << percent << "," << speedup
             << "\n";

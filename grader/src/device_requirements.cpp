@@ -1,5 +1,7 @@
 #include "device_requirements.hpp"
 
+#include "lab_registry.hpp"
+
 #include <cstdio>
 
 namespace tilelab::grader {
@@ -24,29 +26,10 @@ bool read_found_gpu(const std::string& record, FoundGpu& gpu) {
     return true;
 }
 
-namespace {
-
-/// What a lab needs of the GPU beyond what every lab needs, and why, for the skip message.
-struct LabNeed {
-    const char* lab;                ///< "lab08".
-    ComputeCapability minimum;      ///< The oldest GPU it can be graded on.
-    const char* why;                ///< Why, in the student's terms.
-};
-
-// Only lab 08 needs more than the build's oldest architecture: __pipeline_memcpy_async compiles to cp.async
-// (LDGSTS) from sm_80 on, and to a plain load and store (LDG, STS) for sm_75, which its gate cannot tell from lab 07.
-constexpr LabNeed lab_needs[] = {
-    {"lab08", {8, 0},
-     "its asynchronous copies (cp.async) are hardware from Ampere on, and an older GPU runs them as plain loads "
-     "and stores, so the lab's idea cannot be measured there"},
-};
-
-}  // namespace
-
 ComputeCapability minimum_compute_capability(const std::string& lab_id) {
-    for (const LabNeed& need : lab_needs)
-        if (lab_id == need.lab) return need.minimum;
-    return {0, 0};
+    const LabEntry* lab = find_lab(lab_id);
+    if (lab == nullptr) return {0, 0};
+    return {lab->minimum.major, lab->minimum.minor};
 }
 
 std::string device_skip_reason(const std::string& lab_id, ComputeCapability device, int oldest_built) {
@@ -57,12 +40,14 @@ std::string device_skip_reason(const std::string& lab_id, ComputeCapability devi
         return "SKIPPED: no usable CUDA GPU (this GPU, of compute capability " + capability + ", is older than the oldest architecture the kit was built for, sm_" + std::to_string(oldest_built) +
                ", so none of its kernels can run on it); the GPU checks did not run: the CPU backend grades the lab, "
                "and a CUDA Toolkit that supports this GPU, with CMAKE_CUDA_ARCHITECTURES set to it, grades it here";
-    for (const LabNeed& need : lab_needs)
-        if (lab_id == need.lab && device.number() < need.minimum.number())
-            return "SKIPPED: no usable CUDA GPU (" + lab_id + " needs compute capability " +
-                   std::to_string(need.minimum.major) + "." + std::to_string(need.minimum.minor) +
-                   " or higher, and this GPU's is " + capability + ": " + need.why +
-                   "); the GPU checks did not run: the CPU backend grades the lab";
+    // A lab's own minimum (its registry entry's min_compute_capability), e.g. hardware that an older GPU
+    // emulates with plain instructions, so that its gate would measure nothing of the lab's idea.
+    const LabEntry* lab = find_lab(lab_id);
+    const ComputeCapability minimum = minimum_compute_capability(lab_id);
+    if (lab != nullptr && device.number() < minimum.number())
+        return "SKIPPED: no usable CUDA GPU (" + lab_id + " needs compute capability " +
+               std::to_string(minimum.major) + "." + std::to_string(minimum.minor) + " or higher, and this GPU's is " +
+               capability + ": " + lab->minimum.why + "); the GPU checks did not run: the CPU backend grades the lab";
     return "";
 }
 

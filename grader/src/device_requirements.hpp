@@ -30,10 +30,10 @@ std::string found_gpu_record(const FoundGpu& gpu);
 /// @p record is not one.
 bool read_found_gpu(const std::string& record, FoundGpu& gpu);
 
-/// The lowest compute capability on which @p lab_id ("lab01" ... "lab08") can be graded: 8.0 for lab 08, whose
-/// asynchronous copies (cp.async) are hardware from Ampere on (older GPUs run them as plain loads and stores, so
-/// its performance gate would measure nothing of the lab); 0.0 for every other lab (any GPU the build has code
-/// for).
+/// The lowest compute capability on which @p lab_id ("lab01", ...) can be graded: its registry entry's
+/// min_compute_capability (grader/labs.json; e.g. 8.0 for a lab whose asynchronous copies are hardware from
+/// Ampere on, which an older GPU runs as plain loads and stores, so its gate would measure nothing of the lab);
+/// 0.0 for a lab without one, or not in the registry (any GPU the build has code for).
 ComputeCapability minimum_compute_capability(const std::string& lab_id);
 
 /// Empty when @p device can grade @p lab_id; otherwise the line that says why not,

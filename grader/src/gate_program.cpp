@@ -1,5 +1,7 @@
 #include "gate_program.hpp"
 
+#include "lab_registry.hpp"
+
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -8,14 +10,9 @@
 namespace tilelab::grader {
 
 GateModels gate_models(const LabUnderTest& lab) {
-    const std::string id = lab.name;
-    if (id == "lab02") return {"01_naive", "02_tiled"};
-    if (id == "lab03") return {"01_naive", "03_tiled_boundary"};
-    if (id == "lab05") return {"03_tiled_boundary", "05_coarsened"};
-    if (id == "lab06") return {"05_coarsened", "06_register_tiled"};
-    if (id == "lab07") return {"06_register_tiled", "07_vectorized"};
-    if (id == "lab08") return {"07_vectorized", "08_warp_tiled"};
-    throw std::invalid_argument(id + " has no performance gate");
+    const LabEntry* entry = find_lab(lab.name);
+    if (entry == nullptr || !entry->has_gate()) throw std::invalid_argument(std::string(lab.name) + " has no performance gate");
+    return {entry->gate.reference_folder, entry->folder};
 }
 
 std::string gate_program_name(const std::string& model_folder) { return "tilelab-gate-model-" + model_folder; }

@@ -16,11 +16,11 @@ namespace tilelab::grader {
 
 /// The model answers of a lab's gate, by their folder in solutions/.
 struct GateModels {
-    const char* reference;  ///< What the lab races against: the previous stage's model ("01_naive" for lab 02).
-    const char* own;        ///< The lab's own model answer ("02_tiled"), whose speedup calibrates the gate.
+    const char* reference;  ///< What the lab races against: its registry entry's gate reference's folder.
+    const char* own;        ///< The lab's own model answer (its own folder), whose speedup calibrates the gate.
 };
 
-/// The models of @p lab's gate; throws std::invalid_argument for a lab without a gate.
+/// The models of @p lab's gate, from its registry entry; throws std::invalid_argument for a lab without a gate.
 GateModels gate_models(const LabUnderTest& lab);
 
 /// The file name of the gate program of the model in solutions/@p model_folder: "tilelab-gate-model-<folder>".

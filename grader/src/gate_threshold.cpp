@@ -37,7 +37,7 @@ std::optional<double> speedup_override(const char* text) {
 
 GateThreshold gate_threshold(double fraction, std::optional<double> model_speedup, std::optional<double> override) {
     if (!(fraction >= 0 && fraction <= 1))
-        throw std::invalid_argument("a gate's fraction must be between 0 and 1 (the lab table in checker_options.cpp)");
+        throw std::invalid_argument("a gate's fraction must be between 0 and 1 (its gate.fraction in grader/labs.json)");
     if (model_speedup && !(std::isfinite(*model_speedup) && *model_speedup > 0))
         throw std::invalid_argument("the model answer's measured speedup is not a number above 0");
     GateThreshold threshold;

@@ -1,5 +1,6 @@
 /// @file lab_under_test.hpp
-/// @brief What the checker knows about the lab it grades: from its own table, never from the lab's program.
+/// @brief What the checker knows about the lab it grades: from the registry (lab_registry.hpp), never from the
+/// lab's program.
 #pragma once
 
 #include "suite_series.hpp"
@@ -17,19 +18,19 @@ struct LabUnderTest {
     int tile_width;             ///< TILE_WIDTH the lab was compiled with.
     bool needs_tile_multiples;  ///< True when the lab may assume every dimension is a multiple of tile_width.
     bool uses_shared_tiles;     ///< True when the kernel must keep a tile of M and one of N in shared memory.
-    /// Labs with a configuration of their own (05 and up): the tile of P one block of the kit's launch computes
+    /// Labs with a configuration of their own (labs.hpp's constants): the tile of P one block of the kit's launch computes
     /// (square), the inner-dimension depth of one phase, and the threads of a block; 0 for the TILE_WIDTH labs,
     /// whose blocks are TILE_WIDTH × TILE_WIDTH threads, one per element of a TILE_WIDTH tile.
     int block_tile = 0;
     int phase_depth = 0;  ///< See block_tile.
     int block_threads = 0;  ///< See block_tile.
-    /// What the performance gate races the lab against, for messages.
-    const char* reference = "the model naive kernel (lab 01)";
+    /// What the performance gate races the lab against, for messages; "" for a lab without a gate.
+    const char* reference = "";
     /// How far from 1.0 (as fast as the reference) towards the lab's model answer's own speedup over the same
     /// reference, measured on the grading GPU, the gate's requirement lies: required = 1 + f (model - 1)
-    /// (gate_threshold.hpp; TILELAB_MIN_SPEEDUP overrides it). Each lab's, chosen from the margin data in
-    /// docs/benchmarks.md: see the lab table in checker_options.cpp.
-    double gate_fraction = 0.25;
+    /// (gate_threshold.hpp; TILELAB_MIN_SPEEDUP overrides it). Each lab's is its registry entry's, chosen from
+    /// the margin data in docs/benchmarks.md ("The gates' fractions").
+    double gate_fraction = 0;
 
     /// Rows and columns of P one block computes.
     int tile() const noexcept { return block_tile > 0 ? block_tile : tile_width; }
@@ -47,7 +48,7 @@ struct LabUnderTest {
 
 /// How this checker was started (see grader_main.cpp for the options).
 struct CheckerOptions {
-    LabUnderTest lab{};                        ///< The lab, from the table by --lab and --tile-width.
+    LabUnderTest lab{};                        ///< The lab, from the registry by --lab and --tile-width.
     std::vector<std::string> runner;           ///< The runner's command: an optional wrapper, then the runner.
     std::chrono::steady_clock::time_point deadline;  ///< When the lab's program must have answered everything.
     std::string verdict_file;                  ///< Where the checker writes its verdict for grade.cmake; may be empty.

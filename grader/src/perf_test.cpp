@@ -1,7 +1,7 @@
 // The performance gate: the lab's kernel, launched by the kit with the contract's grid and block, must beat the
-// previous stage's model kernel (labs 02 and 03: the naive one at the same TILE_WIDTH; lab 05: the tiled one;
-// lab 06: the coarsened one; lab 07: the register-tiled one; lab 08: the vectorised one), by the lab's own
-// margin (LabUnderTest::min_speedup), on a working set larger than L2.
+// model kernel its registry entry names as the gate's reference (grader/labs.json: the previous stage's model,
+// at the same TILE_WIDTH for the TILE_WIDTH labs), by the lab's own margin (its gate fraction), on a working set
+// larger than L2.
 //
 // This checker holds the measurement. The reference runs in a program of the kit's own (gate_reference.hpp), the
 // lab's kernel in the lab's program; each is asked the same timed request in turn, interleaved, after warm-up,

@@ -1,6 +1,6 @@
-// Lab 08's pipeline: the tiles reach shared memory by asynchronous copies, and the copies of a later phase are in
-// flight while this phase is multiplied. On a GPU that is worth a few percent at most over lab 07's model, less
-// than the gate can tell from noise; this check sees the structure instead. On the CPU backend the emulator counts,
+// The pipeline check, of a lab whose tiles reach shared memory by asynchronous copies: the copies of a later phase
+// are in flight while this phase is multiplied. On a GPU that is worth a few percent at most over the previous
+// lab's model, less than the gate can tell from noise; this check sees the structure instead. On the CPU backend the emulator counts,
 // in one multiply, the bytes written into shared memory, those landed by asynchronous copies, and those whose copy
 // was in flight while its thread read shared memory (wire::SharedArrivals); on the GPU backend the kernel's machine
 // code must show a loop of multiply-adds in which a copy (LDGSTS) is followed by multiply-adds before its wait
@@ -29,7 +29,7 @@ namespace {
 
 // What a kernel that fails this check should do, for every message.
 constexpr const char* pipeline_teaching =
-    " In lab 08 each phase's tiles reach shared memory by __pipeline_memcpy_async, and the copies of the next phase "
+    " In this lab each phase's tiles reach shared memory by __pipeline_memcpy_async, and the copies of the next phase "
     "are issued (and committed) before this phase's multiply-adds, so that they are in flight while it is multiplied: "
     "wait for phase p's batch, __syncthreads(), start the copies of phase p + kStages - 1, commit, then multiply from "
     "phase p's stage (the handout's step 4). A kernel that waits for its copies right after issuing them "
@@ -184,7 +184,7 @@ TEST_SUITE("pipeline") {
         std::string seen;
         if (a.copied == 0)
             seen = "every byte of the tiles was stored by ordinary stores: the kernel uses no asynchronous copy "
-                   "(lab 07's loads through registers)";
+                   "(the previous lab's loads through registers)";
         else if (4 * a.copied < 3 * written)
             seen = "only " + percent(a.copied, written) + " of the bytes reached shared memory by asynchronous "
                    "copies, the rest by ordinary stores: the tiles must arrive by __pipeline_memcpy_async";

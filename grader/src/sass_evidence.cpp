@@ -29,7 +29,7 @@ bool starts_with(const std::string& text, const char* prefix) { return text.rfin
 int bytes_of(const std::string& opcode) { return 4 * elements_of(opcode); }
 
 // A shared store of the zero register ("STS [R6+0x4], RZ"): the zeros a kernel writes for tile elements outside M
-// or N, not a tile's data arriving through registers (lab 08's copies fill only what lies inside).
+// or N, not a tile's data arriving through registers (a pipelined kernel's copies fill only what lies inside).
 bool stores_zero(const Instruction& i) {
     const std::size_t comma = i.operands.rfind(',');
     if (comma == std::string::npos) return false;

@@ -41,7 +41,7 @@ std::vector<SassListing> parse_sass(const std::string& text, const std::string& 
 /// Null when there is none.
 const SassLoop* tiled_inner_product(const SassListing& listing);
 
-/// The loop that shows copies running ahead of the multiply-adds (lab 08's pipeline), if any: one with at least half
+/// The loop that shows copies running ahead of the multiply-adds (the pipeline check's), if any: one with at least half
 /// the multiply-adds of the busiest loop (an outer loop counts those of the loops inside it), whose tiles arrive by
 /// asynchronous copies more than by stores (copied_bytes > stored_bytes) and whose copies run ahead
 /// (SassLoop::copies_ahead). Null when there is none.

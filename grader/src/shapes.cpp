@@ -36,8 +36,8 @@ std::vector<Shape> edge_shapes(const LabUnderTest& lab) {
 std::vector<Shape> fast_path_shapes(const LabUnderTest& lab) {
     if (lab.needs_tile_multiples) return {};
     // The fast paths seen: 16-byte loads and copies where a row's length is a multiple of 4, and blocks whose tiles
-    // lie inside M and N in every phase (lab 08's model: whole block tiles, inner a multiple of its 16-deep phase,
-    // cols a multiple of 4). A weak condition shows only where the strong one is false and the weak one true:
+    // lie inside M and N in every phase (a pipelined model's: whole block tiles, inner a multiple of its 16-deep
+    // phase, cols a multiple of 4). A weak condition shows only where the strong one is false and the weak one true:
     // inner 4, 8 or 12 past a multiple of 16, cols 1, 2 or 3 past a multiple of 4, a partial tile beside a whole
     // one. base is a multiple of 16 at least one phase deep, so that every inner below has two phases or more.
     const int b = lab.tile();

@@ -1,6 +1,7 @@
 // The oldest GPU each lab is graded on (grader/src/device_requirements.hpp), with faked compute capabilities: an
 // older GPU gets the lab's GPU checks skipped with the reason, in the form CTest, the self-test and the report read.
 #include "device_requirements.hpp"
+#include "lab_registry.hpp"
 
 #include <doctest/doctest.h>
 
@@ -22,37 +23,55 @@ std::string report_reason(const std::string& line) {
 
 }  // namespace
 
+// The registry's lab that asks for a compute capability of its own (grader/labs.json's min_compute_capability).
+const tilelab::grader::LabEntry& lab_with_minimum() {
+    for (const auto& lab : tilelab::grader::all_labs())
+        if (lab.minimum.major > 0) return lab;
+    FAIL("no lab of the registry asks for a compute capability of its own: these cases test nothing");
+    throw;
+}
+
 TEST_SUITE("device_requirements") {
-    TEST_CASE("lab 08 is skipped below compute capability 8.0, with the reason, and graded from 8.0 on") {
-        const std::string turing = device_skip_reason("lab08", ComputeCapability{7, 5}, 75);
-        CHECK(turing.rfind("SKIPPED: no usable CUDA GPU (", 0) == 0);  // CTest's and the self-test's skip
-        const std::string reason = report_reason(turing);
-        CHECK(reason.find("lab08 needs compute capability 8.0 or higher") != std::string::npos);
-        CHECK(reason.find("is 7.5") != std::string::npos);
-        CHECK(reason.find("cp.async") != std::string::npos);
+    TEST_CASE("the lab whose entry asks for a compute capability is skipped below it, with the reason, and graded from it on") {
+        const auto& lab = lab_with_minimum();
+        const ComputeCapability minimum{lab.minimum.major, lab.minimum.minor};
+        const std::string version = std::to_string(minimum.major) + "." + std::to_string(minimum.minor);
+        CAPTURE(lab.id);
+        CHECK(tilelab::grader::minimum_compute_capability(lab.id).number() == minimum.number());
+        const ComputeCapability below = minimum.minor > 0 ? ComputeCapability{minimum.major, minimum.minor - 1}
+                                                          : ComputeCapability{minimum.major - 1, 5};
+        const std::string older = device_skip_reason(lab.id, below, below.number());
+        CHECK(older.rfind("SKIPPED: no usable CUDA GPU (", 0) == 0);  // CTest's and the self-test's skip
+        const std::string reason = report_reason(older);
+        CHECK(reason.find(std::string(lab.id) + " needs compute capability " + version + " or higher") != std::string::npos);
+        CHECK(reason.find("is " + std::to_string(below.major) + "." + std::to_string(below.minor)) != std::string::npos);
+        CHECK(reason.find(lab.minimum.why) != std::string::npos);
         CHECK(reason.back() == ')');  // the whole reason, not cut at a ';' inside it
-        CHECK(turing.find("the CPU backend grades the lab") != std::string::npos);
-        CHECK(device_skip_reason("lab08", ComputeCapability{7, 0}, 0) != "");
-        CHECK(device_skip_reason("lab08", ComputeCapability{8, 0}, 75) == "");
-        CHECK(device_skip_reason("lab08", ComputeCapability{8, 6}, 75) == "");
-        CHECK(device_skip_reason("lab08", ComputeCapability{9, 0}, 75) == "");
-        CHECK(device_skip_reason("lab08", ComputeCapability{12, 0}, 75) == "");
+        CHECK(older.find("the CPU backend grades the lab") != std::string::npos);
+        CHECK(device_skip_reason(lab.id, below, 0) != "");
+        CHECK(device_skip_reason(lab.id, minimum, below.number()) == "");
+        for (const ComputeCapability newer : {ComputeCapability{minimum.major, minimum.minor + 6},
+                                              ComputeCapability{minimum.major + 1, 0}, ComputeCapability{12, 0}}) {
+            CAPTURE(newer.number());
+            CHECK(device_skip_reason(lab.id, newer, below.number()) == "");
+        }
     }
 
-    TEST_CASE("labs 01 to 07 run on any GPU the build has code for") {
-        for (const char* lab : {"lab01", "lab02", "lab03", "lab04", "lab05", "lab06", "lab07"}) {
-            CAPTURE(lab);
-            CHECK(device_skip_reason(lab, ComputeCapability{7, 5}, 75) == "");
-            CHECK(device_skip_reason(lab, ComputeCapability{6, 1}, 0) == "");  // built for it (CUDA 12, sm_61)
-            CHECK(tilelab::grader::minimum_compute_capability(lab).number() == 0);
+    TEST_CASE("the labs whose entries ask for none run on any GPU the build has code for") {
+        for (const auto& lab : tilelab::grader::all_labs()) {
+            if (lab.minimum.major > 0) continue;
+            CAPTURE(lab.id);
+            CHECK(device_skip_reason(lab.id, ComputeCapability{7, 5}, 75) == "");
+            CHECK(device_skip_reason(lab.id, ComputeCapability{6, 1}, 0) == "");  // built for it (CUDA 12, sm_61)
+            CHECK(tilelab::grader::minimum_compute_capability(lab.id).number() == 0);
         }
-        CHECK(tilelab::grader::minimum_compute_capability("lab08").number() == 80);
+        CHECK(tilelab::grader::minimum_compute_capability("no-such-lab").number() == 0);
     }
 
     TEST_CASE("a GPU older than every architecture built for is skipped for every lab, naming the oldest") {
-        for (const char* lab : {"lab01", "lab04", "lab08"}) {
-            CAPTURE(lab);
-            const std::string pascal = device_skip_reason(lab, ComputeCapability{6, 1}, 75);
+        for (const auto& lab : tilelab::grader::all_labs()) {
+            CAPTURE(lab.id);
+            const std::string pascal = device_skip_reason(lab.id, ComputeCapability{6, 1}, 75);
             const std::string reason = report_reason(pascal);
             CHECK(reason.find("compute capability 6.1") != std::string::npos);
             CHECK(reason.find("sm_75") != std::string::npos);

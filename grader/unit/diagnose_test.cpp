@@ -74,10 +74,10 @@ HostMatrix transposed(const HostMatrix& a) {
 
 bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
-// Lab 01 at TILE_WIDTH 16, and lab 08's configuration (128 x 128 block tiles, 256 threads).
+// Lab 01 at TILE_WIDTH 16, and a lab with its own configuration (128 x 128 block tiles, 16 deep, 256 threads).
 tilelab::grader::LabUnderTest naive_lab() { return {"lab01", "matmul_naive", 16, false, false}; }
-tilelab::grader::LabUnderTest warp_lab() {
-    tilelab::grader::LabUnderTest lab{"lab08", "matmul_warp_tiled", 16, false, false};
+tilelab::grader::LabUnderTest block_tile_lab() {
+    tilelab::grader::LabUnderTest lab{"own-configuration", "matmul_block_tiles", 16, false, false};
     lab.block_tile = 128;
     lab.phase_depth = 16;
     lab.block_threads = 256;
@@ -175,9 +175,9 @@ TEST_SUITE("diagnose") {
         CHECK(has(naive, "grid (3, 2) of blocks (16, 16)"));
         CHECK(has(naive, "x = blockIdx.x * blockDim.x + threadIdx.x runs over the columns of P (0 to 47, P has 37)"));
         CHECK(has(naive, "over its rows (0 to 31, P has 20)"));
-        const std::string warp = tilelab::grader::describe_contract_launch(warp_lab(), {300, 9, 130});
-        CHECK(has(warp, "grid (2, 3) of blocks (256, 1), each a 128 x 128 tile of P"));
-        CHECK(has(warp, "blockIdx.x * 128 is the tile's first column (columns 0 to 255, P has 130)"));
+        const std::string tiles = tilelab::grader::describe_contract_launch(block_tile_lab(), {300, 9, 130});
+        CHECK(has(tiles, "grid (2, 3) of blocks (256, 1), each a 128 x 128 tile of P"));
+        CHECK(has(tiles, "blockIdx.x * 128 is the tile's first column (columns 0 to 255, P has 130)"));
     }
 
     TEST_CASE("a kernel that maps x to rows is named outright under the kit's launch") {
@@ -193,12 +193,12 @@ TEST_SUITE("diagnose") {
         Scenario s({20, 9, 37});
         s.leave_x_over_rows(16);
         CHECK(has(s.contract_hints(naive_lab()), "it wrote exactly the elements with row < 20 and col < 32, all of them right"));
-        // Lab 08: whole 128 x 128 tiles swap, the threads within a block do not.
+        // A lab with its own 128 x 128 block tiles: whole tiles swap, the threads within a block do not.
         Scenario w({300, 4, 130});
         w.leave_x_over_rows(128);
-        const std::string warp = w.contract_hints(warp_lab());
-        CHECK(has(warp, "with row < 256 and col < 130"));
-        CHECK(has(warp, "the tile starts at column blockIdx.x * 128 and row blockIdx.y * 128"));
+        const std::string tiles = w.contract_hints(block_tile_lab());
+        CHECK(has(tiles, "with row < 256 and col < 130"));
+        CHECK(has(tiles, "the tile starts at column blockIdx.x * 128 and row blockIdx.y * 128"));
     }
 
     TEST_CASE("the x-over-rows pattern needs every reached element right and every other one unwritten") {

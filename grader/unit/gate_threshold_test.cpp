@@ -1,14 +1,19 @@
-// The speedup a performance gate requires (grader/src/gate_threshold.hpp) and each lab's fraction (the lab table,
-// grader/src/checker_options.cpp): derived from the model answer's speedup on the grading GPU, overridden by
-// TILELAB_MIN_SPEEDUP, clamped so the model always passes; and, on the H100's margin data (docs/benchmarks.md),
-// passing every honest kernel and failing every untiled one.
+// The speedup a performance gate requires (grader/src/gate_threshold.hpp) and each lab's fraction (its registry
+// entry, grader/labs.json, as the checker reads it): derived from the model answer's speedup on the grading GPU,
+// overridden by TILELAB_MIN_SPEEDUP, clamped so the model always passes; and, on the H100's margin data
+// (grader/selftest/gate/margins.json, from docs/benchmarks.md), passing every honest kernel and failing every
+// untiled one.
 #include "gate_threshold.hpp"
+#include "lab_registry.hpp"
 #include "lab_under_test.hpp"
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
+#include <fstream>
 #include <limits>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -17,7 +22,7 @@ using namespace tilelab::grader;
 
 namespace {
 
-// The lab table's entry for @p lab at TILE_WIDTH 16, as the checker reads it from its command line.
+// The registry's entry for @p lab at TILE_WIDTH 16, as the checker reads it from its command line.
 LabUnderTest lab_entry(const std::string& lab) {
     std::vector<std::string> words = {"checker", "--lab", lab, "--tile-width", "16", "--runner", "/bin/true"};
     std::vector<char*> argv;
@@ -26,37 +31,29 @@ LabUnderTest lab_entry(const std::string& lab) {
     return parse_checker_options(argc, argv.data()).lab;
 }
 
-// One measurement of the margin data: a kernel's speedup over the gate's reference on the H100 (checker's clock,
-// 4096^3, docs/benchmarks.md), the lab's model answer's speedup there, and whether the gate must pass it.
+// One measurement of the margin data: a kernel's speedup over the gate's reference, the lab's model answer's
+// speedup there, and whether the gate must pass it.
 struct Measured {
-    const char* lab;
-    const char* kernel;
+    std::string lab;
+    std::string kernel;
     double speedup;
     double model_speedup;
     bool honest;
 };
 
-// The H100's margin data (docs/benchmarks.md, "The performance gate, kernel by kernel", and the advanced labs'
-// gate table): honest kernels must pass with margin, untiled ones fail with margin.
-const std::vector<Measured> h100 = {
-    {"lab02", "model", 2.19, 2.19, true},           {"lab02", "blockdim-indexing", 2.12, 2.19, true},
-    {"lab02", "padded-tiles", 1.69, 2.19, true},    {"lab02", "transposed-loads", 1.69, 2.19, true},
-    {"lab02", "naive-body", 1.00, 2.19, false},     {"lab02", "naive-in-tiled", 1.00, 2.19, false},
-    {"lab02", "tiles-unused", 0.90, 2.19, false},   {"lab02", "tiles-reloaded", 0.44, 2.19, false},
-    {"lab03", "model", 2.19, 2.19, true},           {"lab03", "blockdim-indexing", 2.13, 2.19, true},
-    {"lab03", "padded-tiles", 1.69, 2.19, true},    {"lab03", "naive-body", 1.00, 2.19, false},
-    {"lab03", "tiles-unused", 0.84, 2.19, false},   {"lab05", "model", 2.13, 2.11, true},
-    {"lab05", "lab 03's model", 1.00, 2.11, false}, {"lab06", "model", 1.24, 1.23, true},
-    {"lab06", "lab 05's model", 1.00, 1.23, false}, {"lab07", "model", 1.56, 1.55, true},
-    {"lab07", "lab 06's model", 1.00, 1.55, false}, {"lab08", "model", 1.27, 1.27, true},
-    {"lab08", "no interior fast path", 1.046, 1.27, true},
-    // grader/selftest/gate/'s kernels of labs 05 to 08 (scripts/gate-margins.sh, 2026-11-24; H200 where the H100
-    // run did not reach them: the same speedups to 0.01x where both measured).
-    {"lab05", "strided-rows (H200)", 1.21, 2.11, true},       {"lab05", "scattered-outputs", 1.08, 2.12, false},
-    {"lab06", "split-micro-tile (H200)", 1.81, 1.23, true},   {"lab06", "column-strips", 0.92, 1.23, false},
-    {"lab07", "split-micro-tile (H200)", 1.36, 1.56, true},   {"lab07", "previous-lab-model (H200)", 1.00, 1.56, false},
-    {"lab08", "handout-steps (H200)", 1.16, 1.29, true},
-};
+// The margin data (grader/selftest/gate/margins.json): honest kernels must pass with margin, untiled ones fail
+// with margin.
+std::vector<Measured> margin_data() {
+    std::ifstream in(TILELAB_GATE_MARGINS);
+    REQUIRE(in);
+    const nlohmann::json data = nlohmann::json::parse(in);
+    std::vector<Measured> measured;
+    for (const auto& k : data.at("kernels"))
+        measured.push_back({k.at("lab").get<std::string>(), k.at("kernel").get<std::string>(), k.at("speedup").get<double>(),
+                            k.at("model_speedup").get<double>(), k.at("must").get<std::string>() == "pass"});
+    REQUIRE_FALSE(measured.empty());
+    return measured;
+}
 
 // What the margin must be at least, on either side of the requirement: a run-to-run spread on the H100 is under
 // 0.01x (docs/benchmarks.md), and another GPU's may be larger.
@@ -65,28 +62,43 @@ constexpr double margin = 0.04;
 }  // namespace
 
 TEST_SUITE("gate_threshold") {
-    TEST_CASE("each lab's fraction is in the lab table, lab 08's is 0 (not slower: its structural check does the rest)") {
-        CHECK(lab_entry("lab02").gate_fraction == doctest::Approx(0.25));
-        CHECK(lab_entry("lab03").gate_fraction == doctest::Approx(0.25));
-        CHECK(lab_entry("lab05").gate_fraction == doctest::Approx(0.13));
-        CHECK(lab_entry("lab06").gate_fraction == doctest::Approx(0.5));
-        CHECK(lab_entry("lab07").gate_fraction == doctest::Approx(0.4));
-        CHECK(lab_entry("lab08").gate_fraction == 0.0);
-        for (const char* lab : {"lab02", "lab03", "lab05", "lab06", "lab07", "lab08"}) {
-            const double f = lab_entry(lab).gate_fraction;
-            CHECK(f >= 0.0);
-            CHECK(f < 1.0);
+    TEST_CASE("each gated lab's fraction, as the checker reads it, is its registry entry's, in [0, 1)") {
+        int gated = 0;
+        for (const LabEntry& entry : all_labs()) {
+            CAPTURE(entry.id);
+            const LabUnderTest lab = lab_entry(entry.id);
+            if (!entry.has_gate()) {
+                CHECK(std::string(lab.reference).empty());
+                continue;
+            }
+            ++gated;
+            CHECK(lab.gate_fraction == entry.gate.fraction);
+            CHECK(std::string(lab.reference) == entry.gate.reference_name);
+            CHECK(entry.gate.fraction >= 0.0);
+            CHECK(entry.gate.fraction < 1.0);
+            REQUIRE(find_lab(entry.gate.reference) != nullptr);
+            CHECK(std::string(find_lab(entry.gate.reference)->folder) == entry.gate.reference_folder);
         }
+        CHECK(gated > 0);
     }
 
     TEST_CASE("on the H100's margin data, honest kernels pass and untiled ones fail, each with margin") {
-        for (const Measured& m : h100) {
+        std::set<std::string> measured_models;
+        for (const Measured& m : margin_data()) {
+            REQUIRE_MESSAGE(find_lab(m.lab) != nullptr, m.lab << " in margins.json is no lab of the registry");
+            if (m.kernel == "model") measured_models.insert(m.lab);
             const double required = gate_threshold(lab_entry(m.lab).gate_fraction, m.model_speedup, std::nullopt).required;
             INFO(m.lab << " " << m.kernel << ": " << m.speedup << "x, model " << m.model_speedup << "x, required "
                        << required << "x");
             if (m.honest) CHECK(m.speedup >= required + margin);
             else CHECK(m.speedup + margin <= required);
         }
+        // A gate's fraction is chosen from measurements: every gated lab's model answer is among them.
+        for (const LabEntry& entry : all_labs())
+            if (entry.has_gate()) {
+                const std::string lab = entry.id;
+                CHECK_MESSAGE(measured_models.count(lab) == 1, lab << "'s model is not in margins.json");
+            }
     }
 
     TEST_CASE("derived: 1 + f x (model - 1), not below 1.0") {

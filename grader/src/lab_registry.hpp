@@ -1,0 +1,66 @@
+/// @file lab_registry.hpp
+/// @brief The labs as the kit's C++ knows them: grader/labs.json, the one place a lab is declared, turned into a
+/// table at configure time (cmake/TileLabLabTable.cmake writes lab_table.inc, which lab_registry.cpp includes). The
+/// checker, the gate and the GPU requirements take every fact of a lab from here, so no C++ file names a lab.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tilelab::grader {
+
+/// A lab's own launch (labs.hpp's constants); all 0 for a lab built and graded at every TILE_WIDTH, whose blocks
+/// are TILE_WIDTH × TILE_WIDTH threads, one per element of a TILE_WIDTH tile.
+struct LabConfiguration {
+    int block_tile = 0;   ///< Rows and columns of the (square) tile of P one block computes.
+    int phase_depth = 0;  ///< Inner-dimension elements one phase covers.
+    int threads = 0;      ///< Threads of one block.
+};
+
+/// A lab's performance gate: the model answer it races and how much of its own model's gain it requires.
+struct LabGate {
+    const char* reference = "";         ///< The lab whose model answer the gate races ("lab01"); "": no gate.
+    const char* reference_folder = "";  ///< That lab's folder in solutions/ ("01_naive"): its gate program's name.
+    const char* reference_name = "";    ///< The reference in a student's words, for messages.
+    /// How far from 1.0 towards the lab's own model's speedup the requirement lies (gate_threshold.hpp); the
+    /// choice of each lab's is argued in docs/benchmarks.md.
+    double fraction = 0;
+};
+
+/// The oldest GPU a lab can be graded on, beyond what the build's architectures allow.
+struct LabMinimumCapability {
+    int major = 0;         ///< Compute capability, major; 0 with minor 0: any GPU the build has code for.
+    int minor = 0;         ///< Compute capability, minor.
+    const char* why = "";  ///< Why, in the student's terms (the skip message quotes it).
+};
+
+/// One lab of the registry (grader/labs.json: its "about" and docs/contributing.md explain each field).
+struct LabEntry {
+    const char* id;                    ///< "lab01": the build's and the checker's name for it.
+    const char* folder;                ///< "01_naive": its folder in labs/ and solutions/.
+    const char* launcher;              ///< The host function the kit calls ("matmul_naive").
+    const char* kernel;                ///< Its kernel ("matmul_naive_kernel"); "" for a lab of host code only.
+    LabConfiguration configuration;    ///< Its own launch; 0s for a TILE_WIDTH lab.
+    bool needs_tile_multiples;         ///< The lab may assume every dimension is a multiple of the tile.
+    bool uses_shared_tiles;            ///< The kernel must keep a tile of M and one of N in shared memory.
+    LabGate gate;                      ///< Its performance gate; gate.reference "" for none.
+    LabMinimumCapability minimum;      ///< The oldest GPU it can be graded on.
+    const char* kit_kernel;            ///< The lab whose model kernel the kit builds this lab with; "" for none.
+
+    /// True when the lab has a performance gate.
+    bool has_gate() const noexcept { return *gate.reference != '\0'; }
+    /// True when the lab has a configuration of its own (graded at one tile width), not TILE_WIDTH.
+    bool has_own_configuration() const noexcept { return configuration.block_tile > 0; }
+};
+
+/// Every lab of the registry, in its order.
+const std::vector<LabEntry>& all_labs();
+
+/// The lab called @p id ("lab02"), or nullptr when the registry has none.
+const LabEntry* find_lab(std::string_view id);
+
+/// The registry's lab ids, for messages: "lab01, lab02, ...".
+std::string lab_ids();
+
+}  // namespace tilelab::grader
