@@ -1,7 +1,18 @@
-# cmake -DCOMMAND=<program|arg|...> -DMATCH=<regex> [-DTIMEOUT=<seconds>] -P tilelab_expect_failure.cmake
+# cmake -DMATCH=<regex> [-DTIMEOUT=<seconds>] -P tilelab_expect_failure.cmake -- <command> [<argument>...]
 # Passes only when the command fails and its output matches MATCH: the grader's self-test uses it to prove
 # that a check catches the bug it targets (and says so), not merely that something failed.
-string(REPLACE "|" ";" command "${COMMAND}")
+cmake_minimum_required(VERSION 3.22...3.25)
+# The command: every argument after "--" (CMake does not read them as its own options in script mode).
+set(command "")
+set(after_separator OFF)
+math(EXPR last "${CMAKE_ARGC} - 1")
+foreach(i RANGE ${last})
+  if(after_separator)
+    list(APPEND command "${CMAKE_ARGV${i}}")
+  elseif(CMAKE_ARGV${i} STREQUAL "--")
+    set(after_separator ON)
+  endif()
+endforeach()
 set(timeout_args "")
 if(TIMEOUT)
   set(timeout_args TIMEOUT ${TIMEOUT})
