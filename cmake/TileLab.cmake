@@ -89,11 +89,27 @@ function(_tilelab_lab_suites out_var lab tile_width backend skip)
   set(${out_var}_GATE ${gate} PARENT_SCOPE)
 endfunction()
 
+# The performance gate, <prefix>.<suite>: the lab's gate runner (<target>_gate) raced against its reference.
+function(_tilelab_add_gate_test prefix suite target labels)
+  math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * ${TILELAB_SUITE_${suite}_TIME_FACTOR}")
+  string(REPLACE "$<TARGET_FILE:${target}>" "$<TARGET_FILE:${target}_gate>" program "${ARGN}")
+  _tilelab_checker_limits(command ${timeout} ${prefix}.${suite} ${program})
+  add_test(NAME ${prefix}.${suite} COMMAND ${command} --test-suite=${suite})
+  # The checker's own limit leaves out any wait for its turn on the GPU in a batch; CTest's allows for it.
+  math(EXPR timeout "${timeout} + ${TILELAB_GPU_QUEUE_SECONDS}")
+  set_tests_properties(${prefix}.${suite} PROPERTIES LABELS "${labels};gpu;${suite}" TIMEOUT ${timeout}
+                       SKIP_RETURN_CODE 77 FIXTURES_REQUIRED ${prefix}.built ENVIRONMENT "${_tilelab_gate_environment}")
+  if(NOT TILELAB_GPU_LEASE)
+    # Alone on the GPU: it compares timings that another kernel would disturb. Graded against a kit
+    # (TILELAB_GPU_LEASE), the GPU lock does this for the measuring part alone.
+    set_tests_properties(${prefix}.${suite} PROPERTIES RUN_SERIAL TRUE)
+  endif()
+endfunction()
+
 # The lab's checks at a tile width as one series, the test <prefix>.checks: one checker and one lab's program (one
 # CUDA context, which a GPU creates one at a time) for all of them, each check with its own limit, output and
 # verdict, which the check's own test <prefix>.<suite> shows. Checks that measure the GPU come last in the series:
-# they hold it alone from their start to the series' end. The performance gate (the lab's gate runner raced against
-# its reference) is a test of its own.
+# they hold it alone from their start to the series' end. The performance gate is a test of its own.
 function(_tilelab_add_checks prefix target tile_width backend labels suites gpu_only measuring)
   set(series "")
   set(measuring_series "")
@@ -106,19 +122,7 @@ function(_tilelab_add_checks prefix target tile_width backend labels suites gpu_
     elseif(suite IN_LIST gpu_only)
       _tilelab_add_gpu_only_test(${prefix}.${suite} "${TILELAB_SUITE_${suite}_GPU_ONLY}" "${labels};cpu;${suite}")
     elseif(TILELAB_SUITE_${suite}_KIND STREQUAL "gate")
-      string(REPLACE "$<TARGET_FILE:${target}>" "$<TARGET_FILE:${target}_gate>" program "${ARGN}")
-      _tilelab_checker_limits(command ${timeout} ${prefix}.${suite} ${program})
-      add_test(NAME ${prefix}.${suite} COMMAND ${command} --test-suite=${suite})
-      # The checker's own limit leaves out any wait for its turn on the GPU in a batch; CTest's allows for it.
-      math(EXPR timeout "${timeout} + ${TILELAB_GPU_QUEUE_SECONDS}")
-      set_tests_properties(${prefix}.${suite} PROPERTIES LABELS "${labels};gpu;${suite}" TIMEOUT ${timeout}
-                           SKIP_RETURN_CODE 77 FIXTURES_REQUIRED ${prefix}.built
-                           ENVIRONMENT "${_tilelab_gate_environment}")
-      if(NOT TILELAB_GPU_LEASE)
-        # Alone on the GPU: it compares timings that another kernel would disturb. Graded against a kit
-        # (TILELAB_GPU_LEASE), the GPU lock does this for the measuring part alone.
-        set_tests_properties(${prefix}.${suite} PROPERTIES RUN_SERIAL TRUE)
-      endif()
+      _tilelab_add_gate_test(${prefix} ${suite} ${target} "${labels}" ${ARGN})
     else()
       set(request_limit 0)
       if(TILELAB_SUITE_${suite}_KIND MATCHES "^(correctness|structure)$")
@@ -195,7 +199,7 @@ function(_tilelab_add_expectation prefix expect match timeout target backend lab
     math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * 4")
   endif()
   set(program ${ARGN})
-  if(suites STREQUAL "perf")
+  if("${TILELAB_SUITE_${suites}_KIND}" STREQUAL "gate")  # the gate alone: its runner
     string(REPLACE "$<TARGET_FILE:${target}>" "$<TARGET_FILE:${target}_gate>" program "${program}")
   endif()
   _tilelab_checker_limits(command ${timeout} ${prefix}.${expect} ${program})
