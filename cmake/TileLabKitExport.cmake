@@ -11,7 +11,7 @@ function(tilelab_export_kit)
   foreach(backend IN LISTS TILELAB_BACKENDS)
     list(APPEND targets tilelab-checker-${backend} tilelab_lab_support_${backend} tilelab_runtime_${backend}
          tilelab_runner_main_${backend})
-    foreach(lab IN LISTS TILELAB_LABS)  # its adapter, and its kit kernel at each tile width (cmake/TileLab.cmake)
+    foreach(lab IN LISTS TILELAB_LABS)  # its adapter, and its kit kernel at each tile width (TileLabRunner.cmake)
       set(candidates tilelab_adapter_${lab}_${backend})
       foreach(tile_width IN LISTS TILELAB_TILE_WIDTHS)
         list(APPEND candidates tilelab_${TILELAB_${lab}_ID}_kernel_${backend}_tw${tile_width})

@@ -2,15 +2,12 @@
 # Passes only when the command fails and its output matches MATCH: the grader's self-test uses it to prove
 # that a check catches the bug it targets (and says so), not merely that something failed.
 cmake_minimum_required(VERSION 3.22...3.25)
-# The command: every argument after "--" (CMake does not read them as its own options in script mode).
-set(command "")
-set(after_separator OFF)
-math(EXPR last "${CMAKE_ARGC} - 1")
-foreach(i RANGE ${last})
-  if(after_separator)
+# The command: every argument after "--" (which CMake does not read as its own options in script mode).
+foreach(i RANGE ${CMAKE_ARGC})
+  if(DEFINED command AND i LESS CMAKE_ARGC)
     list(APPEND command "${CMAKE_ARGV${i}}")
-  elseif(CMAKE_ARGV${i} STREQUAL "--")
-    set(after_separator ON)
+  elseif("${CMAKE_ARGV${i}}" STREQUAL "--")
+    set(command "")
   endif()
 endforeach()
 set(timeout_args "")
