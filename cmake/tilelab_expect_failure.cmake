@@ -1,7 +1,15 @@
-# cmake -DCOMMAND=<program|arg|...> -DMATCH=<regex> [-DTIMEOUT=<seconds>] -P tilelab_expect_failure.cmake
+# cmake -DMATCH=<regex> [-DTIMEOUT=<seconds>] -P tilelab_expect_failure.cmake -- <command> [<argument>...]
 # Passes only when the command fails and its output matches MATCH: the grader's self-test uses it to prove
 # that a check catches the bug it targets (and says so), not merely that something failed.
-string(REPLACE "|" ";" command "${COMMAND}")
+cmake_minimum_required(VERSION 3.22...3.25)
+# The command: every argument after "--" (which CMake does not read as its own options in script mode).
+foreach(i RANGE ${CMAKE_ARGC})
+  if(DEFINED command AND i LESS CMAKE_ARGC)
+    list(APPEND command "${CMAKE_ARGV${i}}")
+  elseif("${CMAKE_ARGV${i}}" STREQUAL "--")
+    set(command "")
+  endif()
+endforeach()
 set(timeout_args "")
 if(TIMEOUT)
   set(timeout_args TIMEOUT ${TIMEOUT})

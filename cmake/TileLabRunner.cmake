@@ -1,0 +1,194 @@
+# How a submission's lab becomes programs (cmake/TileLab.cmake makes its tests): the runner, left out of `all`,
+# made of the lab's files, the lab's adapter (grader/runner/adapters) and the runner's harness; where the lab has a
+# performance gate on the GPU, the gate's runner; the source check; and the build test's command.
+include_guard(GLOBAL)
+
+# For the build check's rule that a lab's files define nothing of the kit's, CUDA's or the C library's (their
+# definitions would replace what the runner's harness calls): c++filt for readable names, and the names the C
+# library exports, listed once here.
+find_program(TILELAB_CXXFILT c++filt DOC "Demangles C++ names in the build check's messages")
+set(TILELAB_LIBC_SYMBOLS "${CMAKE_BINARY_DIR}/tilelab_libc_symbols.txt")
+if(NOT EXISTS "${TILELAB_LIBC_SYMBOLS}")
+  execute_process(COMMAND "${CMAKE_CXX_COMPILER}" -print-file-name=libc.so.6
+                  OUTPUT_VARIABLE _tilelab_libc OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  set(_tilelab_libc_names "")
+  if(CMAKE_NM AND EXISTS "${_tilelab_libc}")
+    execute_process(COMMAND "${CMAKE_NM}" -D --defined-only "${_tilelab_libc}" OUTPUT_VARIABLE _tilelab_libc_names
+                    ERROR_QUIET)
+    string(REGEX REPLACE "[0-9a-fA-F]+ [A-Za-z] ([^@\n]+)(@[^\n]*)?" "\\1" _tilelab_libc_names "${_tilelab_libc_names}")
+  endif()
+  file(WRITE "${TILELAB_LIBC_SYMBOLS}" "${_tilelab_libc_names}")
+endif()
+
+# The sources as the CPU backend compiles them: each rewritten by tilelab-cuda-to-cpp (launches and __shared__
+# declarations, lines kept) and compiled as C++ with the stand-in cuda_runtime.h force-included. The rewrite waits
+# for the lab's source check (@p checked, a target): it reads the files with the build's rights, so it must never
+# read through a link.
+function(_tilelab_cpu_sources target root checked out_var)
+  set(out "")
+  foreach(source IN LISTS ARGN)
+    file(RELATIVE_PATH relative "${root}" "${source}")
+    set(rewritten "${CMAKE_CURRENT_BINARY_DIR}/cpu_sources/${target}/${relative}.cpp")
+    add_custom_command(OUTPUT "${rewritten}" COMMAND tilelab-cuda-to-cpp "${source}" "${rewritten}"
+                       DEPENDS "${source}" tilelab-cuda-to-cpp ${checked}
+                       COMMENT "CPU backend: rewriting ${relative}" VERBATIM)
+    set_source_files_properties("${rewritten}" PROPERTIES COMPILE_OPTIONS "-include;cuda_runtime.h")
+    list(APPEND out "${rewritten}")
+  endforeach()
+  set(${out_var} ${out} PARENT_SCOPE)
+endfunction()
+
+# Kit code linked into every runner of a lab, the same for every submission, so an object library built once:
+# - the adapter (tilelab_adapter_<folder>_<backend>): grader/runner/adapters/<folder>.cu where the lab has its own
+#   (lab 04's host code), else generic.cu.in written with the lab's names and launch from the registry (names in
+#   the source, not macros: the CPU backend's messages name the kernel as its launch is written); the runner is
+#   told the tile width, so one serves every tile width;
+# - the kit kernel of a lab of host code (kit_kernel, at each tile width): the kit's copy of that lab's model answer
+#   (grader/runner/<lab id>/recorded_kernel.cu), built under the contract's names and instrumented to record its
+#   launches, so that the lab grades the student's host code alone, with a kernel whose launches the checker sees.
+function(_tilelab_kit_objects out_var lab backend tile_width)
+  set(id ${TILELAB_${lab}_ID})
+  set(target tilelab_adapter_${lab}_${backend})
+  if(tile_width)
+    set(target tilelab_${id}_kernel_${backend}_tw${tile_width})
+  endif()
+  set(${out_var} ${target} PARENT_SCOPE)
+  if(TARGET ${target})
+    return()
+  endif()
+  set(folder "${_tilelab_kit_source_dir}/grader/runner/adapters")
+  set(source "${folder}/${lab}.cu")
+  if(tile_width)
+    set(folder "${_tilelab_kit_source_dir}/grader/runner/${id}")
+    set(source "${folder}/recorded_kernel.cu")
+  elseif(NOT EXISTS "${source}")
+    if(NOT TILELAB_${lab}_KERNEL)
+      message(FATAL_ERROR "TileLab: lab ${lab} has no kernel in grader/labs.json: it needs its own adapter, ${source}")
+    endif()
+    set(LAB ${id})
+    set(LAUNCHER ${TILELAB_${lab}_LAUNCHER})
+    set(KERNEL ${TILELAB_${lab}_KERNEL})
+    set(GRID "contract_grid(rows, cols, contract_tile_width())")
+    set(BLOCK "contract_block(contract_tile_width())")
+    if(TILELAB_${lab}_BLOCK_TILE)
+      set(GRID "block_tile_grid(rows, cols, ${TILELAB_${lab}_BLOCK_TILE})")
+      set(BLOCK ${TILELAB_${lab}_THREADS})
+    endif()
+    set(source "${CMAKE_BINARY_DIR}/generated/adapters/${lab}.cu")
+    configure_file("${folder}/generic.cu.in" "${source}" @ONLY)
+    set(folder "${CMAKE_BINARY_DIR}/generated/adapters")
+  endif()
+  if(backend STREQUAL "cpu")
+    _tilelab_cpu_sources(${target} "${folder}" "" source "${source}")
+  endif()
+  add_library(${target} OBJECT "${source}")
+  if(tile_width)
+    target_compile_definitions(${target} PRIVATE TILE_WIDTH=${tile_width})
+    target_include_directories(${target} PRIVATE "${folder}")
+    target_link_libraries(${target} PRIVATE tilelab_lab_support_${backend})
+  else()
+    target_link_libraries(${target} PRIVATE tilelab_runner_main_${backend})
+  endif()
+endfunction()
+
+# The source check of a submission's lab (tilelab-source-check, src/source_policy.hpp): what the lab's files may
+# include and name, and no link in their folders, on the files as written, run as the sandbox's user before anything
+# compiles or rewrites them; once per submission and lab. Sets <out_target>, and <out_launcher>: the path of the
+# sandbox's compiler launcher (tilelab-sandbox-compile, the kit's or, in grader/submission, the built kit's). A
+# path, not $<TARGET_FILE:...>: CMake before 3.24 runs a compiler launcher as written, generator expression and
+# all, so every lab of a submission failed its build on CMake 3.22.
+function(_tilelab_source_check out_target out_launcher submission root lab)
+  get_target_property(imported tilelab-sandbox-compile IMPORTED)
+  if(imported)
+    get_target_property(launcher tilelab-sandbox-compile LOCATION)
+  else()
+    get_target_property(dir tilelab-sandbox-compile BINARY_DIR)
+    get_target_property(output_dir tilelab-sandbox-compile RUNTIME_OUTPUT_DIRECTORY)
+    if(output_dir)
+      set(dir "${output_dir}")
+    endif()
+    set(launcher "${dir}/tilelab-sandbox-compile${CMAKE_EXECUTABLE_SUFFIX}")
+  endif()
+  file(REAL_PATH "${root}" real_root)
+  file(REAL_PATH "${_tilelab_kit_source_dir}/solutions" real_solutions)
+  if(real_root STREQUAL real_solutions)
+    # The kit's own model answers, which grade.cmake closes to the sandbox's user when it grades a submission
+    # as root: the kit's code, compiled and checked with the build's own rights.
+    set(launcher "")
+  endif()
+  set(source_check tilelab_${submission}_${TILELAB_${lab}_ID}_source_check)
+  if(NOT TARGET ${source_check})
+    add_custom_target(${source_check} COMMAND ${launcher} "$<TARGET_FILE:tilelab-source-check>" "${root}"
+                      ${TILELAB_${lab}_FILES} COMMENT "source check of ${submission}'s ${lab}" VERBATIM)
+    add_dependencies(${source_check} tilelab-sandbox-compile tilelab-source-check)
+  endif()
+  set(${out_target} ${source_check} PARENT_SCOPE)
+  set(${out_launcher} "${launcher}" PARENT_SCOPE)
+endfunction()
+
+# The runner <target>: the lab's files alone (<target>_lab, so the build check can see what they define), compiled
+# as an unprivileged user of its own when the build runs as root (the launcher: hostile source never runs a
+# compiler that can write the kit), with the adapter, the lab's kit kernel and the runner's harness.
+function(_tilelab_add_runner target lab tile_width backend launcher source_check flags)
+  add_library(${target}_lab OBJECT EXCLUDE_FROM_ALL ${ARGN})
+  target_compile_definitions(${target}_lab PRIVATE TILE_WIDTH=${tile_width})
+  target_compile_options(${target}_lab PRIVATE ${flags})
+  target_link_libraries(${target}_lab PRIVATE tilelab_lab_support_${backend})
+  set_target_properties(${target}_lab PROPERTIES CXX_COMPILER_LAUNCHER "${launcher}" CUDA_COMPILER_LAUNCHER "${launcher}")
+  add_dependencies(${target}_lab tilelab-sandbox-compile ${source_check})
+  _tilelab_kit_objects(adapter ${lab} ${backend} "")
+  add_executable(${target} EXCLUDE_FROM_ALL $<TARGET_OBJECTS:${adapter}>)
+  target_link_libraries(${target} PRIVATE ${target}_lab tilelab_runner_main_${backend} tilelab_lab_support_${backend})
+  if(TILELAB_${lab}_KIT_KERNEL)
+    _tilelab_kit_objects(kit_kernel ${lab} ${backend} ${tile_width})
+    target_sources(${target} PRIVATE $<TARGET_OBJECTS:${kit_kernel}>)
+  endif()
+endfunction()
+
+# A submission's lab at a tile width on a backend: its runner <target> and, with a performance gate on the GPU,
+# <target>_gate: the same files built again with global loads cached in L2 only, raced against the gate's reference
+# model built the same way (grader/CMakeLists.txt), so that only reuse through shared memory counts, not the L1
+# cache that makes a naive kernel fast on recent GPUs. Sets <out_build>, the build test's command, and
+# <out_program>, the checker's command that grades the runner; where a file is missing, commands that fail saying so.
+function(_tilelab_add_lab_targets out_build out_program submission root lab tile_width backend target with_gate)
+  set(sources "")
+  foreach(file IN LISTS TILELAB_${lab}_FILES)
+    # A link counts as there (even one to nothing): the source check then refuses it, naming it.
+    if(NOT EXISTS "${root}/${file}" AND NOT IS_SYMLINK "${root}/${file}")
+      set(fail -P "${_tilelab_cmake_dir}/tilelab_fail.cmake")
+      set(${out_build} "${CMAKE_COMMAND}" "-DMESSAGE=missing file: ${file} is not in ${root}. A submission keeps the layout of labs/ (one folder per lab, with the same file names); add the file and run cmake again." ${fail} PARENT_SCOPE)
+      set(${out_program} "${CMAKE_COMMAND}" "-DMESSAGE=not graded: a file of the lab is missing" ${fail} PARENT_SCOPE)
+      return()
+    endif()
+    list(APPEND sources "${root}/${file}")
+  endforeach()
+  _tilelab_source_check(source_check launcher ${submission} "${root}" ${lab})
+  set(compiled ${sources})
+  if(backend STREQUAL "cpu")
+    _tilelab_cpu_sources(${target} "${root}" ${source_check} compiled ${sources})
+  endif()
+  set(targets ${target})
+  _tilelab_add_runner(${target} ${lab} ${tile_width} ${backend} "${launcher}" ${source_check} "" ${compiled})
+  if(with_gate)
+    list(APPEND targets ${target}_gate)
+    _tilelab_add_runner(${target}_gate ${lab} ${tile_width} ${backend} "${launcher}" ${source_check}
+                        "${TILELAB_GATE_CUDA_FLAGS}" ${compiled})
+  endif()
+  # One target per submission builds all its labs at once (grade.cmake, before the checks).
+  if(NOT TARGET tilelab_${submission}_labs)
+    add_custom_target(tilelab_${submission}_labs)
+  endif()
+  add_dependencies(tilelab_${submission}_labs ${targets})
+  # The build check (cmake/tilelab_build_lab.cmake), whose lists are "|"-separated.
+  string(REPLACE ";" "|" targets "${targets}")
+  string(REPLACE ";" "|" sources "${sources}")
+  string(REPLACE ";" "," files "${TILELAB_${lab}_FILES}")
+  set(${out_build} "${CMAKE_COMMAND}" "-DBUILD_DIR=${CMAKE_BINARY_DIR}" "-DTARGET=${targets}" "-DCONFIG=$<CONFIG>"
+      "-DOBJECTS=$<JOIN:$<TARGET_OBJECTS:${target}_lab>,|>" "-DNM=${CMAKE_NM}" "-DCXXFILT=${TILELAB_CXXFILT}"
+      "-DLIBC_SYMBOLS=${TILELAB_LIBC_SYMBOLS}" "-DSOURCES=${sources}" "-DBACKEND=${backend}"
+      "-DSOURCE_CHECK=$<TARGET_FILE:tilelab-source-check>" "-DSOURCE_LAUNCHER=${launcher}" "-DSOURCE_ROOT=${root}"
+      "-DSOURCE_FILES=${files}" -P "${_tilelab_cmake_dir}/tilelab_build_lab.cmake" PARENT_SCOPE)
+  # The checker (no student code) grades the lab's runner, which it starts in a sandbox of its own.
+  set(${out_program} "$<TARGET_FILE:tilelab-checker-${backend}>" --lab ${TILELAB_${lab}_ID} --tile-width ${tile_width}
+      --runner "$<TARGET_FILE:${target}>" PARENT_SCOPE)
+endfunction()
