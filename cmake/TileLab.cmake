@@ -8,6 +8,7 @@
 #     suite that shows that check's output and verdict; the performance gate and compute-sanitizer's runs are
 #     tests of their own.
 include_guard(GLOBAL)
+include("${CMAKE_CURRENT_LIST_DIR}/TileLabChecks.cmake")
 
 # The labs, in order. For each: the submission files it is built from, and the kinds of checks it gets.
 set(TILELAB_LABS 01_naive 02_tiled 03_tiled_boundary 04_timing 05_coarsened 06_register_tiled 07_vectorized 08_warp_tiled)
@@ -104,10 +105,11 @@ function(_tilelab_expect_failure_command out_var command match)
       -P "${_tilelab_cmake_dir}/tilelab_expect_failure.cmake" PARENT_SCOPE)
 endfunction()
 
-# A test that reports itself skipped on the CPU backend, saying why (the check needs a GPU).
-function(_tilelab_add_gpu_only_test name reason labels)
-  add_test(NAME ${name} COMMAND "${CMAKE_COMMAND}" -E echo "SKIPPED: GPU only: ${reason}")
-  set_tests_properties(${name} PROPERTIES LABELS "${labels}" SKIP_REGULAR_EXPRESSION "SKIPPED: GPU only")
+# A test that reports itself skipped on the CPU backend, saying why (the check needs a GPU), in its record.
+function(_tilelab_add_gpu_only_test name lab tile_width reason labels)
+  tilelab_gpu_only_command(command TEST ${name} LAB ${lab} TILE_WIDTH ${tile_width} REASON "${reason}")
+  add_test(NAME ${name} COMMAND ${command})
+  set_tests_properties(${name} PROPERTIES LABELS "${labels}" SKIP_RETURN_CODE 77)
 endfunction()
 
 # The lab's sources as the CPU backend compiles them: each rewritten by tilelab-cuda-to-cpp (launches and
@@ -278,8 +280,6 @@ function(tilelab_add_lab)
     if(launcher)
       list(PREPEND source_check_command "${launcher}")
     endif()
-    # For the build check, one value per argument ("|" would be split by tilelab_expect_failure.cmake).
-    string(REPLACE ";" "," source_check_files "${TILELAB_${arg_LAB}_FILES}")
     if(NOT TARGET ${source_check})
       add_custom_target(${source_check} COMMAND ${source_check_command}
                         COMMENT "source check of ${arg_SUBMISSION}'s ${arg_LAB}" VERBATIM)
@@ -325,18 +325,14 @@ function(tilelab_add_lab)
       add_custom_target(tilelab_${arg_SUBMISSION}_labs)
     endif()
     add_dependencies(tilelab_${arg_SUBMISSION}_labs ${built_targets})
-    string(REPLACE ";" "|" lab_sources "${lab_sources}")
-    string(REPLACE ";" "|" built_targets "${built_targets}")
-    set(build_command "${CMAKE_COMMAND}" "-DBUILD_DIR=${CMAKE_BINARY_DIR}" "-DTARGET=${built_targets}" "-DCONFIG=$<CONFIG>"
-        "-DOBJECTS=$<JOIN:$<TARGET_OBJECTS:${target}_lab>,|>" "-DNM=${CMAKE_NM}" "-DCXXFILT=${TILELAB_CXXFILT}"
-        "-DLIBC_SYMBOLS=${TILELAB_LIBC_SYMBOLS}" "-DSOURCES=${lab_sources}" "-DBACKEND=${backend}"
-        "-DSOURCE_CHECK=$<TARGET_FILE:tilelab-source-check>" "-DSOURCE_LAUNCHER=${launcher}"
-        "-DSOURCE_ROOT=${arg_ROOT}" "-DSOURCE_FILES=${source_check_files}"
-        -P "${_tilelab_cmake_dir}/tilelab_build_lab.cmake")
+    tilelab_build_check_command(build_command TEST ${prefix}.build LAB ${lab_id} TILE_WIDTH ${arg_TILE_WIDTH}
+        BACKEND ${backend} TARGETS ${built_targets} OBJECTS "$<JOIN:$<TARGET_OBJECTS:${target}_lab>,|>"
+        SOURCES ${lab_sources} SOURCE_ROOT "${arg_ROOT}" SOURCE_FILES ${TILELAB_${arg_LAB}_FILES}
+        SOURCE_LAUNCHER "${launcher}")
   else()
-    set(build_command "${CMAKE_COMMAND}"
-        "-DMESSAGE=missing file: ${missing} is not in ${arg_ROOT}. A submission keeps the layout of labs/ (one folder per lab, with the same file names); add the file and run cmake again."
-        -P "${_tilelab_cmake_dir}/tilelab_fail.cmake")
+    tilelab_missing_file_command(build_command TEST ${prefix}.build LAB ${lab_id} TILE_WIDTH ${arg_TILE_WIDTH}
+        BACKEND ${backend}
+        MESSAGE "missing file: ${missing} is not in ${arg_ROOT}. A submission keeps the layout of labs/ (one folder per lab, with the same file names); add the file and run cmake again.")
   endif()
 
   if(arg_EXPECT STREQUAL "build-fails")
@@ -353,7 +349,7 @@ function(tilelab_add_lab)
   set_tests_properties(${prefix}.build PROPERTIES LABELS "${labels};${backend};build" TIMEOUT 300
                        RESOURCE_LOCK tilelab_build_tree FIXTURES_SETUP ${prefix}.built)
   if(missing)
-    set(program "${CMAKE_COMMAND}|-DMESSAGE=not graded: a file of the lab is missing|-P|${_tilelab_cmake_dir}/tilelab_fail.cmake")
+    set(program "$<TARGET_FILE:tilelab-build-check>|--fail|not graded: a file of the lab is missing")
   else()
     # The checker (no student code) grades the lab's runner, which it starts in a sandbox of its own.
     set(program "$<TARGET_FILE:tilelab-checker-${backend}>|--lab|${lab_id}|--tile-width|${arg_TILE_WIDTH}|--runner|$<TARGET_FILE:${target}>")
@@ -380,7 +376,8 @@ function(tilelab_add_lab)
           else()
             set(suite_labels "${labels};cpu;${suite}")
           endif()
-          _tilelab_add_gpu_only_test(${prefix}.${suite} "${TILELAB_GPU_ONLY_REASON_${suite}}" "${suite_labels}")
+          _tilelab_add_gpu_only_test(${prefix}.${suite} ${lab_id} ${arg_TILE_WIDTH} "${TILELAB_GPU_ONLY_REASON_${suite}}"
+                                     "${suite_labels}")
           continue()
         endif()
         set(timeout ${TILELAB_TEST_TIMEOUT})
@@ -447,7 +444,7 @@ function(tilelab_add_lab)
     endif()
     if(backend STREQUAL "cpu" AND arg_TILE_WIDTH EQUAL TILELAB_SANITIZER_TILE_WIDTH AND correctness IN_LIST checks)
       foreach(tool memcheck racecheck synccheck)
-        _tilelab_add_gpu_only_test(${prefix}.${tool} "${TILELAB_GPU_ONLY_REASON_sanitizer}"
+        _tilelab_add_gpu_only_test(${prefix}.${tool} ${lab_id} ${arg_TILE_WIDTH} "${TILELAB_GPU_ONLY_REASON_sanitizer}"
                                    "${labels};cpu;sanitizer;${tool}")
       endforeach()
     elseif(TILELAB_COMPUTE_SANITIZER AND arg_TILE_WIDTH EQUAL TILELAB_SANITIZER_TILE_WIDTH AND
