@@ -25,12 +25,21 @@ std::string trimmed(const std::string& text) {
     return text.substr(first, text.find_last_not_of(" \t\r") - first + 1);
 }
 
-/// The first line of @p output that says "error" (the compiler's or the linker's own), else @p otherwise.
+/// The first line of @p output that is a compiler's or linker's error ("error:", "undefined reference"), else
+/// @p otherwise. Not any line with "error" in it: a build tool's progress lines name the submission's folder.
 std::string first_error_line(const std::string& output, const std::string& otherwise) {
     std::istringstream lines(output);
     for (std::string line; std::getline(lines, line);)
-        if (line.find("error") != std::string::npos || line.find("undefined reference") != std::string::npos)
+        if (line.find("error:") != std::string::npos || line.find("undefined reference") != std::string::npos)
             return trimmed(line).substr(0, 300);
+    return otherwise;
+}
+
+/// The first line of @p output that is not blank, else @p otherwise.
+std::string first_line(const std::string& output, const std::string& otherwise) {
+    std::istringstream lines(output);
+    for (std::string line; std::getline(lines, line);)
+        if (!trimmed(line).empty()) return trimmed(line).substr(0, 300);
     return otherwise;
 }
 
@@ -40,7 +49,7 @@ const char* const build_check_page = "see docs/grading.md#check_build (grading.h
 
 BuildRefusal source_check_refusal(const std::string& output) {
     std::smatch m;
-    const std::string message = first_error_line(output, "the source check refused the lab's files");
+    const std::string message = first_line(output, "the source check refused the lab's files");
     // A library's header (cuBLAS, Thrust, ...): the same hint as when the build finds the library.
     if (std::regex_search(output, m, std::regex("the lab calls a library [(]([a-z]+)[.][.][.][)][^\n]*[(]it has (#include [^\n]*)[)]")))
         return {message, "the lab calls a library (" + m[1].str() + "...) instead of computing the product itself: "

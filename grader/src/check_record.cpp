@@ -29,18 +29,22 @@ FailureWords split_failure(const std::string& text) {
     std::istringstream lines(text);
     std::string line;
     bool first = true;
+    bool continues = false;  // the message's first line ends with ":" and says what follows on the next
     while (std::getline(lines, line)) {
+        const std::string bare = trimmed(line);
         if (first) {
-            words.message = trimmed(line);
+            words.message = bare;
+            continues = !bare.empty() && bare.back() == ':';
             first = false;
             continue;
         }
-        const std::string bare = trimmed(line);
-        // Lines quoting the lab's program start with "|" after their indent: never the checker's hint.
+        // Lines quoting the lab's program start with "|" after their indent: never the checker's words.
         if (bare.rfind("hint: ", 0) == 0) {
             words.hint = trimmed(bare.substr(6));
             break;
         }
+        if (continues && !bare.empty() && bare[0] != '|') words.message += " " + bare;
+        continues = false;
     }
     return words;
 }

@@ -33,7 +33,7 @@ struct CheckRecord {
 
 /// A failure's text split into the record's message and hint.
 struct FailureWords {
-    std::string message;  ///< The text's first line, trimmed.
+    std::string message;  ///< The text's first line, trimmed, and the next when the first ends with ":".
     std::string hint;     ///< The first line of the checker's own that starts with "hint: " (indent allowed), without it.
 };
 

@@ -68,7 +68,7 @@ std::string one(const Options& options, const std::string& name) {
     return it == options.end() || it->second.empty() ? std::string() : it->second.front();
 }
 
-/// An option's values joined with "; " (a message that CMake split at its semicolons, whole again).
+/// An option's values joined with ";" (a message that CMake split at its semicolons, whole again).
 std::string joined(const Options& options, const std::string& name);
 
 /// An option's values.
@@ -79,7 +79,7 @@ std::vector<std::string> all(const Options& options, const std::string& name) {
 
 std::string joined(const Options& options, const std::string& name) {
     std::string text;
-    for (const std::string& value : all(options, name)) text += (text.empty() ? "" : "; ") + value;
+    for (const std::string& value : all(options, name)) text += (text.empty() ? "" : ";") + value;
     return text;
 }
 

@@ -22,6 +22,8 @@ TEST_SUITE("build_check") {
         CHECK(checked.hint == "the lab calls a library (cublas...) instead of computing the product itself: write the "
                               "kernel (it has #include <cublas_v2.h>)");
         CHECK(checked.message.find("kernel.cu:3: error") == 0);
+        CHECK(source_check_refusal("\nsource check: kernel.cu, line 4: a link\nmore\n").message ==
+              "source check: kernel.cu, line 4: a link");
         const BuildRefusal built = build_failure("fatal error: cublas_v2.h: No such file", {"// a kernel\n  #include <thrust/sort.h>\n"}, true);
         CHECK(built.hint.find("the lab calls a library (thrust...)") == 0);
         CHECK(built.hint.find("(it has #include <thrust/sort.h>)") != std::string::npos);
@@ -36,6 +38,9 @@ TEST_SUITE("build_check") {
     TEST_CASE("a compile error is the first error line, with the general hint, or the CPU backend's own") {
         const std::string gcc = "In file included from x.cpp:1:\nkernel.cu:12:5: error: expected ';' before '}'\n";
         BuildRefusal refusal = build_failure(gcc, {}, true);
+        CHECK(refusal.message == "kernel.cu:12:5: error: expected ';' before '}'");
+        // A progress line naming a folder with "error" in it is not the error.
+        refusal = build_failure("[1/4] source check of mutant-naive-compile-error's 01_naive\n" + gcc, {}, false);
         CHECK(refusal.message == "kernel.cu:12:5: error: expected ';' before '}'");
         CHECK(refusal.hint.find("the lab does not compile or link: fix the first error above") == 0);
         refusal = build_failure("kernel.cu:4:10: fatal error: cuda/pipeline: No such file or directory\n", {}, true);

@@ -50,6 +50,18 @@ TEST_SUITE("check_record") {
         CHECK(words.hint == "test row < rows && col < cols before the store");
     }
 
+    TEST_CASE("a first line that ends with a colon takes the next line with it, unless it quotes the lab's program") {
+        FailureWords words = split_failure("lab02 (matmul_tiled), TILE_WIDTH 16, shape 16x16x16:\n  0 of 256 elements "
+                                           "wrong, 256 never written; the first:\n    P(0, 0) = (never written)\n"
+                                           "  hint: nothing was written to P");
+        CHECK(words.message == "lab02 (matmul_tiled), TILE_WIDTH 16, shape 16x16x16: 0 of 256 elements wrong, 256 "
+                               "never written; the first:");
+        CHECK(words.hint == "nothing was written to P");
+        words = split_failure("the lab's program printed:\n  | hint: forged\n  | forged message");
+        CHECK(words.message == "the lab's program printed:");
+        CHECK(words.hint.empty());
+    }
+
     TEST_CASE("a line quoting the lab's program never becomes the hint, nor anything it printed the message") {
         const FailureWords words = split_failure(
             "the lab's program exited with status 3 while multiplying\n  what the lab's program printed:\n"
