@@ -97,6 +97,16 @@ void apply_lab_needs(const char* lab, tilelab::grader::FoundGpu& gpu) {
 #endif
 }
 
+// After printing @p said (what is graded), the GPU this checker grades @p lab on: gpu_found(), then
+// apply_lab_needs(). Throws std::runtime_error when the GPU lock could not be held.
+tilelab::grader::FoundGpu gpu_for_lab(const char* lab, const std::string& said) {
+    std::printf("%s", said.c_str());
+    std::fflush(stdout);
+    tilelab::grader::FoundGpu gpu = gpu_found();
+    apply_lab_needs(lab, gpu);
+    return gpu;
+}
+
 // What each compute-sanitizer tool's error means for a lab.
 std::string sanitizer_hint(const std::string& tool) {
     if (tool == "memcheck")
@@ -260,17 +270,14 @@ int run_series(int argc, char** argv, tilelab::grader::CheckerOptions options, c
 // failure): its result, with the record's words in @p words. @p said: the line saying what is graded.
 int run_one(doctest::Context& context, const tilelab::grader::CheckerOptions& options, const std::string& said,
             tilelab::grader::FailureWords& words) {
-    std::printf("%s", said.c_str());
-    std::fflush(stdout);
     tilelab::grader::FoundGpu gpu;
     try {
-        gpu = gpu_found();
+        gpu = gpu_for_lab(options.lab.name, said);
     } catch (const std::exception& error) {  // the GPU lock could not be held
         std::printf("error: %s\n", error.what());
         words = {error.what(), ""};
         return 2;
     }
-    apply_lab_needs(options.lab.name, gpu);
     std::printf("%s\n", gpu.said.c_str());
     if (!gpu.usable) {
         words = {skip_reason(gpu.said), ""};
@@ -339,15 +346,12 @@ int main(int argc, char** argv) {
         return write_record(options, options.verdict_file, check_of_run(argc, argv, options), 2, {error.what(), ""}, 0);
     }
     if (series) {
-        std::printf("%s", said.c_str());
-        std::fflush(stdout);
         tilelab::grader::FoundGpu gpu;
         try {
-            gpu = gpu_found();
+            gpu = gpu_for_lab(options.lab.name, said);
         } catch (const std::exception& error) {  // the GPU lock could not be held
             return end_every_check(options, 2, said + "error: " + error.what() + "\n", {error.what(), ""});
         }
-        apply_lab_needs(options.lab.name, gpu);
         const std::string device = gpu.said + "\n";
         if (!gpu.usable) return end_every_check(options, exit_skipped, said + device, {skip_reason(gpu.said), ""});
         std::printf("%s", device.c_str());
