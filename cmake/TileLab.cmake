@@ -22,6 +22,7 @@ get_filename_component(_tilelab_kit_source_dir "${CMAKE_CURRENT_LIST_DIR}/.." AB
 set(_tilelab_gate_environment "TILELAB_MIN_SPEEDUP=${TILELAB_MIN_SPEEDUP};TILELAB_GATE_CUDA_FLAGS=${TILELAB_GATE_CUDA_FLAGS}")
 include("${CMAKE_CURRENT_LIST_DIR}/TileLabRegistry.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/TileLabRunner.cmake")
+include("${CMAKE_CURRENT_LIST_DIR}/TileLabChecks.cmake")
 
 # Sets @p variable to @p value where it is empty (an argument left out).
 macro(_tilelab_default variable value)
@@ -41,10 +42,13 @@ function(tilelab_expect_failure_command out_var)
       "${_tilelab_cmake_dir}/tilelab_expect_failure.cmake" -- ${arg_COMMAND} PARENT_SCOPE)
 endfunction()
 
-# A test that reports itself skipped on the CPU backend, saying why (the check needs a GPU).
+# A test that reports itself skipped on the CPU backend, saying why (the check needs a GPU), in its record. Its lab
+# and tile width are those of its name, <submission>.<lab>.tw<N>.cpu.<suite>.
 function(_tilelab_add_gpu_only_test name reason labels)
-  add_test(NAME ${name} COMMAND "${CMAKE_COMMAND}" -E echo "SKIPPED: GPU only: ${reason}")
-  set_tests_properties(${name} PROPERTIES LABELS "${labels}" SKIP_REGULAR_EXPRESSION "SKIPPED: GPU only")
+  string(REGEX MATCH "[.](lab[0-9]+)[.]tw([0-9]+)[.]cpu[.][^.]+$" unused "${name}")
+  tilelab_gpu_only_command(command TEST ${name} LAB ${CMAKE_MATCH_1} TILE_WIDTH ${CMAKE_MATCH_2} REASON "${reason}")
+  add_test(NAME ${name} COMMAND ${command})
+  set_tests_properties(${name} PROPERTIES LABELS "${labels}" SKIP_RETURN_CODE 77)
 endfunction()
 
 # <program> with the checker's own limits for a test: it stops the lab's program a little before CTest's TIMEOUT
@@ -253,7 +257,7 @@ function(tilelab_add_lab)
   endif()
   set(labels ${arg_LABELS} ${id} tw${arg_TILE_WIDTH})
   _tilelab_lab_suites(suites ${arg_LAB} ${arg_TILE_WIDTH} ${backend} "${arg_SKIP_CHECKS}")
-  _tilelab_add_lab_targets(build_command program ${arg_SUBMISSION} "${arg_ROOT}" ${arg_LAB} ${arg_TILE_WIDTH}
+  _tilelab_add_lab_targets(build_command program ${prefix} ${arg_SUBMISSION} "${arg_ROOT}" ${arg_LAB} ${arg_TILE_WIDTH}
                            ${backend} ${target} "${suites_GATE}")
   if(arg_EXPECT STREQUAL "build-fails")
     tilelab_expect_failure_command(command MATCH "${arg_MATCH}" COMMAND ${build_command})

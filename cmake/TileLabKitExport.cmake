@@ -7,7 +7,7 @@ include_guard(GLOBAL)
 # tilelab_export_kit(): call once every kit target exists (after the graded submission has been registered, which
 # creates the labs' adapters).
 function(tilelab_export_kit)
-  set(targets tilelab-sandbox-compile tilelab-source-check)
+  set(targets tilelab-sandbox-compile tilelab-source-check tilelab-build-check)
   foreach(backend IN LISTS TILELAB_BACKENDS)
     list(APPEND targets tilelab-checker-${backend} tilelab_lab_support_${backend} tilelab_runtime_${backend}
          tilelab_runner_main_${backend})

@@ -150,14 +150,15 @@ endfunction()
 # model built the same way (grader/CMakeLists.txt), so that only reuse through shared memory counts, not the L1
 # cache that makes a naive kernel fast on recent GPUs. Sets <out_build>, the build test's command, and
 # <out_program>, the checker's command that grades the runner; where a file is missing, commands that fail saying so.
-function(_tilelab_add_lab_targets out_build out_program submission root lab tile_width backend target with_gate)
+function(_tilelab_add_lab_targets out_build out_program prefix submission root lab tile_width backend target with_gate)
   set(sources "")
   foreach(file IN LISTS TILELAB_${lab}_FILES)
     # A link counts as there (even one to nothing): the source check then refuses it, naming it.
     if(NOT EXISTS "${root}/${file}" AND NOT IS_SYMLINK "${root}/${file}")
-      set(fail -P "${_tilelab_cmake_dir}/tilelab_fail.cmake")
-      set(${out_build} "${CMAKE_COMMAND}" "-DMESSAGE=missing file: ${file} is not in ${root}. A submission keeps the layout of labs/ (one folder per lab, with the same file names); add the file and run cmake again." ${fail} PARENT_SCOPE)
-      set(${out_program} "${CMAKE_COMMAND}" "-DMESSAGE=not graded: a file of the lab is missing" ${fail} PARENT_SCOPE)
+      tilelab_missing_file_command(build TEST ${prefix}.build LAB ${TILELAB_${lab}_ID} TILE_WIDTH ${tile_width}
+        BACKEND ${backend} MESSAGE "missing file: ${file} is not in ${root}. A submission keeps the layout of labs/ (one folder per lab, with the same file names); add the file and run cmake again.")
+      set(${out_build} ${build} PARENT_SCOPE)
+      set(${out_program} "$<TARGET_FILE:tilelab-build-check>" --fail "not graded: a file of the lab is missing" PARENT_SCOPE)
       return()
     endif()
     list(APPEND sources "${root}/${file}")
@@ -179,15 +180,11 @@ function(_tilelab_add_lab_targets out_build out_program submission root lab tile
     add_custom_target(tilelab_${submission}_labs)
   endif()
   add_dependencies(tilelab_${submission}_labs ${targets})
-  # The build check (cmake/tilelab_build_lab.cmake), whose lists are "|"-separated.
-  string(REPLACE ";" "|" targets "${targets}")
-  string(REPLACE ";" "|" sources "${sources}")
-  string(REPLACE ";" "," files "${TILELAB_${lab}_FILES}")
-  set(${out_build} "${CMAKE_COMMAND}" "-DBUILD_DIR=${CMAKE_BINARY_DIR}" "-DTARGET=${targets}" "-DCONFIG=$<CONFIG>"
-      "-DOBJECTS=$<JOIN:$<TARGET_OBJECTS:${target}_lab>,|>" "-DNM=${CMAKE_NM}" "-DCXXFILT=${TILELAB_CXXFILT}"
-      "-DLIBC_SYMBOLS=${TILELAB_LIBC_SYMBOLS}" "-DSOURCES=${sources}" "-DBACKEND=${backend}"
-      "-DSOURCE_CHECK=$<TARGET_FILE:tilelab-source-check>" "-DSOURCE_LAUNCHER=${launcher}" "-DSOURCE_ROOT=${root}"
-      "-DSOURCE_FILES=${files}" -P "${_tilelab_cmake_dir}/tilelab_build_lab.cmake" PARENT_SCOPE)
+  # The build check (grader/tools/tilelab_build_check.cpp), which writes the build test's record.
+  tilelab_build_check_command(build TEST ${prefix}.build LAB ${TILELAB_${lab}_ID} TILE_WIDTH ${tile_width}
+    BACKEND ${backend} TARGETS ${targets} OBJECTS "$<JOIN:$<TARGET_OBJECTS:${target}_lab>,|>" SOURCES ${sources}
+    SOURCE_ROOT "${root}" SOURCE_FILES ${TILELAB_${lab}_FILES} SOURCE_LAUNCHER "${launcher}")
+  set(${out_build} ${build} PARENT_SCOPE)
   # The checker (no student code) grades the lab's runner, which it starts in a sandbox of its own.
   set(${out_program} "$<TARGET_FILE:tilelab-checker-${backend}>" --lab ${TILELAB_${lab}_ID} --tile-width ${tile_width}
       --runner "$<TARGET_FILE:${target}>" PARENT_SCOPE)

@@ -1,6 +1,6 @@
-# scripts/gate-margins.sh's table: reads each kernel's gate record (the checker's <verdict file>.gate.json, written
-# by grader/src/perf_test.cpp) listed in INDEX ("kind|name|lab|must|record|exit status|seconds" per line, or
-# "kind|name|lab|must|not built (...)"), prints one row per kernel and writes OUT/margins.csv and OUT/margins.json.
+# scripts/gate-margins.sh's table: reads each kernel's gate record (the measures of the checker's record,
+# <verdict file>.json, grader/src/check_record.hpp, filled by grader/src/perf_test.cpp) listed in INDEX
+# ("kind|name|lab|must|record|exit status|seconds" per line, or "kind|name|lab|must|not built (...)"), prints one row per kernel and writes OUT/margins.csv and OUT/margins.json.
 #   cmake -DINDEX=<kernels.txt> -DOUT=<folder> -DTRIALS=<n> -P scripts/gate-margins.cmake
 cmake_minimum_required(VERSION 3.19)  # string(JSON)
 
@@ -87,13 +87,14 @@ foreach(entry IN LISTS entries)
     endif()
   else()
     file(READ "${record_file}" record)
+    string(JSON record ERROR_VARIABLE no_measures GET "${record}" measures)  # the gate's measures
     string(JSON count ERROR_VARIABLE bad LENGTH "${record}" trial_speedups)
     if(bad)
       set(verdict "unreadable record ${record_file}")
       set(count 0)
     else()
       string(JSON right GET "${record}" results_right)
-      string(JSON required GET "${record}" required)
+      string(JSON required GET "${record}" required_speedup)
       string(JSON gpu GET "${record}" gpu)
       string(JSON model ERROR_VARIABLE no_model GET "${record}" model_speedup)
       if(no_model)

@@ -111,7 +111,7 @@ for entry in "${selected[@]}"; do
   TILELAB_GATE_TRIALS=$trials "$checker" --lab "$lab" --tile-width "$tile_width" --runner "$program" \
     --time-limit $((60 + 5 * trials)) --verdict-file "$out/records/$key" --test-suite=perf >"$out/logs/$key.log" 2>&1
   status=$?
-  echo "$kind|$name|$lab|$must|$out/records/$key.gate.json|$status|$(($(date +%s) - began))" >>"$index"
+  echo "$kind|$name|$lab|$must|$out/records/$key.json|$status|$(($(date +%s) - began))" >>"$index"
   printf '%-44s %s, %d s\n' "$kind/$name/$lab" "checker exit $status" "$(($(date +%s) - began))"
 done
 echo "$(($(date +%s) - start)) s for ${#selected[@]} kernels x $trials trials" >"$out/time.txt"

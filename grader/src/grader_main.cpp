@@ -1,8 +1,9 @@
 // The checker's entry point: says what is graded and with which seed, skips (exit 77) without a usable GPU,
 // runs the selected checks against the lab's program (a separate, sandboxed process), and fails when a filter
 // selected no test at all, so a misspelt suite can never pass silently. A failure ends with the section of
-// docs/grading.md that explains the check. Its verdict is its exit status, also
-// written to --verdict-file for grade.cmake; nothing the lab's program prints or returns decides it.
+// docs/grading.md that explains the check. Its verdict is its exit status, also written with the check's message,
+// hint and measures as the check's record, <--verdict-file>.json (check_record.hpp), its output beside it in
+// <--verdict-file>.log; nothing the lab's program prints or returns decides it.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include "device_requirements.hpp"
 #include "grading_page.hpp"
@@ -10,6 +11,7 @@
 #include "lab_under_test.hpp"
 #include "run_counter.hpp"
 #include "suite_series.hpp"
+#include "check_record.hpp"
 
 #include <tilelab/random.hpp>
 
@@ -25,6 +27,7 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <stdexcept>
 #include <string>
 
@@ -94,6 +97,16 @@ void apply_lab_needs(const char* lab, tilelab::grader::FoundGpu& gpu) {
 #endif
 }
 
+// After printing @p said (what is graded), the GPU this checker grades @p lab on: gpu_found(), then
+// apply_lab_needs(). Throws std::runtime_error when the GPU lock could not be held.
+tilelab::grader::FoundGpu gpu_for_lab(const char* lab, const std::string& said) {
+    std::printf("%s", said.c_str());
+    std::fflush(stdout);
+    tilelab::grader::FoundGpu gpu = gpu_found();
+    apply_lab_needs(lab, gpu);
+    return gpu;
+}
+
 // What each compute-sanitizer tool's error means for a lab.
 std::string sanitizer_hint(const std::string& tool) {
     if (tool == "memcheck")
@@ -106,11 +119,14 @@ std::string sanitizer_hint(const std::string& tool) {
            "wait at; never put a barrier inside a bounds test";
 }
 
-// After the checks under compute-sanitizer: its verdict on the lab's program, from its exit status.
-int sanitizer_verdict(const std::string& tool, int checks_result) {
+// After the checks under compute-sanitizer: its verdict on the lab's program, from its exit status; the record's
+// message and hint in @p words when it decides the failure itself.
+int sanitizer_verdict(const std::string& tool, int checks_result, tilelab::grader::FailureWords& words) {
     const int status = tilelab::grader::finish_runner();
     if (status == tilelab::grader::sanitizer_error_status) {
         std::printf("error: %s\nhint: %s\n", tool.c_str(), sanitizer_hint(tool).c_str());
+        words = {"compute-sanitizer's " + tool + " reported an error in the lab's program (its report is above)",
+                 sanitizer_hint(tool)};
         return 1;
     }
     if (checks_result != 0) {
@@ -120,39 +136,102 @@ int sanitizer_verdict(const std::string& tool, int checks_result) {
     }
     if (status != 0) {
         std::printf("error: %s: the lab's program under compute-sanitizer ended with status %d\n", tool.c_str(), status);
+        words = {tool + ": the lab's program under compute-sanitizer ended with status " + std::to_string(status), ""};
         return 1;
     }
     std::printf("%s: no errors\n", tool.c_str());
     return 0;
 }
 
-int write_verdict(const std::string& file, int result) {
-    if (file.empty()) return result;
-    std::ofstream out(file, std::ios::trunc);
-    out << tilelab::grader::verdict_word(result) << "\n";
-    if (!out) std::printf("error: cannot write the verdict to %s\n", file.c_str());
-    return out ? result : 1;
+// Why the checks were skipped, for the record: the "SKIPPED: " line of what the checker said about the GPU, up to
+// its first ";" (the reason, without "the GPU checks did not run").
+std::string skip_reason(const std::string& said) {
+    const std::size_t at = said.find("SKIPPED: ");
+    if (at == std::string::npos) return "no usable CUDA GPU";
+    const std::string line = said.substr(at + 9, said.find('\n', at) - at - 9);
+    return line.substr(0, line.find(';'));
 }
 
-// Every check of the series ends with @p result and, as its output, @p said (the checker could not start them).
-int end_every_check(const tilelab::grader::CheckerOptions& options, int result, const std::string& said) {
+// The words of a check's failure for its record: the first failure doctest reported, split at its hint, else
+// what the checker knows (no test case ran).
+tilelab::grader::FailureWords failure_words(int result) {
+    const std::string failure = tilelab::grader::take_first_failure();
+    if (result == 0) return {};
+    if (!failure.empty()) return tilelab::grader::split_failure(failure);
+    if (tilelab::grader::test_cases_selected() == 0) return {"no test case matched the filters on the command line", ""};
+    return {"the check failed; see its output", ""};
+}
+
+// The check a single run grades, for its record: compute-sanitizer's tool, else the one suite of --test-suite=,
+// else the last part of the test's name.
+std::string check_of_run(int argc, char** argv, const tilelab::grader::CheckerOptions& options) {
+    if (!options.sanitizer_tool.empty()) return options.sanitizer_tool;
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg.rfind("--test-suite=", 0) == 0 && arg.find(',') == std::string::npos) return arg.substr(13);
+    }
+    const std::string test = std::filesystem::path(options.verdict_file).filename().string();
+    return test.substr(test.rfind('.') + 1);
+}
+
+// Writes the record of one check (verdict file @p verdict_file, check @p check) that ended with @p result, with the
+// measures the check took; returns @p result, or 1 when the record could not be written (which it says).
+int write_record(const tilelab::grader::CheckerOptions& options, const std::string& verdict_file,
+                 const std::string& check, int result, const tilelab::grader::FailureWords& words, double seconds) {
+    using namespace tilelab::grader;
+    if (verdict_file.empty()) return result;
+    CheckRecord record;
+    record.test = std::filesystem::path(verdict_file).filename().string();
+    record.lab = options.lab.name != nullptr ? options.lab.name : "";
+    record.tile_width = options.lab.tile_width;
+#ifdef TILELAB_CPU_BACKEND
+    record.backend = "cpu";
+#else
+    record.backend = "gpu";
+#endif
+    record.check = check;
+    record.verdict = verdict_word(result);
+    record.seconds = seconds;
+    if (result != 0) {
+        record.message = words.message;
+        record.hint = words.hint;
+    }
+    record.anchor = grading_page_anchor(check);
+    record.log = record.test + ".log";
+    record.measures = current_check_measures();
+    try {
+        write_record(record_path(verdict_file), record);
+    } catch (const std::exception& error) {
+        std::printf("error: %s\n", error.what());
+        return 1;
+    }
+    return result;
+}
+
+// Every check of the series ends with @p result and, as its output, @p said (the checker could not start them),
+// @p words in its record.
+int end_every_check(const tilelab::grader::CheckerOptions& options, int result, const std::string& said,
+                    const tilelab::grader::FailureWords& words) {
     for (const tilelab::grader::SeriesSuite& suite : options.series) {
         const std::string verdict_file = options.verdict_file + "." + suite.name;
-        std::ofstream(verdict_file + ".log", std::ios::trunc) << said;
-        if (write_verdict(verdict_file, result) != result) return 1;
+        std::ofstream(tilelab::grader::log_path(verdict_file), std::ios::trunc) << said;
+        if (write_record(options, verdict_file, suite.name, result, words, 0) != result) return 1;
     }
     std::printf("%s", said.c_str());
     return 0;
 }
 
 // The checks of a series, one after another, with one lab's program for all while it stays usable: each check
-// has its own limit from its start, its output in <verdict file>.<suite>.log and its verdict beside it, which the
-// check's own test shows (--show-verdict). Fails only when a verdict could not be written: a failed check is
-// that check's test's failure.
+// has its own limit from its start, its output in <verdict file>.<suite>.log and its record beside it
+// (<verdict file>.<suite>.json), which the check's own test shows (--show-verdict). Fails only when a record could
+// not be written: a failed check is that check's test's failure.
 int run_series(int argc, char** argv, tilelab::grader::CheckerOptions options, const std::string& said) {
     using namespace tilelab::grader;
     const std::string label = std::filesystem::path(options.verdict_file).filename().string();
     const char* holds_log = std::getenv("TILELAB_GPU_HOLDS_LOG");
+    for (const SeriesSuite& suite : options.series) {
+        std::remove(record_path(options.verdict_file + "." + suite.name).c_str());  // none left from an earlier run
+    }
     for (const SeriesSuite& suite : options.series) {
         const std::string verdict_file = options.verdict_file + "." + suite.name;
         const auto started = std::chrono::steady_clock::now();
@@ -161,25 +240,61 @@ int run_series(int argc, char** argv, tilelab::grader::CheckerOptions options, c
         options.exclusive_gpu = suite.exclusive_gpu;
         set_checker_options(options);
         if (holds_log != nullptr) gpu_lease().log_holds(holds_log, label + "." + suite.name);
+        current_check_measures() = nlohmann::json::object();
+        take_first_failure();
         int result = 0;
+        FailureWords words;
         try {
-            const OutputToFile output(verdict_file + ".log");
+            const OutputToFile output(log_path(verdict_file));
             std::printf("%s", said.c_str());
             begin_check();
             doctest::Context context(argc, argv);
             context.setOption("test-suite", suite.name.c_str());
             result = fail_if_nothing_ran(context.run());
+            words = failure_words(result);
             if (result != 0) print_grading_page_links("");  // the page that explains it
         } catch (const std::exception& error) {
             std::printf("error: %s\n", error.what());
+            write_record(options, verdict_file, suite.name, 1, {error.what(), ""}, 0);
             return 1;
         }
-        if (write_verdict(verdict_file, result) != result) return 1;
         const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
+        if (write_record(options, verdict_file, suite.name, result, words, took.count()) != result) return 1;
         std::printf("%-16s %s in %.1f s\n", suite.name.c_str(), verdict_word(result), took.count());
         std::fflush(stdout);
     }
     return 0;
+}
+
+// One run of the checker that is one check (the performance gate, a compute-sanitizer run, a self-test's expected
+// failure): its result, with the record's words in @p words. @p said: the line saying what is graded.
+int run_one(doctest::Context& context, const tilelab::grader::CheckerOptions& options, const std::string& said,
+            tilelab::grader::FailureWords& words) {
+    tilelab::grader::FoundGpu gpu;
+    try {
+        gpu = gpu_for_lab(options.lab.name, said);
+    } catch (const std::exception& error) {  // the GPU lock could not be held
+        std::printf("error: %s\n", error.what());
+        words = {error.what(), ""};
+        return 2;
+    }
+    std::printf("%s\n", gpu.said.c_str());
+    if (!gpu.usable) {
+        words = {skip_reason(gpu.said), ""};
+        return exit_skipped;
+    }
+    int result = tilelab::grader::fail_if_nothing_ran(context.run());
+    words = failure_words(result);
+    if (!options.sanitizer_tool.empty()) result = sanitizer_verdict(options.sanitizer_tool, result, words);
+    if (result != 0) tilelab::grader::print_grading_page_links(options.sanitizer_tool);  // the page that explains it
+    return result;
+}
+
+// What was written to @p path, onto this process's standard output (for CTest, after the log was written).
+void print_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (in.is_open() && in.peek() != std::ifstream::traits_type::eof()) std::cout << in.rdbuf();
+    std::cout.flush();
 }
 
 }  // namespace
@@ -216,42 +331,51 @@ int main(int argc, char** argv) {
     doctest::Context context(argc, argv);
     if (context.shouldExit()) return context.run();
     const bool series = !options.series.empty();
-    auto stop = [&](int result, const std::string& said) {
-        return series ? end_every_check(options, result, said) : (std::printf("%s", said.c_str()),
-                                                                   write_verdict(options.verdict_file, result));
-    };
 
-    const auto& lab = tilelab::grader::lab_under_test();
     std::string said;
     try {
+        const auto& lab = tilelab::grader::lab_under_test();
         char line[256];
         std::snprintf(line, sizeof line, "Grading %s (%s) at TILE_WIDTH %d with seed %llu (set TILELAB_SEED to change it)\n",
                       lab.name, lab.launcher, lab.tile_width, static_cast<unsigned long long>(tilelab::base_seed()));
         said = line;
     } catch (const std::exception& error) {
-        return stop(2, "error: " + std::string(error.what()) + "\n");
+        said = "error: " + std::string(error.what()) + "\n";
+        if (series) return end_every_check(options, 2, said, {error.what(), ""});
+        std::printf("%s", said.c_str());
+        return write_record(options, options.verdict_file, check_of_run(argc, argv, options), 2, {error.what(), ""}, 0);
     }
-    std::printf("%s", said.c_str());
-    std::fflush(stdout);
-    tilelab::grader::FoundGpu gpu;
-    try {
-        gpu = gpu_found();
-    } catch (const std::exception& error) {  // the GPU lock could not be held
-        return stop(2, said + "error: " + error.what() + "\n");
-    }
-    apply_lab_needs(lab.name, gpu);
-    const std::string device = gpu.said + "\n";
-    const bool have_gpu = gpu.usable;
     if (series) {
-        if (!have_gpu) return end_every_check(options, exit_skipped, said + device);
+        tilelab::grader::FoundGpu gpu;
+        try {
+            gpu = gpu_for_lab(options.lab.name, said);
+        } catch (const std::exception& error) {  // the GPU lock could not be held
+            return end_every_check(options, 2, said + "error: " + error.what() + "\n", {error.what(), ""});
+        }
+        const std::string device = gpu.said + "\n";
+        if (!gpu.usable) return end_every_check(options, exit_skipped, said + device, {skip_reason(gpu.said), ""});
         std::printf("%s", device.c_str());
         return run_series(argc, argv, options, said + device);
     }
-    std::printf("%s", device.c_str());
-    if (!have_gpu) return write_verdict(options.verdict_file, exit_skipped);
-
-    int result = tilelab::grader::fail_if_nothing_ran(context.run());
-    if (!options.sanitizer_tool.empty()) result = sanitizer_verdict(options.sanitizer_tool, result);
-    if (result != 0) tilelab::grader::print_grading_page_links(options.sanitizer_tool);  // the page that explains it
-    return write_verdict(options.verdict_file, result);
+    // One check: its output goes to its log, beside its record, and then to CTest.
+    if (options.verdict_file.empty()) {
+        tilelab::grader::FailureWords words;
+        return run_one(context, options, said, words);
+    }
+    const std::string check = check_of_run(argc, argv, options);
+    const std::string log = tilelab::grader::log_path(options.verdict_file);
+    std::remove(tilelab::grader::record_path(options.verdict_file).c_str());  // none left from an earlier run
+    const auto started = std::chrono::steady_clock::now();
+    tilelab::grader::FailureWords words;
+    int result = 0;
+    try {
+        const tilelab::grader::OutputToFile output(log);
+        result = run_one(context, options, said, words);
+    } catch (const std::exception& error) {  // the log could not be written
+        std::printf("error: %s\n", error.what());
+        return write_record(options, options.verdict_file, check, 1, {error.what(), ""}, 0);
+    }
+    print_file(log);
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
+    return write_record(options, options.verdict_file, check, result, words, took.count());
 }

@@ -74,7 +74,13 @@ std::string describe(const ReplyHeader& header, const std::string& who) {
             if (!hint.empty()) text += "\n  hint: " + hint;
             return text;
         }
-        case wire::Status::exception: return who + " threw an exception: " + header.message;
+        case wire::Status::exception: {
+            // The exception's text is the lab's own: its lines after the first are quoted ("  | "), as what the lab's
+            // program prints is, so that none of them reads as the checker's hint.
+            std::string text = who + " threw an exception: ";
+            for (const char c : header.message) text += c == '\n' ? std::string("\n  | ") : std::string(1, c);
+            return text;
+        }
         case wire::Status::no_device: return "the lab's program found no usable GPU: " + header.message;
         default: return "the lab's program could not do what it was asked (" + header.message + ")";
     }

@@ -18,6 +18,7 @@
 // gate program of the kit's, is raced against the same reference by the same procedure (race() below), and the
 // requirement lies the lab's fraction of the way from 1.0 to the model's speedup. The calibration is cached per
 // GPU, lab and kit build (gate_calibration.hpp), and measured while this checker holds the GPU alone.
+#include "check_record.hpp"
 #include "gate_calibration.hpp"
 #include "gate_program.hpp"
 #include "gate_threshold.hpp"
@@ -291,44 +292,38 @@ struct Trial {
     double reference_events = 0, lab_events = 0;
 };
 
-// The gate's verdict as a record, `<verdict file>.gate.json` beside the checker's verdict: what grade.cmake reports
-// (the speedup, the requirement and where it came from) and what scripts/gate-margins.sh counts, as data rather
-// than read back from the printed lines. @p first is the first trial; with several (TILELAB_GATE_TRIALS), each
-// trial's speedup and whether it was fast enough (1 or 0) are in trial_speedups and trial_fast_enough; @p right:
-// every audited result was the lab's own and right; @p passed: that, and every trial fast enough.
-void write_gate_record(const LabUnderTest& lab, const GpuIdentity& gpu, const GateThreshold& threshold,
-                       const CalibrationOutcome& calibration, const Trial& first, const std::vector<double>& speedups,
-                       const std::vector<double>& fast, bool right, bool passed, double gflops) {
-    const std::string& verdict_file = checker_options().verdict_file;
-    if (verdict_file.empty()) return;
-    FlatJson record;
-    record.set("lab", lab.name)
-        .set("tile_width", lab.tile_width)
-        .set("gpu", gpu.name)
-        .set("compute_capability", gpu.compute_capability())
-        .set("reference", lab.reference)
-        .set("speedup", first.speedup)
-        .set("reference_median_ms", first.reference_median)
-        .set("lab_median_ms", first.lab_median)
-        .set("required", threshold.required)
-        .set("required_by", threshold.overridden ? "TILELAB_MIN_SPEEDUP" : "calibration")
-        .set("required_how", threshold.explain())
-        .set("fraction", threshold.fraction)
-        .set("capped", threshold.capped)
-        .set("results_right", right)
-        .set("passed", passed)
-        .set("trial_speedups", speedups)
-        .set("trial_fast_enough", fast);
-    if (threshold.model_speedup) record.set("model_speedup", *threshold.model_speedup);
+// The gate's measures, for the "measures" of the check's record (check_record.hpp; the checker writes it when the
+// check ends): what the report shows (the speedup, the requirement and where it came from, the GPU, the rate) and
+// what scripts/gate-margins.sh counts, as data rather than read back from the printed lines. @p first is the first
+// trial; with several (TILELAB_GATE_TRIALS), each trial's speedup and whether it was fast enough (1 or 0) are in
+// trial_speedups and trial_fast_enough; @p right: every audited result was the lab's own and right; @p passed:
+// that, and every trial fast enough; @p gflops: the rate of a right result (0: none).
+void record_gate_measures(const LabUnderTest& lab, const GpuIdentity& gpu, const GateThreshold& threshold,
+                          const CalibrationOutcome& calibration, const Trial& first, const std::vector<double>& speedups,
+                          const std::vector<double>& fast, bool right, bool passed, double gflops) {
+    nlohmann::json measures = {{"speedup", first.speedup},
+                               {"required_speedup", threshold.required},
+                               {"required_by", threshold.overridden ? "TILELAB_MIN_SPEEDUP" : "calibration"},
+                               {"required_how", threshold.explain()},
+                               {"gpu", gpu.name},
+                               {"compute_capability", gpu.compute_capability()},
+                               {"student_ms", first.lab_median},
+                               {"reference_ms", first.reference_median},
+                               {"reference", lab.reference},
+                               {"fraction", threshold.fraction},
+                               {"capped", threshold.capped},
+                               {"results_right", right},
+                               {"passed", passed},
+                               {"trial_speedups", speedups},
+                               {"trial_fast_enough", fast}};
+    if (threshold.model_speedup) measures["model_speedup"] = *threshold.model_speedup;
     if (calibration.calibration) {
-        record.set("model_speedup_min", calibration.calibration->speedup_min)
-            .set("model_speedup_max", calibration.calibration->speedup_max)
-            .set("calibration_date", calibration.calibration->date);
+        measures["model_speedup_min"] = calibration.calibration->speedup_min;
+        measures["model_speedup_max"] = calibration.calibration->speedup_max;
+        measures["calibration_date"] = calibration.calibration->date;
     }
-    if (gflops > 0) record.set("gflops", gflops);
-    std::ofstream out(verdict_file + ".gate.json", std::ios::trunc);
-    out << record.dump() << "\n";
-    if (!out) std::printf("note: could not write the gate's record %s.gate.json\n", verdict_file.c_str());
+    if (gflops > 0) measures["gflops"] = gflops;
+    current_check_measures() = measures;
 }
 
 }  // namespace
@@ -449,7 +444,7 @@ TEST_SUITE("perf") {
             std::printf("leaderboard: %.1f GFLOP/s (%s, %dx%dx%d, median of %d runs)\n",
                         2.0 * n * n * static_cast<double>(n) / (lab_median * 1e6), lab.name, n, n, n, setting.repeats);
         const bool right = found.forged == 0 && found.wrong == 0;
-        write_gate_record(lab, gpu, threshold, calibration, done.front(), trial_speedups, trial_fast, right, right && slow == 0,
+        record_gate_measures(lab, gpu, threshold, calibration, done.front(), trial_speedups, trial_fast, right, right && slow == 0,
                           right ? 2.0 * n * n * static_cast<double>(n) / (lab_median * 1e6) : 0);
         if (slow == 0) return;
         char summary[640];

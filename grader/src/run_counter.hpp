@@ -8,4 +8,7 @@ namespace tilelab::grader {
 /// @p doctest_result, or 1 with a message when no test case passed the command line's filters.
 int fail_if_nothing_ran(int doctest_result);
 
+/// How many test cases passed the filters in the last doctest run (0: the filters selected none).
+unsigned test_cases_selected();
+
 }  // namespace tilelab::grader

@@ -1,5 +1,7 @@
 #include "suite_series.hpp"
 
+#include "check_record.hpp"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -56,18 +58,16 @@ const char* verdict_word(int exit_status) {
 }
 
 int show_verdict(const std::string& verdict_file) {
-    std::ifstream log(verdict_file + ".log");
+    std::ifstream log(log_path(verdict_file));
     if (log.is_open() && log.peek() != std::ifstream::traits_type::eof()) std::cout << log.rdbuf();
     std::cout.flush();
-    std::ifstream in(verdict_file);
-    std::string verdict;
-    std::getline(in, verdict);
-    if (verdict == "passed") return 0;
-    if (verdict == "skipped") return exit_skipped;
-    if (verdict != "failed")
-        std::printf("error: no verdict in %s: the check's series (the test named like this one, with .checks "
-                    "in place of the check) did not run or did not finish; see its output\n", verdict_file.c_str());
-    return 1;
+    try {
+        return verdict_exit_status(read_record(record_path(verdict_file)).verdict);
+    } catch (const std::exception& error) {
+        std::printf("error: %s: the check's series (the test named like this one, with .checks in place of the "
+                    "check) did not run or did not finish; see its output\n", error.what());
+        return 1;
+    }
 }
 
 }  // namespace tilelab::grader

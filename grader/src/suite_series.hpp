@@ -36,7 +36,8 @@ private:
 const char* verdict_word(int exit_status);
 
 /// The test of one check of a series: prints the output the series left in `<verdict file>.log` and returns the
-/// verdict's exit status (0 passed, 77 skipped, 1 failed or missing, with a message saying which test ran it).
+/// exit status of the verdict in its record, `<verdict file>.json` (0 passed, 77 skipped, 1 failed; 1 with a
+/// message saying which test writes it when the record is missing or cannot be read).
 int show_verdict(const std::string& verdict_file);
 
 }  // namespace tilelab::grader
