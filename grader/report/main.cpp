@@ -1,16 +1,10 @@
-<<<<<<< HEAD
 // tilelab-report: every report of a grading from one program (records and grader/labs.json in; tables,
 // results.json, summary.json, a class's files out). Only the dispatch lives here.
-=======
-// H4's test stub of tilelab-report's entry point (the lead keeps H3's main.cpp): dispatches "class", "same"
-// and "timings".
->>>>>>> h4
 #include "subcommands.hpp"
 
 #include <cstring>
 #include <iostream>
 
-<<<<<<< HEAD
 namespace {
 
 /// What to type, for a command line that names no known subcommand.
@@ -28,9 +22,10 @@ int usage() {
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc < 2) return usage();
     using namespace tilelab::report;
+    if (argc < 2) return usage();
     const char* command = argv[1];
+    // grade and labs read their own name as argv[0]; the others take the arguments after it.
     if (std::strcmp(command, "grade") == 0) return grade_main(argc - 1, argv + 1);
     if (std::strcmp(command, "labs") == 0) return labs_main(argc - 1, argv + 1);
     if (std::strcmp(command, "class") == 0) return class_main(argc - 2, argv + 2);
@@ -38,12 +33,3 @@ int main(int argc, char** argv) {
     if (std::strcmp(command, "timings") == 0) return timings_main(argc - 2, argv + 2);
     return usage();
 }
-=======
-int main(int argc, char** argv) {
-    if (argc >= 2 && std::strcmp(argv[1], "class") == 0) return tilelab::report::class_main(argc - 2, argv + 2);
-    if (argc >= 2 && std::strcmp(argv[1], "same") == 0) return tilelab::report::same_main(argc - 2, argv + 2);
-    if (argc >= 2 && std::strcmp(argv[1], "timings") == 0) return tilelab::report::timings_main(argc - 2, argv + 2);
-    std::cerr << "usage: tilelab-report class|same|timings ...\n";
-    return 2;
-}
->>>>>>> h4
