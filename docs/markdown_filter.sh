@@ -6,7 +6,7 @@
 #   to the API's headers become links to their pages;
 # - "<!-- site: ... -->" lines, invisible on a code host, become what only the site has:
 #     <!-- site: toc -->         the page's table of contents
-#     <!-- site: points -->      the lab's points, generated from grader/rubric.json (docs/site/rubric_points.cmake),
+#     <!-- site: points -->      the lab's points, generated from grader/labs.json (docs/site/points_tables.cmake),
 #                                in place of the paragraph right after the marker (what a code host shows)
 #     <!-- site: stub FILE -->   FILE of the page's folder, highlighted, as it is in the repository
 # - <details> hint blocks lose their blank lines (Doxygen would end the block there);
@@ -98,7 +98,7 @@ fallback { next }
     found = 0
     while ((getline row < file) > 0) { print row; found = 1 }
     close(file)
-    if (!found) print "(grader/rubric.json gives this lab no points yet.)"
+    if (!found) print "(The lab registry, grader/labs.json, gives this lab no points yet.)"
     next
 }
 /^<!-- site: points-summary -->$/ {

@@ -1,12 +1,12 @@
-# The words of the points tables (rubric_points.cmake) in each language of the site (pages.cmake); the checks'
-# names and descriptions come from grader/rubric.json, in English, as the grader prints them.
+# The words of the points tables (points_tables.cmake) in each language of the site (pages.cmake); the checks'
+# names and descriptions come from the lab registry, grader/labs.json, in English, as the grader prints them.
 set(POINTS_HEADER_en "| check | what earns the points | points |")
 set(POINTS_SANITIZER_en "only where compute-sanitizer is installed")
 set(POINTS_TOTAL_en "total")
 set(POINTS_EARNS_en "A check earns its points when none of its tests failed (every tile width, every backend) and at least one ran and passed.")
 set(POINTS_EXCLUDE_en "A check whose tests were all skipped (a GPU check on a machine without a GPU) is left out of the total possible.")
 set(POINTS_WITHHOLD_en "A check whose tests were all skipped (a GPU check on a machine without a GPU) stays in the total possible and earns nothing.")
-set(POINTS_FROM_en "(From `grader/rubric.json`, which the grader uses; see @ref grading_points \"how points are counted\".)")
+set(POINTS_FROM_en "(From the lab registry, `grader/labs.json`, which the grader uses; see @ref grading_points \"how points are counted\".)")
 set(POINTS_SUMMARY_en "| lab | points | of which only with compute-sanitizer |")
 
 set(POINTS_HEADER_es "| comprobación | qué da los puntos | puntos |")
@@ -15,7 +15,7 @@ set(POINTS_TOTAL_es "total")
 set(POINTS_EARNS_es "Una comprobación obtiene sus puntos cuando ninguna de sus pruebas falló (con cualquier ancho de tesela, en cualquier backend) y al menos una se ejecutó y pasó.")
 set(POINTS_EXCLUDE_es "Una comprobación cuyas pruebas se omitieron todas (una comprobación de GPU en una máquina sin GPU) queda fuera del total posible.")
 set(POINTS_WITHHOLD_es "Una comprobación cuyas pruebas se omitieron todas (una comprobación de GPU en una máquina sin GPU) sigue en el total posible y no obtiene nada.")
-set(POINTS_FROM_es "(De `grader/rubric.json`, el archivo que usa el corrector; véase @ref grading_points \"cómo se cuentan los puntos\".)")
+set(POINTS_FROM_es "(Del registro de prácticas, `grader/labs.json`, el archivo que usa el corrector; véase @ref grading_points \"cómo se cuentan los puntos\".)")
 set(POINTS_SUMMARY_es "| práctica | puntos | de ellos, solo con compute-sanitizer |")
 
 set(POINTS_HEADER_vi "| phép kiểm tra | điều kiện để được điểm | điểm |")
@@ -24,7 +24,7 @@ set(POINTS_TOTAL_vi "tổng")
 set(POINTS_EARNS_vi "Một phép kiểm tra được điểm khi không bài kiểm thử nào của nó thất bại (ở mọi độ rộng ô, trên mọi backend) và có ít nhất một bài đã chạy và đạt.")
 set(POINTS_EXCLUDE_vi "Phép kiểm tra mà mọi bài kiểm thử đều bị bỏ qua (phép kiểm tra GPU trên máy không có GPU) không được tính vào tổng điểm tối đa.")
 set(POINTS_WITHHOLD_vi "Phép kiểm tra mà mọi bài kiểm thử đều bị bỏ qua (phép kiểm tra GPU trên máy không có GPU) vẫn được tính vào tổng điểm tối đa và không được điểm.")
-set(POINTS_FROM_vi "(Lấy từ `grader/rubric.json`, tệp mà bộ chấm điểm sử dụng; xem @ref grading_points \"cách tính điểm\".)")
+set(POINTS_FROM_vi "(Lấy từ sổ đăng ký bài thực hành, `grader/labs.json`, tệp mà bộ chấm điểm sử dụng; xem @ref grading_points \"cách tính điểm\".)")
 set(POINTS_SUMMARY_vi "| bài thực hành | điểm | trong đó chỉ khi có compute-sanitizer |")
 
 set(POINTS_HEADER_zh "| 检查 | 得分条件 | 分值 |")
@@ -33,5 +33,5 @@ set(POINTS_TOTAL_zh "总计")
 set(POINTS_EARNS_zh "一项检查在其所有测试均未失败（每种分块宽度、每个后端）且至少有一个测试运行并通过时得分。")
 set(POINTS_EXCLUDE_zh "所有测试都被跳过的检查（在没有 GPU 的机器上的 GPU 检查）不计入可得总分。")
 set(POINTS_WITHHOLD_zh "所有测试都被跳过的检查（在没有 GPU 的机器上的 GPU 检查）仍计入可得总分，但不得分。")
-set(POINTS_FROM_zh "（来自 `grader/rubric.json`，即自动评分器使用的文件；参见 @ref grading_points \"分数如何计算\"。）")
+set(POINTS_FROM_zh "（来自实验登记表 `grader/labs.json`，即自动评分器使用的文件；参见 @ref grading_points \"分数如何计算\"。）")
 set(POINTS_SUMMARY_zh "| 实验 | 分值 | 其中仅在有 compute-sanitizer 时 |")

@@ -1,47 +1,54 @@
-// Cheat: from a global initializer, leaves behind a daemon (fork, setsid, fork again) that outlives the test,
-// waits for CTest to finish writing <build>/grade.xml, then marks every failed or skipped test in it as run
-// (passed) and writes "passed" into every verdict file under <build>/verdicts/. The lab itself is the stub.
+// Cheat: from a global initializer, leaves behind a daemon (fork, setsid, fork again) that outlives the test and
+// goes after what the report is made from: until the report is written (<build>/summary.json), it keeps rewriting
+// every record of its own lab, <build>/verdicts/graded.lab02.*.json, to "verdict": "passed", so that tilelab-report
+// would count the stub's failed checks as passed. The lab itself is the stub.
 // Stopped by: the sandbox ends every process of the runner's user when the check ends, and that user cannot
-// write the build tree; grade.cmake also needs the checker's own verdict file for every passed check.
+// write the build tree (verdicts/ is the checker's); the report reads nothing else a lab could change (CTest's own
+// pass or fail counts for nothing, and a test without its record is failed).
 #include <tilelab/labs.hpp>
 
-#include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 namespace {
 namespace fs = std::filesystem;
 
-void replace_all(std::string& text, const std::string& from, const std::string& to) {
-    for (auto at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size()))
-        text.replace(at, from.size(), to);
+// Every record of lab 02's checks in <verdicts>, with its verdict made "passed".
+void pass_own_records(const fs::path& verdicts) {
+    static const std::regex verdict("\"verdict\"\\s*:\\s*\"(failed|skipped)\"");
+    std::error_code ignored;
+    for (fs::directory_iterator it(verdicts, ignored), end; it != end; it.increment(ignored)) {
+        const std::string name = it->path().filename().string();
+        if (name.rfind("graded.lab02.", 0) != 0 || it->path().extension() != ".json") continue;
+        std::ostringstream text;
+        text << std::ifstream(it->path(), std::ios::binary).rdbuf();
+        const std::string doctored = std::regex_replace(text.str(), verdict, "\"verdict\": \"passed\"");
+        if (doctored != text.str()) std::ofstream(it->path(), std::ios::binary | std::ios::trunc) << doctored;
+    }
 }
 
-// Waits (up to 15 minutes) for a finished report, doctors it and the verdicts, and leaves.
-void doctor_report_later() {
+// Whether <summary> was written after <since>: the report of this grading, not one of an earlier grading.
+bool reported_since(const fs::path& summary, fs::file_time_type since) {
+    std::error_code missing;
+    const fs::file_time_type written = fs::last_write_time(summary, missing);
+    return !missing && written >= since;
+}
+
+// Doctors the records (up to 15 minutes) until the report has been written from them, and leaves.
+void doctor_records_until_reported() {
+    const fs::file_time_type started = fs::file_time_type::clock::now();
     std::error_code ignored;
     fs::path build = fs::read_symlink("/proc/self/exe", ignored).parent_path();
     while (!build.empty() && build != build.root_path() && !fs::exists(build / "CMakeCache.txt", ignored))
         build = build.parent_path();
-    const fs::path report = build / "grade.xml";
-    for (int tick = 0; tick < 15 * 60 * 5; ++tick) {
+    for (int tick = 0; tick < 15 * 60 * 5 && !reported_since(build / "summary.json", started); ++tick) {
         usleep(200000);
-        struct stat info {};
-        if (stat(report.c_str(), &info) != 0 || std::time(nullptr) - info.st_mtime < 2) continue;
-        std::ostringstream text;
-        text << std::ifstream(report, std::ios::binary).rdbuf();
-        std::string xml = text.str();
-        replace_all(xml, "status=\"fail\"", "status=\"run\"");
-        replace_all(xml, "status=\"notrun\"", "status=\"run\"");
-        std::ofstream(report, std::ios::binary | std::ios::trunc) << xml;
-        for (fs::recursive_directory_iterator it(build / "verdicts", ignored), end; it != end; it.increment(ignored))
-            if (it->is_regular_file(ignored)) std::ofstream(it->path(), std::ios::trunc) << "passed\n";
-        return;
+        pass_own_records(build / "verdicts");
     }
 }
 
@@ -53,7 +60,7 @@ void doctor_report_later() {
     if (fork() != 0) _exit(0);  // the grandchild is adopted by init: nobody waits for it
     for (int fd = 0; fd <= 4; ++fd) close(fd);
     try {
-        doctor_report_later();
+        doctor_records_until_reported();
     } catch (...) {
     }
     _exit(0);

@@ -1,11 +1,12 @@
-// CHEAT (red team, issue 27): everything the runner's user might reach outside its own process, tried at once from
-// a global constructor, each attempt printed (the check's output shows what was refused). It signals the checker
-// and CTest (SIGSTOP then SIGCONT), attaches to the checker with ptrace, reads its memory with process_vm_readv and
-// /proc/<pid>/mem, its environment, its open files; it finds every checker's --verdict-file and grade.cmake's
-// command line in /proc/*/cmdline (readable by everyone) and tries to write "passed" into the verdicts, and into
-// the build folder (points.txt, results.json, grade.xml, a CTestTestfile.cmake, a marker cheat-was-here) and the
-// kit (grader/rubric.json, the checker program); it leaves files in /tmp and /dev/shm for later checks and tries to
-// enter the other checks' scratch folders; then it exits, so that the checker quotes what it printed. matmul_timed
+// CHEAT (red team, issue 27): everything the runner's user might reach outside its own process, tried at once from a
+// global constructor, each attempt printed (the check's output shows what was refused). It signals the checker and
+// CTest (SIGSTOP then SIGCONT), attaches to the checker with ptrace, reads its memory with process_vm_readv and
+// /proc/<pid>/mem, its environment, its open files; it finds every checker's --verdict-file and grade.cmake's command
+// line in /proc/*/cmdline (readable by everyone) and tries to write a passed record in place of each check's
+// (<verdict-file>.json) and a forged one beside them, and into the build folder (summary.json, results.json and
+// tests.json, what the report is made from or writes; a CTestTestfile.cmake; a marker cheat-was-here) and the kit (the
+// lab registry grader/labs.json, the checker program); it leaves files in /tmp and /dev/shm for later checks and tries
+// to enter the other checks' scratch folders; then it exits, so that the checker quotes what it printed. matmul_timed
 // is the stub's. It must earn nothing: a user of its own, with no rights over the checker or the build tree.
 #include <tilelab/labs.hpp>
 
@@ -96,17 +97,22 @@ __attribute__((constructor)) void probe() {
         kill(ctest, SIGCONT);
     }
     for (const std::string& verdict : verdicts) {
-        report("write passed into " + verdict, try_write(verdict, "passed\n"));
+        const std::string test = verdict.substr(verdict.rfind('/') + 1);
+        const std::string record = "{\"record\": 1, \"test\": \"" + test + "\", \"verdict\": \"passed\"}\n";
+        report("write a passed record into " + verdict + ".json", try_write(verdict + ".json", record.c_str()));
         const std::string build = dirname_of(dirname_of(verdict));
         report("write " + build + "/cheat-was-here", try_write(build + "/cheat-was-here", "x"));
-        report("write " + build + "/points.txt", try_write(build + "/points.txt", "lab04 8 8\n", O_WRONLY | O_APPEND));
-        report("write " + build + "/grade.xml", try_write(build + "/grade.xml", "", O_WRONLY | O_APPEND));
+        const char* summary = "{\"summary\": 1, \"labs\": [{\"id\": \"lab04\", \"earned\": 10, \"possible\": 10}]}\n";
+        report("write " + build + "/summary.json", try_write(build + "/summary.json", summary));
+        report("write " + build + "/results.json", try_write(build + "/results.json", "{\"score\": 112}\n"));
+        report("write " + build + "/tests.json", try_write(build + "/tests.json", "{\"tests\": []}\n"));
         report("append to " + build + "/CTestTestfile.cmake",
                try_write(build + "/CTestTestfile.cmake", "\n", O_WRONLY | O_APPEND));
-        report("create a verdict " + dirname_of(verdict) + "/forged", try_write(dirname_of(verdict) + "/forged", "passed\n"));
+        report("create a record " + dirname_of(verdict) + "/forged.json",
+               try_write(dirname_of(verdict) + "/forged.json", "{\"record\": 1, \"verdict\": \"passed\"}\n"));
     }
     for (const std::string& kit : kits) {
-        report("append to " + kit + "/grader/rubric.json", try_write(kit + "/grader/rubric.json", " ", O_WRONLY | O_APPEND));
+        report("append to " + kit + "/grader/labs.json", try_write(kit + "/grader/labs.json", " ", O_WRONLY | O_APPEND));
         report("open " + kit + "/solutions", open((kit + "/solutions").c_str(), O_RDONLY) >= 0);
     }
     report("leave /tmp/tilelab-cache for later checks", try_write("/tmp/tilelab-cache", "cached"));
