@@ -9,7 +9,6 @@
 #     tests of their own.
 # What each lab is, and each suite's policy, come from grader/labs.json (TileLabRegistry.cmake).
 include_guard(GLOBAL)
-set(_tilelab_cmake_dir "${CMAKE_CURRENT_LIST_DIR}")
 # Seconds a GPU check may wait for its turn on the GPU beyond its own limit: 0 in a build of one submission, where
 # CTest's RUN_SERIAL keeps measuring checks apart; grade.cmake -DKIT raises it for a batch (see gpu_lease.hpp).
 # TILELAB_GPU_LEASE (set by grader/submission): the checks always run with a GPU lock (TILELAB_GPU_LOCK), so the
@@ -31,15 +30,19 @@ macro(_tilelab_default variable value)
   endif()
 endmacro()
 
-# tilelab_expect_failure_command(<out_var> MATCH <regex> [TIMEOUT <seconds>] COMMAND <command>...): a test command
-# that passes only if the command fails with output matching MATCH (and fails it when it runs past TIMEOUT).
+# tilelab_expect_failure_command(<out_var> MATCH <regex> [TIMEOUT <seconds>] [STATUS <n>] COMMAND <command>...): a
+# test command that passes only if the command fails (with exit status STATUS, where given) with output matching
+# MATCH (and fails it when it runs past TIMEOUT): grader/selftest/expect_failure.cmake.
 function(tilelab_expect_failure_command out_var)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "MATCH;TIMEOUT" "COMMAND")
-  if(arg_TIMEOUT)
-    set(timeout "-DTIMEOUT=${arg_TIMEOUT}")
-  endif()
-  set(${out_var} "${CMAKE_COMMAND}" ${timeout} "-DMATCH=${arg_MATCH}" -P
-      "${_tilelab_cmake_dir}/tilelab_expect_failure.cmake" -- ${arg_COMMAND} PARENT_SCOPE)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "MATCH;TIMEOUT;STATUS" "COMMAND")
+  set(options "")
+  foreach(option TIMEOUT STATUS)
+    if(arg_${option})
+      list(APPEND options "-D${option}=${arg_${option}}")
+    endif()
+  endforeach()
+  set(${out_var} "${CMAKE_COMMAND}" ${options} "-DMATCH=${arg_MATCH}" -P
+      "${_tilelab_kit_source_dir}/grader/selftest/expect_failure.cmake" -- ${arg_COMMAND} PARENT_SCOPE)
 endfunction()
 
 # A test that reports itself skipped on the CPU backend, saying why (the check needs a GPU), in its record. Its lab
