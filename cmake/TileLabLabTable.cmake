@@ -11,16 +11,12 @@ function(_tilelab_cxx_string out text)
   set(${out} "\"${text}\"" PARENT_SCOPE)
 endfunction()
 
-# tilelab_write_lab_table(): writes <build>/generated/tilelab/lab_table.inc: two lists of the registry's labs, in its
-# order, each an X-macro the includer defines before it includes the file (an undefined one is left out):
-#   TILELAB_LAB_ENTRY(<initializer>): one per lab, the initializer of tilelab::grader::LabEntry
-#     (grader/src/lab_registry.hpp): id, folder, launcher, kernel, configuration {block_tile, phase_depth, threads}
-#     (0s for TILE_WIDTH labs, else labs.hpp's constants by name, so the includer includes <tilelab/labs.hpp>),
-#     needs_tile_multiples, uses_shared_tiles, gate {reference id, reference folder, reference_name, fraction}
-#     ("" for no gate), minimum compute capability {major, minor, why} ({0, 0, ""}: any the build has code for),
-#     kit_kernel (the lab whose model kernel the kit builds the lab with; "" for none);
-#   TILELAB_KERNEL_LAB(<id>, <launcher>, <kernel>, <needs_tile_multiples>): the labs with a kernel of their own,
-#     their names as C++ identifiers (grader/bench/bench.cu declares and times their launchers).
+# tilelab_write_lab_table(): writes <build>/generated/tilelab/lab_table.inc: two X-macro lists of the registry's
+# labs, in its order, each left out unless the includer defines it:
+#   TILELAB_LAB_ENTRY(<initializer>): one per lab, a tilelab::grader::LabEntry (grader/src/lab_registry.hpp says
+#     what each field is), with labs.hpp's constants by name (the includer includes <tilelab/labs.hpp>);
+#   TILELAB_KERNEL_LAB(<id>, <launcher>, <kernel>, <needs_tile_multiples>): the labs with a kernel of their own, as
+#     C++ identifiers (grader/bench/bench.cu declares and times their launchers).
 # The file is rewritten only when its text changes (no rebuild after a reconfigure). The interface library
 # tilelab_lab_table puts its folder on its users' include path (#include <tilelab/lab_table.inc>).
 function(tilelab_write_lab_table)
@@ -31,14 +27,15 @@ function(tilelab_write_lab_table)
   set(kernels "")
   foreach(folder IN LISTS TILELAB_LABS)
     foreach(field ID LAUNCHER KERNEL BLOCK_TILE PHASE_DEPTH THREADS NEEDS_TILE_MULTIPLES USES_SHARED_TILES)
-      set(${field} "${TILELAB_${folder}_${field}}")
+      string(TOLOWER ${field} name)
+      set(${name} "${TILELAB_${folder}_${field}}")
     endforeach()
-    if(BLOCK_TILE STREQUAL "")  # a TILE_WIDTH lab
-      set(BLOCK_TILE 0)
-      set(PHASE_DEPTH 0)
-      set(THREADS 0)
+    if(block_tile STREQUAL "")  # a TILE_WIDTH lab
+      set(block_tile 0)
+      set(phase_depth 0)
+      set(threads 0)
     endif()
-    foreach(flag NEEDS_TILE_MULTIPLES USES_SHARED_TILES)  # string(JSON) gives ON/OFF for true/false
+    foreach(flag needs_tile_multiples uses_shared_tiles)  # string(JSON) gives ON/OFF for true/false
       if(${flag})
         set(${flag} true)
       else()
@@ -60,12 +57,12 @@ function(tilelab_write_lab_table)
     if(TILELAB_${folder}_KIT_KERNEL)
       set(kit_kernel ${TILELAB_${TILELAB_${folder}_KIT_KERNEL}_ID})
     endif()
-    string(APPEND entries "TILELAB_LAB_ENTRY({\"${ID}\", \"${folder}\", \"${LAUNCHER}\", \"${KERNEL}\",\n"
-                          "                  {${BLOCK_TILE}, ${PHASE_DEPTH}, ${THREADS}}, ${NEEDS_TILE_MULTIPLES}, "
-                          "${USES_SHARED_TILES},\n                  ${gate},\n                  ${capability},\n"
+    string(APPEND entries "TILELAB_LAB_ENTRY({\"${id}\", \"${folder}\", \"${launcher}\", \"${kernel}\",\n"
+                          "                  {${block_tile}, ${phase_depth}, ${threads}}, ${needs_tile_multiples}, "
+                          "${uses_shared_tiles},\n                  ${gate},\n                  ${capability},\n"
                           "                  \"${kit_kernel}\"})\n")
-    if(NOT KERNEL STREQUAL "")
-      string(APPEND kernels "TILELAB_KERNEL_LAB(${ID}, ${LAUNCHER}, ${KERNEL}, ${NEEDS_TILE_MULTIPLES})\n")
+    if(NOT kernel STREQUAL "")
+      string(APPEND kernels "TILELAB_KERNEL_LAB(${id}, ${launcher}, ${kernel}, ${needs_tile_multiples})\n")
     endif()
   endforeach()
   file(RELATIVE_PATH source "${PROJECT_SOURCE_DIR}" "${TILELAB_REGISTRY}")
