@@ -1,23 +1,16 @@
-# The one place that knows how a lab becomes tests. Each (submission, lab, tile width) gets:
-#   - a program, left out of `all`, made of the lab's files from the submission, the lab's adapter
-#     (grader/runner/adapters) and the runner's harness;
-#   - a CTest test "<submission>.<lab>.tw<N>.build" that builds it, so a file that does not compile (or is
-#     missing) fails that lab's tests, with the compiler's output, and every other lab is still graded;
-#   - a test "<prefix>.checks" that runs the lab's checks one after another in one checker (a series, see
-#     grader/src/suite_series.hpp), once that build test has passed (a CTest fixture), and one test per check
-#     suite that shows that check's output and verdict; the performance gate and compute-sanitizer's runs are
-#     tests of their own.
+# The one place that knows how a lab becomes tests. Each (submission, lab, tile width) gets a runner (the lab's files,
+# its adapter and the runner's harness: TileLabRunner.cmake); a test "<prefix>.build" that builds it, so a file that
+# does not compile fails that lab's tests alone; a test "<prefix>.checks" that runs the lab's checks one after another
+# in one checker (grader/src/suite_series.hpp) once the build has passed (a CTest fixture), with one test per check
+# that shows its output and verdict; and tests of their own for the performance gate and compute-sanitizer's runs.
 # What each lab is, and each suite's policy, come from grader/labs.json (TileLabRegistry.cmake).
 include_guard(GLOBAL)
-set(_tilelab_cmake_dir "${CMAKE_CURRENT_LIST_DIR}")
 # Seconds a GPU check may wait for its turn on the GPU beyond its own limit: 0 in a build of one submission, where
-# CTest's RUN_SERIAL keeps measuring checks apart; grade.cmake -DKIT raises it for a batch (see gpu_lease.hpp).
-# TILELAB_GPU_LEASE (set by grader/submission): the checks always run with a GPU lock (TILELAB_GPU_LOCK), so the
-# measuring ones need no RUN_SERIAL.
+# CTest's RUN_SERIAL keeps measuring checks apart; grade.cmake -DKIT raises it for a batch (see gpu_lease.hpp), whose
+# checks always run with a GPU lock (TILELAB_GPU_LEASE, set by grader/submission), so need no RUN_SERIAL.
 if(NOT DEFINED TILELAB_GPU_QUEUE_SECONDS)
   set(TILELAB_GPU_QUEUE_SECONDS 0)
 endif()
-# The kit's sources (also when a submission is built against a kit built before: grader/submission).
 get_filename_component(_tilelab_kit_source_dir "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 set(_tilelab_gate_environment "TILELAB_MIN_SPEEDUP=${TILELAB_MIN_SPEEDUP};TILELAB_GATE_CUDA_FLAGS=${TILELAB_GATE_CUDA_FLAGS}")
 include("${CMAKE_CURRENT_LIST_DIR}/TileLabRegistry.cmake")
@@ -30,17 +23,6 @@ macro(_tilelab_default variable value)
     set(${variable} "${value}")
   endif()
 endmacro()
-
-# tilelab_expect_failure_command(<out_var> MATCH <regex> [TIMEOUT <seconds>] COMMAND <command>...): a test command
-# that passes only if the command fails with output matching MATCH (and fails it when it runs past TIMEOUT).
-function(tilelab_expect_failure_command out_var)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "MATCH;TIMEOUT" "COMMAND")
-  if(arg_TIMEOUT)
-    set(timeout "-DTIMEOUT=${arg_TIMEOUT}")
-  endif()
-  set(${out_var} "${CMAKE_COMMAND}" ${timeout} "-DMATCH=${arg_MATCH}" -P
-      "${_tilelab_cmake_dir}/tilelab_expect_failure.cmake" -- ${arg_COMMAND} PARENT_SCOPE)
-endfunction()
 
 # A test that reports itself skipped on the CPU backend, saying why (the check needs a GPU), in its record. Its lab
 # and tile width are those of its name, <submission>.<lab>.tw<N>.cpu.<suite>.
@@ -192,53 +174,12 @@ function(_tilelab_add_sanitizer_tests prefix lab tile_width backend labels)
   endforeach()
 endfunction()
 
-# The self-test's expectation that a lab fails, the test <prefix>.<expect> (modes: see tilelab_add_lab): the
-# suites (those asked for, or all the lab runs here, none that needs a GPU) in one checker, or compute-sanitizer's
-# tool, must fail with output matching @p match.
-function(_tilelab_add_expectation prefix expect match timeout target backend labels suites measuring)
-  if(expect STREQUAL "fail-all")
-    set(match "test cases: *[0-9]+ [|] *0 passed")
-  endif()
-  if(NOT timeout)
-    math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * 4")
-  endif()
-  set(program ${ARGN})
-  if("${TILELAB_SUITE_${suites}_KIND}" STREQUAL "gate")  # the gate alone: its runner
-    string(REPLACE "$<TARGET_FILE:${target}>" "$<TARGET_FILE:${target}_gate>" program "${program}")
-  endif()
-  _tilelab_checker_limits(command ${timeout} ${prefix}.${expect} ${program})
-  if(expect MATCHES "^(memcheck|racecheck|synccheck)-fails$")
-    _tilelab_sanitizer_command(command ${CMAKE_MATCH_1} ${command})
-    set(kind_labels gpu sanitizer)
-  else()
-    string(REPLACE ";" "," suites "${suites}")
-    list(APPEND command --test-suite=${suites})
-    set(kind_labels ${backend})
-  endif()
-  # A kernel that never ends must fail the expectation in time, before CTest's own limit below.
-  tilelab_expect_failure_command(command MATCH "${match}" TIMEOUT ${timeout} COMMAND ${command})
-  add_test(NAME ${prefix}.${expect} COMMAND ${command})
-  math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * 5")
-  set_tests_properties(${prefix}.${expect} PROPERTIES LABELS "${labels};${kind_labels}" TIMEOUT ${timeout}
-                       SKIP_REGULAR_EXPRESSION "SKIPPED: no usable CUDA GPU" FIXTURES_REQUIRED ${prefix}.built)
-  if(measuring)
-    set_tests_properties(${prefix}.${expect} PROPERTIES RUN_SERIAL TRUE ENVIRONMENT "${_tilelab_gate_environment}")
-  endif()
-  if(expect MATCHES "-fails$" AND NOT TILELAB_COMPUTE_SANITIZER)
-    set_tests_properties(${prefix}.${expect} PROPERTIES DISABLED TRUE)
-  endif()
-endfunction()
-
 # tilelab_add_lab(SUBMISSION <name> ROOT <dir> LAB <folder> TILE_WIDTH <n> [BACKEND gpu|cpu]
 #                 [EXPECT <mode>] [MATCH <regex>] [TIMEOUT <seconds>] [SUITES <suite>...] [SKIP_CHECKS <suite>...]
 #                 [LABELS <label>...])
 # Tests are named <submission>.<lab>.tw<n>[.cpu].<check>: the CPU backend's carry ".cpu" and the label cpu,
-# the GPU backend's the label gpu.
-#   pass              every check must pass (the graded submission, correct alternatives)
-#   fail-all          every check must fail (the stubs)
-#   fail              the checks (or SUITES) must fail with output matching MATCH (a kernel with one known bug)
-#   build-fails       building must fail with output matching MATCH (a file that does not compile, or is missing)
-#   <tool>-fails      compute-sanitizer's tool (memcheck, racecheck, synccheck) must report an error matching MATCH
+# the GPU backend's the label gpu. EXPECT pass (the default): every check must pass; the self-test's other modes
+# are grader/selftest/expectations.cmake's.
 function(tilelab_add_lab)
   cmake_parse_arguments(PARSE_ARGV 0 arg "" "SUBMISSION;ROOT;LAB;TILE_WIDTH;BACKEND;EXPECT;MATCH;TIMEOUT"
                         "SUITES;SKIP_CHECKS;LABELS")
@@ -260,10 +201,7 @@ function(tilelab_add_lab)
   _tilelab_add_lab_targets(build_command program ${prefix} ${arg_SUBMISSION} "${arg_ROOT}" ${arg_LAB} ${arg_TILE_WIDTH}
                            ${backend} ${target} "${suites_GATE}")
   if(arg_EXPECT STREQUAL "build-fails")
-    tilelab_expect_failure_command(command MATCH "${arg_MATCH}" COMMAND ${build_command})
-    add_test(NAME ${prefix}.build-fails COMMAND ${command})
-    set_tests_properties(${prefix}.build-fails PROPERTIES LABELS "${labels};${backend};build" TIMEOUT 300
-                         RESOURCE_LOCK tilelab_build_tree)
+    _tilelab_expect_build_failure(${prefix} "${arg_MATCH}" "${labels};${backend};build" ${build_command})
     return()
   endif()
   # Builds share one build tree, so they take turns; each build is itself parallel.
@@ -276,23 +214,8 @@ function(tilelab_add_lab)
     _tilelab_add_sanitizer_tests(${prefix} ${arg_LAB} ${arg_TILE_WIDTH} ${backend} "${labels}" ${program})
     return()
   endif()
-  if(arg_SUITES)
-    set(suites ${arg_SUITES})
-  elseif(suites_GPU_ONLY)
-    list(REMOVE_ITEM suites ${suites_GPU_ONLY})
-  endif()
-  _tilelab_add_expectation(${prefix} ${arg_EXPECT} "${arg_MATCH}" "${arg_TIMEOUT}" ${target} ${backend}
-                           "${labels}" "${suites}" "${suites_MEASURING}" ${program})
-endfunction()
-
-# The one tile width a lab with its own configuration is registered at, among @p widths: TILELAB_PERF_TILE_WIDTH
-# where it is one of them (so the performance gate runs), else the first.
-function(tilelab_fixed_configuration_width out_var widths)
-  list(GET widths 0 width)
-  if(TILELAB_PERF_TILE_WIDTH IN_LIST widths)
-    set(width ${TILELAB_PERF_TILE_WIDTH})
-  endif()
-  set(${out_var} ${width} PARENT_SCOPE)
+  _tilelab_add_expectation(${prefix} ${arg_EXPECT} "${arg_MATCH}" "${arg_TIMEOUT}" ${target} ${backend} "${labels}"
+                           "${arg_SUITES}" "${suites}" "${suites_GPU_ONLY}" "${suites_MEASURING}" ${program})
 endfunction()
 
 # tilelab_add_submission(NAME <name> ROOT <dir> [LABS <folder>...] [TILE_WIDTHS <n>...] [BACKENDS <b>...]
@@ -308,7 +231,11 @@ function(tilelab_add_submission)
     foreach(lab IN LISTS arg_LABS)
       set(tile_widths ${arg_TILE_WIDTHS})
       if(lab IN_LIST TILELAB_FIXED_CONFIGURATION_LABS)
-        tilelab_fixed_configuration_width(tile_widths "${arg_TILE_WIDTHS}")
+        # One tile width: TILELAB_PERF_TILE_WIDTH where it is among them (so the performance gate runs), else the first.
+        list(GET arg_TILE_WIDTHS 0 tile_widths)
+        if(TILELAB_PERF_TILE_WIDTH IN_LIST arg_TILE_WIDTHS)
+          set(tile_widths ${TILELAB_PERF_TILE_WIDTH})
+        endif()
       endif()
       foreach(tile_width IN LISTS tile_widths)
         tilelab_add_lab(SUBMISSION ${arg_NAME} ROOT "${arg_ROOT}" LAB ${lab} TILE_WIDTH ${tile_width} BACKEND ${backend}

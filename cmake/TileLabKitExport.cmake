@@ -5,27 +5,19 @@
 include_guard(GLOBAL)
 
 # tilelab_export_kit(): call once every kit target exists (after the graded submission has been registered, which
-# creates the labs' adapters).
+# creates the labs' adapters and kit kernels).
 function(tilelab_export_kit)
   set(targets tilelab-sandbox-compile tilelab-source-check tilelab-build-check)
   foreach(backend IN LISTS TILELAB_BACKENDS)
     list(APPEND targets tilelab-checker-${backend} tilelab_lab_support_${backend} tilelab_runtime_${backend}
          tilelab_runner_main_${backend})
-    foreach(lab IN LISTS TILELAB_LABS)  # its adapter, and its kit kernel at each tile width (TileLabRunner.cmake)
-      set(candidates tilelab_adapter_${lab}_${backend})
-      foreach(tile_width IN LISTS TILELAB_TILE_WIDTHS)
-        list(APPEND candidates tilelab_${TILELAB_${lab}_ID}_kernel_${backend}_tw${tile_width})
-      endforeach()
-      foreach(target IN LISTS candidates)
-        if(TARGET ${target})
-          list(APPEND targets ${target})
-        endif()
-      endforeach()
-    endforeach()
   endforeach()
   if("cpu" IN_LIST TILELAB_BACKENDS)
     list(APPEND targets tilelab-cuda-to-cpp tilelab_boost_context)
   endif()
+  # The labs' adapters and kit kernels (TileLabRunner.cmake), as many as the labs registered so far created.
+  get_property(kit_objects GLOBAL PROPERTY TILELAB_KIT_OBJECTS)
+  list(APPEND targets ${kit_objects})
   export(TARGETS ${targets} FILE "${CMAKE_BINARY_DIR}/tilelab-kit-targets.cmake")
 
   # The settings a submission's build must share with the kit: compilers, flags, and the grading options.

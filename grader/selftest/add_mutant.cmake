@@ -1,5 +1,6 @@
 # The self-test's mutants (mutants.cmake): a model answer with one known bug, which the grader must fail for that
-# bug's reason. Registered with tilelab_add_lab (cmake/TileLab.cmake) in one of its expectation modes.
+# bug's reason. Registered with tilelab_add_lab (cmake/TileLab.cmake) in one of its expectation modes
+# (expectations.cmake).
 include_guard(GLOBAL)
 
 # tilelab_add_mutant(NAME <name> LAB <folder> [FROM <folder>] [FILE <file>] FIND <text> REPLACE <text>

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Self-test of grader/batch.sh --slurm on a real Slurm: starts a one-node cluster on this machine
-# (grader/batch/local-slurm.sh: munged, slurmctld, slurmd; CPU backend, no GPU), grades a class of four as a job
+# (grader/selftest/local-slurm.sh: munged, slurmctld, slurmd; CPU backend, no GPU), grades a class of four as a job
 # array of one submission per task, cancels one task before it runs, and checks the merged grades.csv: the three
 # graded rows as the single-machine batch gives them, and the cancelled one with a row that says so.
 # Exits 77 (skipped, with the reason) where Slurm cannot start: not root, or slurm-wlm/munge missing.
@@ -10,11 +10,11 @@ root=$1
 work=$2
 rm -rf "$work" && mkdir -p "$work/class"
 state="$work/slurm-state"
-settings=$("$root/grader/batch/local-slurm.sh" start "$state")
+settings=$("$root/grader/selftest/local-slurm.sh" start "$state")
 status=$?
 [ "$status" -eq 0 ] || exit "$status"
 eval "$settings"
-trap '"$root/grader/batch/local-slurm.sh" stop "$state"' EXIT
+trap '"$root/grader/selftest/local-slurm.sh" stop "$state"' EXIT
 sinfo
 
 class="$work/class"

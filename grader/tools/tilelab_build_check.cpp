@@ -11,8 +11,8 @@
 //       code calls the system's functions (files, processes, threads, signals, the environment).
 //   --fail <message>   fails with the message (a lab with a missing file).
 //   --skip <reason>    is skipped (exit 77) with the reason (a check that needs a GPU, on the CPU backend).
-// Every option takes the values that follow it up to the next option, each split at "|" (as the self-test's
-// tilelab_expect_failure.cmake splits a command). It writes its record (check_record.hpp) and its output beside it
+// Every option takes the values that follow it up to the next option, each split at "|" (as
+// CMake passes a lab's objects, $<JOIN:...,|>). It writes its record (check_record.hpp) and its output beside it
 // (<test>.log); without --record it writes neither.
 #include "build_check.hpp"
 #include "check_record.hpp"

@@ -1,6 +1,7 @@
-# cmake -DMATCH=<regex> [-DTIMEOUT=<seconds>] -P tilelab_expect_failure.cmake -- <command> [<argument>...]
-# Passes only when the command fails and its output matches MATCH: the grader's self-test uses it to prove
-# that a check catches the bug it targets (and says so), not merely that something failed.
+# cmake -DMATCH=<regex> [-DTIMEOUT=<seconds>] [-DSTATUS=<n>] -P expect_failure.cmake -- <command> [<argument>...]
+# Passes only when the command fails (with exactly STATUS, where given) and its output matches MATCH: the grader's
+# self-test uses it to prove that a check catches the bug it targets (and says so), not merely that something
+# failed; the unit tests, that a program stops as it should (the checker's skip on an older GPU: 77, the reason).
 cmake_minimum_required(VERSION 3.22...3.25)
 # The command: every argument after "--" (which CMake does not read as its own options in script mode).
 foreach(i RANGE ${CMAKE_ARGC})
@@ -20,10 +21,13 @@ if(result MATCHES "timeout")
   string(APPEND output "\nhint: the check did not finish in time: a kernel that never ends (check the loop bounds), or one far too slow")
 endif()
 message("${output}")
-if(result EQUAL 77 AND output MATCHES "SKIPPED: no usable CUDA GPU")
+if(DEFINED STATUS)
+  if(NOT result STREQUAL "${STATUS}")
+    message(FATAL_ERROR "expected exit status ${STATUS}, got ${result}")
+  endif()
+elseif(result EQUAL 77 AND output MATCHES "SKIPPED: no usable CUDA GPU")
   return()  # the test's SKIP_REGULAR_EXPRESSION reports it as skipped
-endif()
-if(result EQUAL 0)
+elseif(result EQUAL 0)
   message(FATAL_ERROR "expected a failure matching /${MATCH}/, but the command passed: the check did not catch the bug")
 endif()
 if(NOT output MATCHES "${MATCH}")

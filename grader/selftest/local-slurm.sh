@@ -2,8 +2,8 @@
 # A one-node Slurm cluster on this machine, for testing the batch grader's Slurm mode: munged, slurmctld and
 # slurmd, all from Debian's packages (munge, slurm-wlm), with every file under STATE (nothing in /etc).
 #
-#   grader/slurm/local-cluster.sh start STATE     starts it (as root); prints "export SLURM_CONF=..." to eval
-#   grader/slurm/local-cluster.sh stop STATE      stops it
+#   grader/selftest/local-slurm.sh start STATE     starts it (as root); prints "export SLURM_CONF=..." to eval
+#   grader/selftest/local-slurm.sh stop STATE      stops it
 #
 # It exits 77 with the reason when Slurm cannot start here (not root, packages missing, a daemon that does not
 # come up), so a test can report itself skipped. The node has this machine's cores and no GPU.

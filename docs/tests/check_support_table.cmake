@@ -1,7 +1,7 @@
 # The contract of docs/cpu-backend.md's table "What the CPU backend supports": every row has a unit test of the
 # CPU backend whose name starts with the row's first code (`__ldg`, `cudaMalloc`, ...). Fails, naming the rows
 # without one, when a row is added without its test or a test is renamed away from its row.
-# cmake -DTESTS=<tilelab_cpu_unit_tests> -DPAGE=<docs/cpu-backend.md> -P support_table.cmake
+# cmake -DTESTS=<tilelab_cpu_unit_tests> -DPAGE=<docs/cpu-backend.md> -P docs/tests/check_support_table.cmake
 execute_process(COMMAND "${TESTS}" --list-test-cases OUTPUT_VARIABLE listed RESULT_VARIABLE code)
 if(NOT code EQUAL 0)
   message(FATAL_ERROR "${TESTS} --list-test-cases failed (${code})")

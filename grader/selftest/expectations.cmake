@@ -1,0 +1,73 @@
+# The self-test's expectation modes of tilelab_add_lab (cmake/TileLab.cmake), EXPECT <mode>:
+#   fail-all          every check must fail (the stubs)
+#   fail              the checks (or SUITES) must fail with output matching MATCH (a kernel with one known bug)
+#   build-fails       building must fail with output matching MATCH (a file that does not compile, or is missing)
+#   <tool>-fails      compute-sanitizer's tool (memcheck, racecheck, synccheck) must report an error matching MATCH
+# Included by the self-test and the unit tests (tilelab_expect_failure_command); the graded tests need none of it.
+include_guard(GLOBAL)
+
+# tilelab_expect_failure_command(<out_var> MATCH <regex> [TIMEOUT <seconds>] [STATUS <n>] COMMAND <command>...): a
+# test command that passes only if the command fails (with exit status STATUS, where given) with output matching
+# MATCH (and fails it when it runs past TIMEOUT): grader/selftest/expect_failure.cmake.
+function(tilelab_expect_failure_command out_var)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "MATCH;TIMEOUT;STATUS" "COMMAND")
+  set(options "")
+  foreach(option TIMEOUT STATUS)
+    if(arg_${option})
+      list(APPEND options "-D${option}=${arg_${option}}")
+    endif()
+  endforeach()
+  set(${out_var} "${CMAKE_COMMAND}" ${options} "-DMATCH=${arg_MATCH}" -P
+      "${_tilelab_kit_source_dir}/grader/selftest/expect_failure.cmake" -- ${arg_COMMAND} PARENT_SCOPE)
+endfunction()
+
+# The expectation that a lab fails, the test <prefix>.<expect>: @p asked_suites (or, where none are asked for, all
+# @p suites the lab runs here but @p gpu_only ones) in one checker, or compute-sanitizer's tool, must fail with output
+# matching @p match.
+function(_tilelab_add_expectation prefix expect match timeout target backend labels asked_suites suites gpu_only
+                                  measuring)
+  if(asked_suites)
+    set(suites ${asked_suites})
+  elseif(gpu_only)
+    list(REMOVE_ITEM suites ${gpu_only})
+  endif()
+  if(expect STREQUAL "fail-all")
+    set(match "test cases: *[0-9]+ [|] *0 passed")
+  endif()
+  if(NOT timeout)
+    math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * 4")
+  endif()
+  set(program ${ARGN})
+  if("${TILELAB_SUITE_${suites}_KIND}" STREQUAL "gate")  # the gate alone: its runner
+    string(REPLACE "$<TARGET_FILE:${target}>" "$<TARGET_FILE:${target}_gate>" program "${program}")
+  endif()
+  _tilelab_checker_limits(command ${timeout} ${prefix}.${expect} ${program})
+  if(expect MATCHES "^(memcheck|racecheck|synccheck)-fails$")
+    _tilelab_sanitizer_command(command ${CMAKE_MATCH_1} ${command})
+    set(kind_labels gpu sanitizer)
+  else()
+    string(REPLACE ";" "," suites "${suites}")
+    list(APPEND command --test-suite=${suites})
+    set(kind_labels ${backend})
+  endif()
+  # A kernel that never ends must fail the expectation in time, before CTest's own limit below.
+  tilelab_expect_failure_command(command MATCH "${match}" TIMEOUT ${timeout} COMMAND ${command})
+  add_test(NAME ${prefix}.${expect} COMMAND ${command})
+  math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * 5")
+  set_tests_properties(${prefix}.${expect} PROPERTIES LABELS "${labels};${kind_labels}" TIMEOUT ${timeout}
+                       SKIP_REGULAR_EXPRESSION "SKIPPED: no usable CUDA GPU" FIXTURES_REQUIRED ${prefix}.built)
+  if(measuring)
+    set_tests_properties(${prefix}.${expect} PROPERTIES RUN_SERIAL TRUE ENVIRONMENT "${_tilelab_gate_environment}")
+  endif()
+  if(expect MATCHES "-fails$" AND NOT TILELAB_COMPUTE_SANITIZER)
+    set_tests_properties(${prefix}.${expect} PROPERTIES DISABLED TRUE)
+  endif()
+endfunction()
+
+# The expectation that building a lab fails, the test <prefix>.build-fails, with output matching @p match.
+function(_tilelab_expect_build_failure prefix match labels)
+  tilelab_expect_failure_command(command MATCH "${match}" COMMAND ${ARGN})
+  add_test(NAME ${prefix}.build-fails COMMAND ${command})
+  set_tests_properties(${prefix}.build-fails PROPERTIES LABELS "${labels}" TIMEOUT 300
+                       RESOURCE_LOCK tilelab_build_tree)
+endfunction()
