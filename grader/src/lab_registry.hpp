@@ -1,6 +1,6 @@
 /// @file lab_registry.hpp
 /// @brief The labs as the kit's C++ knows them: grader/labs.json, the one place a lab is declared, turned into a
-/// table at configure time (cmake/TileLabLabTable.cmake writes lab_table.inc, which lab_registry.cpp includes). The
+/// table at build time (lab_table_writer.hpp writes lab_table.inc, which lab_registry.cpp includes). The
 /// checker, the gate and the GPU requirements take every fact of a lab from here, so no C++ file names a lab.
 #pragma once
 

@@ -1,0 +1,90 @@
+// The registry as C++ (grader/src/lab_table_writer.hpp): the kit's labs.json gives one entry per lab, in its order,
+// and a registry the kit cannot build from is refused with the lab and the field, before anything compiles it.
+#include "lab_registry.hpp"
+#include "lab_table_writer.hpp"
+
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+using tilelab::grader::lab_table_text;
+
+namespace {
+
+// The kit's registry, as the build reads it.
+nlohmann::json registry() {
+    std::ifstream in(TILELAB_REGISTRY_JSON);
+    REQUIRE(in);
+    return nlohmann::json::parse(in);
+}
+
+// Why lab_table_text() refuses @p broken ("" when it does not).
+std::string refusal(const nlohmann::json& broken) {
+    try {
+        lab_table_text(broken.dump(), "labs.json");
+    } catch (const std::runtime_error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+// The last lab of the registry with a min_compute_capability (the test needs one: the kit has lab 08's).
+nlohmann::json& lab_with_minimum(nlohmann::json& broken) {
+    for (auto& lab : broken["labs"])
+        if (lab.contains("min_compute_capability")) return lab;
+    FAIL("no lab of the registry asks for a compute capability: the version cases test nothing");
+    throw;
+}
+
+}  // namespace
+
+TEST_SUITE("lab_table") {
+    TEST_CASE("the kit's registry gives one entry per lab, in its order, and the kernel list of the labs with a kernel") {
+        const std::string text = lab_table_text(registry().dump(), "grader/labs.json");
+        CHECK(text.rfind("// Generated from grader/labs.json", 0) == 0);
+        std::size_t at = 0;
+        for (const auto& lab : tilelab::grader::all_labs()) {  // the table this build compiled, from the same file
+            CAPTURE(lab.id);
+            at = text.find(std::string("TILELAB_LAB_ENTRY({\"") + lab.id + "\", \"" + lab.folder + "\"", at);
+            REQUIRE(at != std::string::npos);
+            CHECK((text.find(std::string("TILELAB_KERNEL_LAB(") + lab.id + ",") != std::string::npos) ==
+                  (*lab.kernel != '\0'));
+        }
+    }
+
+    TEST_CASE("a malformed min_compute_capability version is refused, naming the lab and the version") {
+        auto broken = registry();
+        auto& lab = lab_with_minimum(broken);
+        lab["min_compute_capability"]["version"] = "8";
+        CHECK(refusal(broken) == "labs.json: " + lab["id"].get<std::string>() +
+                                     "'s min_compute_capability version is major.minor, not \"8\"");
+    }
+
+    TEST_CASE("a why with a ';' is refused: the skip message's reason ends there") {
+        auto broken = registry();
+        lab_with_minimum(broken)["min_compute_capability"]["why"] = "cp.async; Ampere";
+        CHECK(refusal(broken).find("min_compute_capability why has a ';'") != std::string::npos);
+    }
+
+    TEST_CASE("a gate racing no lab of the registry, a bad configuration and a missing field are refused") {
+        auto broken = registry();
+        for (auto& lab : broken["labs"])
+            if (lab.contains("gate")) {
+                lab["gate"]["reference"] = "lab99";
+                CHECK(refusal(broken) == "labs.json: " + lab["id"].get<std::string>() +
+                                             "'s gate races \"lab99\", which is no lab of the registry");
+                break;
+            }
+        broken = registry();
+        broken["labs"][0]["configuration"] = "TILE";
+        CHECK(refusal(broken).find("configuration is \"TILE_WIDTH\" or an object") != std::string::npos);
+        broken = registry();
+        broken["labs"][0].erase("launcher");
+        CHECK(refusal(broken).find("has no \"launcher\"") != std::string::npos);
+        CHECK(refusal(nlohmann::json::object()) == "labs.json has no array \"labs\"");
+    }
+}
