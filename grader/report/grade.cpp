@@ -222,8 +222,9 @@ nlohmann::json summary_json(const Grade& grade, const GradeContext& context) {
             {"checks", checks},
             {"gates", gates},
             {"timings",
-             {{"wall_seconds", timing(context, "wall")}, {"configure_seconds", timing(context, "configure")},
-              {"prebuild_seconds", timing(context, "prebuild")}, {"test_seconds_build", build},
+             {{"wall_seconds", std::llround(timing(context, "wall"))},
+              {"configure_seconds", std::llround(timing(context, "configure"))},
+              {"prebuild_seconds", std::llround(timing(context, "prebuild"))}, {"test_seconds_build", build},
               {"test_seconds_cpu", cpu}, {"test_seconds_gpu", gpu}}}};
 }
 
