@@ -26,14 +26,13 @@ bool ends_with(const std::string& name, const std::string& suffix) {
     return name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-/// Seconds as "XmYYs".
+}  // namespace
+
 std::string minutes_seconds(long seconds) {
     char text[32];
     std::snprintf(text, sizeof text, "%ldm%02lds", seconds / 60, seconds % 60);
     return text;
 }
-
-}  // namespace
 
 std::optional<Options> parse_options(const std::vector<std::string>& args, int cores, const fs::path& default_out) {
     Options options;

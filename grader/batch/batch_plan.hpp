@@ -45,6 +45,9 @@ std::vector<std::string> list_entries(const std::filesystem::path& submissions);
 /// Links are not followed (a submission is hostile input).
 std::filesystem::path lab_root(const std::filesystem::path& dir);
 
+/// Seconds as "XmYYs", the progress lines' times.
+std::string minutes_seconds(long seconds);
+
 /// The progress line after a grading: "[done/total, XmYYs elapsed, about XmYYs left] <line>", the estimate
 /// scaling the time so far by the entries left; just `line` where the batch's total is unknown (total <= 0).
 std::string progress_line(int done, int total, long elapsed_seconds, const std::string& line);

@@ -122,7 +122,8 @@ void grade_entry(const Grading& grading, const std::string& entry) {
         write_not_graded(report, seconds(), "could not unpack the archive");
     }
 
-    const std::string line = "graded " + name + ": " + points(grading, name) + " in " + std::to_string(seconds()) + " s";
+    const std::string line =
+        "graded " + name + ": " + points(grading, name) + " in " + std::to_string(seconds()) + " s";
     const int total = grading.batch_start > 0 ? grading.batch_total : 0;
     std::cerr << progress_line(finished_count(grading.out), total, now_seconds() - grading.batch_start, line) + "\n";
 }

@@ -109,7 +109,8 @@ int main(int argc, char** argv) {
     const Grading grading = grading_from_environment(root, out);
     catch_stop_signals(false);
     if (options->slurm) {
-        const int status = grade_on_slurm(*options, grading, entries, std::string(argv[0]) + " --merge " + out.string());
+        const std::string merge_hint = std::string(argv[0]) + " --merge " + out.string();
+        const int status = grade_on_slurm(*options, grading, entries, merge_hint);
         if (status != 0 || !options->wait) return status;
     } else {
         const int gpus = gpu_count();

@@ -34,13 +34,6 @@ bool job_queued(const std::string& job) {
     return output_of({"squeue", "-h", "-j", job}).find_first_not_of(" \n") != std::string::npos;
 }
 
-/// Seconds as "XmYYs".
-std::string minutes_seconds(long seconds) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%ldm%02lds", seconds / 60, seconds % 60);
-    return text;
-}
-
 /// The lines of a text file.
 std::vector<std::string> file_lines(const fs::path& file) {
     std::ifstream in(file);
@@ -72,7 +65,9 @@ int grade_on_slurm(const Options& options, const Grading& grading, const std::ve
     const long minutes = options.task_minutes > 0 ? options.task_minutes
                                                   : default_task_minutes(options.chunk, options.limit);
     std::string gres = options.gres;
-    if (gres == "auto") gres = output_of({"sinfo", "-h", "-o", "%G"}).find("gpu") != std::string::npos ? "gpu:1" : "none";
+    if (gres == "auto") {
+        gres = output_of({"sinfo", "-h", "-o", "%G"}).find("gpu") != std::string::npos ? "gpu:1" : "none";
+    }
     std::vector<std::string> sbatch = {"sbatch", "--parsable", "--job-name=tilelab-grade",
                                        "--array=0-" + std::to_string(tasks - 1),
                                        "--cpus-per-task=" + std::to_string(options.cpus),
@@ -98,13 +93,16 @@ int grade_on_slurm(const Options& options, const Grading& grading, const std::ve
         std::cerr << "when it has ended: " << merge_hint << "\n";
         return 0;
     }
+    // The job's lines count from the batch's start, the kit's build (batch.sh wrote its seconds) included.
+    long kit_seconds = 0;
+    std::ifstream(grading.out / "kit-seconds.txt") >> kit_seconds;
     int reported = -1;
     while (job_queued(job)) {
         const int finished = finished_count(grading.out);
         if (finished != reported) {
             std::cerr << "[" << finished << "/" << entries.size() << ", "
-                      << minutes_seconds(now_seconds() - grading.batch_start) << " elapsed] Slurm job " << job << ": "
-                      << task_states(job) << "\n";
+                      << minutes_seconds(now_seconds() - grading.batch_start + kit_seconds) << " elapsed] Slurm job "
+                      << job << ": " << task_states(job) << "\n";
             reported = finished;
         }
         ::sleep(5);
