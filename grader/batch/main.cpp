@@ -90,11 +90,11 @@ int main(int argc, char** argv) {
     }
     const std::optional<Options> options = parse_options(args, usable_cores(), root / "build" / "batch");
     if (!options) usage();
+    if (options->merge_only) return merge(prepare_out(options->out));
     std::error_code error;
     const fs::path submissions = fs::absolute(options->submissions).lexically_normal();
-    if (!options->merge_only && !fs::is_directory(submissions, error)) usage();
+    if (!fs::is_directory(submissions, error)) usage();
     const fs::path out = prepare_out(options->out);
-    if (options->merge_only) return merge(out);
 
     const std::vector<std::string> entries = start_batch(out, submissions);
     if (entries.empty()) {
