@@ -11,7 +11,6 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-. grader/batch/common.sh
 count=${1:-200}
 sample=${2:-6}
 out=${OUT:-$root/build/class-benchmark}
@@ -53,7 +52,7 @@ for i in $(seq 1 "$step" "$count" | head -"$sample"); do
   cmake -DSUBMISSION="$work/class/$student" -DBUILD="$work/alone/$student" -DKIT="$work/out/kit" \
     -DRESULTS="$work/alone/$student.json" -P grader/grade.cmake >"$work/alone-$student.txt" 2>&1
   compared=$((compared + 1))
-  if "$(report_program "$work/out/kit")" same "$work/out/reports/$student/results.json" "$work/alone/$student.json" \
+  if "$work/out/kit/grader/tilelab-report" same "$work/out/reports/$student/results.json" "$work/alone/$student.json" \
        >>"$out/same-grades.txt" 2>&1; then
     same=$((same + 1)); echo "  $student: same" >>"$out/same-grades.txt"
   else
@@ -62,7 +61,7 @@ for i in $(seq 1 "$step" "$count" | head -"$sample"); do
 done
 
 # Test-seconds per kind of check and backend, over the class (each check's record).
-"$(report_program "$work/out/kit")" timings "$work"/out/builds/*/verdicts | tee "$out/suite-times.txt"
+"$work/out/kit/grader/tilelab-report" timings "$work"/out/builds/*/verdicts | tee "$out/suite-times.txt"
 cp "$work"/alone-*.txt "$out/" 2>/dev/null
 
 # How long the GPU was held (grader/src/gpu_lease.hpp's log): alone by the measuring checks, one after another,

@@ -429,6 +429,11 @@ std::string now_text() {
 
 }  // namespace
 
+std::string points_text(const StudentRow& row) {
+    if (row.total.empty()) return "no points: " + row.notes;
+    return row.total + "/" + row.possible + " points";
+}
+
 int class_main(int argc, char** argv) {
     std::map<std::string, std::string> options;
     for (int i = 0; i < argc; ++i) {
@@ -461,8 +466,7 @@ int class_main(int argc, char** argv) {
     if (options.count("--student")) {
         for (const StudentRow& row : batch.rows) {
             if (row.student != options["--student"]) continue;
-            if (row.total.empty()) std::cout << "no points: " << row.notes << "\n";
-            else std::cout << row.total << "/" << row.possible << " points\n";
+            std::cout << points_text(row) << "\n";
             return 0;
         }
         std::cerr << "tilelab-report class: no report of " << options["--student"] << " in " << out.string() << "\n";

@@ -89,6 +89,9 @@ int speedup_x(double speedup);
 /// `generated` is the time written on the page.
 std::string class_html(const ClassBatch& batch, const std::string& generated);
 
+/// A student's points for a batch's progress line: "44/50 points", or "no points: <why>".
+std::string points_text(const StudentRow& row);
+
 /// `tilelab-report class --out <batch> --registry <labs.json> [--entries <file>] [--student <name>]`: writes
 /// grades.csv, timings.csv and class.html into the batch folder; with --student, writes nothing and prints that
 /// student's points ("44/50 points", or "no points: <why>") for the batch's progress line.

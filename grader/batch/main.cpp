@@ -1,0 +1,123 @@
+// tilelab-batch: grades a class against a kit built once (grader/batch.sh builds the kit, then execs this
+// program from it). `tilelab-batch slurm-task OUT CHUNK` is one task of a Slurm job array (slurm.hpp).
+#include "batch_plan.hpp"
+#include "class_report.hpp"
+#include "grade_one.hpp"
+#include "pool.hpp"
+#include "processes.hpp"
+#include "slurm.hpp"
+
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace fs = std::filesystem;
+using namespace tilelab::batch;
+
+namespace {
+
+/// The kit's sources, where the kit was configured (grade.cmake, labs.json, batch.sh's usage text).
+const fs::path root = TILELAB_SOURCE_DIR;
+
+/// batch.sh's usage text (its header comment, lines 2-27) on stderr; exits 2.
+[[noreturn]] void usage() {
+    std::ifstream script(root / "grader" / "batch.sh");
+    std::string line;
+    for (int number = 1; std::getline(script, line) && number <= 27; ++number) {
+        if (number == 1) continue;
+        line.erase(0, line.rfind("# ", 0) == 0 ? 2 : line.rfind("#", 0) == 0 ? 1 : 0);
+        std::cerr << line << "\n";
+    }
+    std::exit(2);
+}
+
+/// grades.csv, timings.csv and class.html, from each submission's summary.json (a row for each entry without one).
+int merge(const fs::path& out) {
+    std::string args[] = {"--out", out.string(), "--registry", (root / "grader" / "labs.json").string()};
+    char* argv[] = {args[0].data(), args[1].data(), args[2].data(), args[3].data()};
+    return tilelab::report::class_main(4, argv);
+}
+
+/// The batch folder made, with the folders the gradings write into; the lock files are the grader's alone.
+fs::path prepare_out(const fs::path& out) {
+    std::error_code error;
+    for (const char* dir : {"reports", "work", "builds", "locks"}) fs::create_directories(out / dir, error);
+    const fs::path absolute = fs::absolute(out).lexically_normal();
+    // A lab's program (another user, as root) can neither hold nor change the locks.
+    ::chmod((absolute / "locks").c_str(), 0700);
+    return absolute.filename().empty() ? absolute.parent_path() : absolute;
+}
+
+/// The class's entries listed into entries.txt, and the records of an earlier grading of them removed.
+std::vector<std::string> start_batch(const fs::path& out, const fs::path& submissions) {
+    std::error_code error;
+    fs::remove_all(out / "slurm", error);
+    for (const fs::directory_entry& item : fs::directory_iterator(out, error)) {
+        const std::string name = item.path().filename().string();
+        if (name.rfind("gpu", 0) == 0 && name.size() > 10 && name.compare(name.size() - 10, 10, "-holds.csv") == 0) {
+            fs::remove(item.path(), error);
+        }
+    }
+    const std::vector<std::string> entries = list_entries(submissions);
+    std::ofstream list(out / "entries.txt");
+    for (const std::string& entry : entries) {
+        list << entry << "\n";
+        const fs::path report = out / "reports" / tilelab::report::student_name(entry);
+        fs::remove(report / "summary.json", error);
+        fs::remove(report / "not-graded.json", error);
+    }
+    return entries;
+}
+
+/// How many GPUs `nvidia-smi -L` lists (0 without nvidia-smi).
+int gpu_count() {
+    std::istringstream lines(output_of({"nvidia-smi", "-L"}));
+    int count = 0;
+    for (std::string line; std::getline(lines, line);) count += line.rfind("GPU ", 0) == 0;
+    return count;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.size() == 3 && args[0] == "slurm-task") {
+        const fs::path out = args[1];
+        return slurm_task_main(grading_from_environment(root, out), std::max(std::atoi(args[2].c_str()), 1));
+    }
+    const std::optional<Options> options = parse_options(args, usable_cores(), root / "build" / "batch");
+    if (!options) usage();
+    if (options->merge_only) return merge(prepare_out(options->out));
+    std::error_code error;
+    const fs::path submissions = fs::absolute(options->submissions).lexically_normal();
+    if (!fs::is_directory(submissions, error)) usage();
+    const fs::path out = prepare_out(options->out);
+
+    const std::vector<std::string> entries = start_batch(out, submissions);
+    if (entries.empty()) {
+        std::cerr << "no submissions in " << submissions.string() << " (folders or archives)\n";
+        return 1;
+    }
+    // What the gradings share, in the environment too: a Slurm task reads it there. The progress line's estimate
+    // counts from here, once the kit is built.
+    ::setenv("TILELAB_LIMIT", std::to_string(options->limit).c_str(), 1);
+    ::setenv("TILELAB_BATCH_TOTAL", std::to_string(entries.size()).c_str(), 1);
+    ::setenv("TILELAB_BATCH_START", std::to_string(now_seconds()).c_str(), 1);
+    const Grading grading = grading_from_environment(root, out);
+    catch_stop_signals(false);
+    if (options->slurm) {
+        const std::string merge_hint = std::string(argv[0]) + " --merge " + out.string();
+        const int status = grade_on_slurm(*options, grading, entries, merge_hint);
+        if (status != 0 || !options->wait) return status;
+    } else {
+        const int gpus = gpu_count();
+        std::cerr << "grading " << entries.size() << " submissions, " << options->jobs << " at a time, up to "
+                  << options->limit << " s each, on " << usable_cores() << " cores and " << gpus << " GPUs\n";
+        // Each parallel slot keeps to one GPU: slot k uses GPU k mod G, and the lock of that GPU.
+        grade_all(grading, entries, options->jobs, gpus, nullptr, 0);
+    }
+    return merge(out);
+}

@@ -1,0 +1,73 @@
+// Grading a list of entries several at once (pool.hpp).
+#include "pool.hpp"
+
+#include "processes.hpp"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <iostream>
+
+namespace tilelab::batch {
+
+namespace {
+
+/// Stops every running worker (each stops its own grading's process group) and waits for them.
+void stop_workers(std::vector<pid_t>& slots) {
+    for (const pid_t pid : slots) {
+        if (pid > 0) ::kill(pid, SIGTERM);
+    }
+    for (pid_t& pid : slots) {
+        while (pid > 0 && ::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+        }
+        pid = 0;
+    }
+}
+
+}  // namespace
+
+void pin_to_gpu(const std::filesystem::path& out, int slot, int gpus) {
+    if (gpus <= 0) return;
+    const std::string gpu = std::to_string(slot % gpus);
+    ::setenv("CUDA_VISIBLE_DEVICES", gpu.c_str(), 1);
+    ::setenv("TILELAB_GPU_LOCK", (out / "locks" / ("gpu" + gpu)).c_str(), 1);
+    ::setenv("TILELAB_GPU_HOLDS_LOG", (out / ("gpu" + gpu + "-holds.csv")).c_str(), 1);
+}
+
+void grade_all(const Grading& grading, const std::vector<std::string>& entries, int parallel, int gpus,
+               const std::function<void()>& on_stop, int stop_status) {
+    std::vector<pid_t> slots(static_cast<std::size_t>(std::max(parallel, 1)), 0);
+    std::size_t next = 0;
+    for (;;) {
+        for (std::size_t slot = 0; slot < slots.size() && next < entries.size(); ++slot) {
+            if (slots[slot] != 0) continue;
+            std::cout.flush();
+            std::cerr.flush();
+            const pid_t pid = ::fork();
+            if (pid == 0) {
+                clear_stop_signal();
+                pin_to_gpu(grading.out, static_cast<int>(slot), gpus);
+                grade_entry(grading, entries[next]);
+                std::cerr.flush();
+                ::_exit(0);
+            }
+            if (pid < 0) break;  // no more processes now: try again once a worker ends
+            slots[slot] = pid;
+            ++next;
+        }
+        if (std::all_of(slots.begin(), slots.end(), [](pid_t pid) { return pid == 0; })) return;
+        const pid_t done = ::waitpid(-1, nullptr, 0);
+        if (const int signal = stop_signal()) {
+            if (on_stop) on_stop();
+            stop_workers(slots);
+            std::exit(stop_status != 0 ? stop_status : 128 + signal);
+        }
+        std::replace(slots.begin(), slots.end(), done, pid_t{0});
+    }
+}
+
+}  // namespace tilelab::batch
