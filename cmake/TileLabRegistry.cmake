@@ -6,12 +6,11 @@
 #   TILELAB_<folder>_SUITES             its checks' suites, each a CTest test (not "build", not compute-sanitizer's)
 #   TILELAB_<folder>_SANITIZER_TOOLS    its compute-sanitizer suites (memcheck, racecheck, synccheck)
 #   TILELAB_<folder>_LAUNCHER, _KERNEL  the contract's names (no kernel: host code, graded with a kit kernel)
-#   TILELAB_<folder>_BLOCK_TILE, _PHASE_DEPTH, _THREADS  the labs.hpp constants of a lab configured by its own
-#   TILELAB_<folder>_NEEDS_TILE_MULTIPLES, _USES_SHARED_TILES  ON/OFF
+#   TILELAB_<folder>_BLOCK_TILE, _THREADS  the labs.hpp constants of a lab configured by its own
 #   TILELAB_<folder>_KIT_KERNEL         the folder of the lab whose model kernel the kit builds into this lab
-#   TILELAB_<folder>_GATE_REFERENCE     the folder of the lab whose model answer the performance gate races, and
-#   TILELAB_<folder>_GATE_REFERENCE_NAME, _GATE_FRACTION  its name in messages and the gate's fraction
-#   TILELAB_<folder>_MIN_COMPUTE_CAPABILITY, _MIN_COMPUTE_CAPABILITY_WHY  "major.minor" and why ("": any GPU)
+#   TILELAB_<folder>_GATE_REFERENCE     the folder of the lab whose model answer the performance gate races
+#   TILELAB_<folder>_MIN_COMPUTE_CAPABILITY  "major.minor" ("": any GPU)
+# The rest of an entry is the C++ table's (grader/tools/tilelab_lab_table.cpp), which also checks the entry.
 #   TILELAB_FIXED_CONFIGURATION_LABS    the labs configured by their own constants, not TILE_WIDTH
 #   TILELAB_SUITE_<suite>_KIND, _TIME_FACTOR (1 unless given), _MEASURES_GPU, _ONE_TILE_WIDTH (ON/OFF),
 #   TILELAB_SUITE_<suite>_GPU_ONLY      why the suite is skipped on the CPU backend ("" when it is not)
@@ -95,50 +94,15 @@ function(_tilelab_read_registry path)
     foreach(field id launcher kernel kit_kernel)
       _tilelab_json(${field} "${json}" "" labs ${i} ${field})
     endforeach()
-    foreach(field needs_tile_multiples uses_shared_tiles)
-      string(JSON ${field} GET "${json}" labs ${i} ${field})
-    endforeach()
     # A configuration of the lab's own is an object (its labs.hpp constants); else the string "TILE_WIDTH".
-    set(block_tile "")
-    set(phase_depth "")
-    set(threads "")
-    string(JSON configuration_type TYPE "${json}" labs ${i} configuration)
-    if(configuration_type STREQUAL "OBJECT")
-      foreach(field block_tile phase_depth threads)
-        string(JSON ${field} GET "${json}" labs ${i} configuration ${field})
-      endforeach()
+    _tilelab_json(block_tile "${json}" "" labs ${i} configuration block_tile)  # "TILE_WIDTH" has none
+    _tilelab_json(threads "${json}" "" labs ${i} configuration threads)
+    if(NOT block_tile STREQUAL "")
       list(APPEND fixed ${folder})
-    else()
-      string(JSON configuration GET "${json}" labs ${i} configuration)
-      if(NOT configuration STREQUAL "TILE_WIDTH")
-        message(FATAL_ERROR "${path}: ${id}'s configuration is \"TILE_WIDTH\" or an object of labs.hpp constants")
-      endif()
     endif()
     _tilelab_json(gate_reference "${json}" "" labs ${i} gate reference)
-    set(gate_reference_name "")
-    set(gate_fraction "")
-    if(NOT gate_reference STREQUAL "")
-      if(NOT DEFINED folder_of_${gate_reference})
-        message(FATAL_ERROR "${path}: ${id}'s gate races \"${gate_reference}\", which is no lab of the registry")
-      endif()
-      string(JSON gate_reference_name GET "${json}" labs ${i} gate reference_name)
-      string(JSON gate_fraction GET "${json}" labs ${i} gate fraction)
-    endif()
     _tilelab_json(min_compute_capability "${json}" "" labs ${i} min_compute_capability version)
-    set(min_compute_capability_why "")
-    if(NOT min_compute_capability STREQUAL "")
-      if(NOT min_compute_capability MATCHES "^[0-9]+[.][0-9]+$")
-        message(FATAL_ERROR "${path}: ${id}'s min_compute_capability version is major.minor, not "
-                            "\"${min_compute_capability}\"")
-      endif()
-      string(JSON min_compute_capability_why GET "${json}" labs ${i} min_compute_capability why)
-      if(min_compute_capability_why MATCHES ";")
-        # The skip message quotes it in "SKIPPED: no usable CUDA GPU (<reason>); ...", whose reason ends at ';'.
-        message(FATAL_ERROR "${path}: ${id}'s min_compute_capability why has a ';': say it without one")
-      endif()
-    endif()
-    foreach(field id files suites sanitizer_tools launcher kernel block_tile phase_depth threads needs_tile_multiples
-                  uses_shared_tiles gate_reference_name gate_fraction min_compute_capability min_compute_capability_why)
+    foreach(field id files suites sanitizer_tools launcher kernel block_tile threads min_compute_capability)
       string(TOUPPER ${field} name)
       set(TILELAB_${folder}_${name} "${${field}}" PARENT_SCOPE)
     endforeach()
