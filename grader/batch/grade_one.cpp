@@ -4,6 +4,7 @@
 #include "batch_plan.hpp"
 #include "class_report.hpp"
 #include "processes.hpp"
+#include "registry.hpp"
 
 #include <cstdlib>
 #include <fstream>
@@ -50,8 +51,7 @@ std::optional<fs::path> submission_folder(const Grading& grading, const std::str
 /// The submission's points as the batch's report reads them ("44/50 points", "no points: why").
 std::string points(const Grading& grading, const std::string& name) {
     try {
-        std::ifstream in(grading.root / "grader" / "labs.json");
-        const auto labs = report::registry_labs(nlohmann::json::parse(in));
+        const auto labs = report::load_registry((grading.root / "grader" / "labs.json").string()).lab_ids;
         for (const report::StudentRow& row : report::read_batch(grading.out, labs, grading.out / "entries.txt").rows) {
             if (row.student == name) return report::points_text(row);
         }

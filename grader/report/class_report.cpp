@@ -1,5 +1,6 @@
 // tilelab-report class: a batch's grades.csv, timings.csv and class.html from its students' summary.json.
 #include "class_report.hpp"
+#include "registry.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -101,12 +102,6 @@ std::string missing_reason(const fs::path& out, std::size_t index) {
 }
 
 }  // namespace
-
-std::vector<std::string> registry_labs(const json& registry) {
-    std::vector<std::string> labs;
-    for (const json& lab : registry.at("labs")) labs.push_back(lab.at("id").get<std::string>());
-    return labs;
-}
 
 std::string student_name(const std::string& entry) {
     std::string name = fs::path(entry).filename().string();
@@ -455,7 +450,7 @@ int class_main(int argc, char** argv) {
     const fs::path out = options["--out"];
     std::vector<std::string> labs;
     try {
-        labs = registry_labs(read_json(options["--registry"]));
+        labs = load_registry(options["--registry"]).lab_ids;
     } catch (const std::exception& error) {
         std::cerr << "tilelab-report class: the registry " << options["--registry"] << " cannot be read: "
                   << error.what() << "\n";

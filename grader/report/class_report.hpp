@@ -45,9 +45,6 @@ struct ClassBatch {
     std::vector<CheckRate> checks;  ///< in the order first met over the students
 };
 
-/// The lab ids of the registry (grader/labs.json), in order.
-std::vector<std::string> registry_labs(const nlohmann::json& registry);
-
 /// A student's name: the entry's file name without its archive extension (.zip, .tar.gz, .tgz, .tar).
 std::string student_name(const std::string& entry);
 
