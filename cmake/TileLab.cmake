@@ -45,33 +45,23 @@ function(_tilelab_checker_limits out_var timeout test_name)
 endfunction()
 
 # The suites a lab runs at a tile width: its registry suites less the gate away from TILELAB_PERF_TILE_WIDTH and less
-# @p skip. Also sets <out_var>_GPU_ONLY, those that on the CPU backend are tests reporting themselves skipped (the
-# reason in the registry), <out_var>_MEASURING, those that measure the GPU (in a batch, other submissions' checks
-# share the GPU, and such a check holds it alone while it measures), and <out_var>_GATE, the performance gate's
-# suite where it runs on the GPU.
+# @p skip. Also sets <out_var>_GATE, the performance gate's suite where it runs (on the GPU).
 function(_tilelab_lab_suites out_var lab tile_width backend skip)
   set(suites "")
-  set(gpu_only "")
-  set(measuring "")
   set(gate "")
   foreach(suite IN LISTS TILELAB_${lab}_SUITES)
-    if(suite IN_LIST skip OR (TILELAB_SUITE_${suite}_KIND STREQUAL "gate" AND
-                              NOT tile_width EQUAL TILELAB_PERF_TILE_WIDTH))
-      continue()
+    set(is_gate OFF)
+    if(TILELAB_SUITE_${suite}_KIND STREQUAL "gate")
+      set(is_gate ON)
     endif()
-    list(APPEND suites ${suite})
-    if(backend STREQUAL "cpu" AND NOT TILELAB_SUITE_${suite}_GPU_ONLY STREQUAL "")
-      list(APPEND gpu_only ${suite})
-    elseif(backend STREQUAL "gpu" AND TILELAB_SUITE_${suite}_MEASURES_GPU)
-      list(APPEND measuring ${suite})
-    endif()
-    if(backend STREQUAL "gpu" AND TILELAB_SUITE_${suite}_KIND STREQUAL "gate")
-      set(gate ${suite})
+    if(NOT suite IN_LIST skip AND (NOT is_gate OR tile_width EQUAL TILELAB_PERF_TILE_WIDTH))
+      list(APPEND suites ${suite})
+      if(is_gate AND backend STREQUAL "gpu")
+        set(gate ${suite})
+      endif()
     endif()
   endforeach()
   set(${out_var} ${suites} PARENT_SCOPE)
-  set(${out_var}_GPU_ONLY ${gpu_only} PARENT_SCOPE)
-  set(${out_var}_MEASURING ${measuring} PARENT_SCOPE)
   set(${out_var}_GATE ${gate} PARENT_SCOPE)
 endfunction()
 
@@ -95,8 +85,9 @@ endfunction()
 # The lab's checks at a tile width as one series, the test <prefix>.checks: one checker and one lab's program (one
 # CUDA context, which a GPU creates one at a time) for all of them, each check with its own limit, output and
 # verdict, which the check's own test <prefix>.<suite> shows. Checks that measure the GPU come last in the series:
-# they hold it alone from their start to the series' end. The performance gate is a test of its own.
-function(_tilelab_add_checks prefix target tile_width backend labels suites gpu_only measuring)
+# they hold it alone from their start to the series' end (in a batch, other submissions' checks share the GPU). The
+# performance gate is a test of its own; on the CPU backend, a check that needs a GPU reports itself skipped.
+function(_tilelab_add_checks prefix target tile_width backend labels suites)
   set(series "")
   set(measuring_series "")
   set(series_timeout ${TILELAB_GPU_QUEUE_SECONDS})
@@ -105,7 +96,7 @@ function(_tilelab_add_checks prefix target tile_width backend labels suites gpu_
     math(EXPR seconds "${timeout} * 9 / 10")
     if(TILELAB_SUITE_${suite}_ONE_TILE_WIDTH AND NOT tile_width EQUAL TILELAB_PERF_TILE_WIDTH)
       # Lab 04's host code is the same at every tile width: its measuring checks run at one, as the gate does.
-    elseif(suite IN_LIST gpu_only)
+    elseif(backend STREQUAL "cpu" AND NOT TILELAB_SUITE_${suite}_GPU_ONLY STREQUAL "")
       _tilelab_add_gpu_only_test(${prefix}.${suite} "${TILELAB_SUITE_${suite}_GPU_ONLY}" "${labels};cpu;${suite}")
     elseif(TILELAB_SUITE_${suite}_KIND STREQUAL "gate")
       _tilelab_add_gate_test(${prefix} ${suite} ${target} "${labels}" ${ARGN})
@@ -116,7 +107,7 @@ function(_tilelab_add_checks prefix target tile_width backend labels suites gpu_
         # after this long rather than at the check's limit (and, in a batch, does not hold the GPU that long).
         set(request_limit ${TILELAB_REQUEST_LIMIT})
       endif()
-      if(suite IN_LIST measuring)
+      if(backend STREQUAL "gpu" AND TILELAB_SUITE_${suite}_MEASURES_GPU)
         list(APPEND measuring_series --suite ${suite}:${seconds}:${request_limit}:exclusive)
       else()
         list(APPEND series --suite ${suite}:${seconds}:${request_limit}:shared)
@@ -209,13 +200,12 @@ function(tilelab_add_lab)
   set_tests_properties(${prefix}.build PROPERTIES LABELS "${labels};${backend};build" TIMEOUT 300
                        RESOURCE_LOCK tilelab_build_tree FIXTURES_SETUP ${prefix}.built)
   if(arg_EXPECT STREQUAL "pass")
-    _tilelab_add_checks(${prefix} ${target} ${arg_TILE_WIDTH} ${backend} "${labels}" "${suites}"
-                        "${suites_GPU_ONLY}" "${suites_MEASURING}" ${program})
+    _tilelab_add_checks(${prefix} ${target} ${arg_TILE_WIDTH} ${backend} "${labels}" "${suites}" ${program})
     _tilelab_add_sanitizer_tests(${prefix} ${arg_LAB} ${arg_TILE_WIDTH} ${backend} "${labels}" ${program})
     return()
   endif()
   _tilelab_add_expectation(${prefix} ${arg_EXPECT} "${arg_MATCH}" "${arg_TIMEOUT}" ${target} ${backend} "${labels}"
-                           "${arg_SUITES}" "${suites}" "${suites_GPU_ONLY}" "${suites_MEASURING}" ${program})
+                           "${arg_SUITES}" "${suites}" ${program})
 endfunction()
 
 # tilelab_add_submission(NAME <name> ROOT <dir> [LABS <folder>...] [TILE_WIDTHS <n>...] [BACKENDS <b>...]

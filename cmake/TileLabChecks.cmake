@@ -20,7 +20,7 @@ function(tilelab_build_check_command out_var)
   _tilelab_record_options(record ${arg_TEST} ${arg_LAB} ${arg_TILE_WIDTH} ${arg_BACKEND})
   set(command "$<TARGET_FILE:tilelab-build-check>" ${record} --build-dir "${CMAKE_BINARY_DIR}" --config "$<CONFIG>"
       --cmake "${CMAKE_COMMAND}" --target ${arg_TARGETS} --object "${arg_OBJECTS}" --source ${arg_SOURCES}
-      --nm "${CMAKE_NM}" --cxxfilt "${TILELAB_CXXFILT}" --libc-symbols "${TILELAB_LIBC_SYMBOLS}"
+      --nm "${CMAKE_NM}" --cxxfilt "${TILELAB_CXXFILT}" --cxx "${CMAKE_CXX_COMPILER}"
       --source-check "$<TARGET_FILE:tilelab-source-check>" --source-launcher "${arg_SOURCE_LAUNCHER}"
       --source-root "${arg_SOURCE_ROOT}" --source-file ${arg_SOURCE_FILES})
   set(${out_var} ${command} PARENT_SCOPE)

@@ -3,22 +3,8 @@
 # performance gate on the GPU, the gate's runner; the source check; and the build test's command.
 include_guard(GLOBAL)
 
-# For the build check's rule that a lab's files define nothing of the kit's, CUDA's or the C library's (their
-# definitions would replace what the runner's harness calls): c++filt for readable names, and the names the C
-# library exports, listed once here.
+# c++filt, for readable names in the build check's messages.
 find_program(TILELAB_CXXFILT c++filt DOC "Demangles C++ names in the build check's messages")
-set(TILELAB_LIBC_SYMBOLS "${CMAKE_BINARY_DIR}/tilelab_libc_symbols.txt")
-if(NOT EXISTS "${TILELAB_LIBC_SYMBOLS}")
-  execute_process(COMMAND "${CMAKE_CXX_COMPILER}" -print-file-name=libc.so.6
-                  OUTPUT_VARIABLE _tilelab_libc OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-  set(_tilelab_libc_names "")
-  if(CMAKE_NM AND EXISTS "${_tilelab_libc}")
-    execute_process(COMMAND "${CMAKE_NM}" -D --defined-only "${_tilelab_libc}" OUTPUT_VARIABLE _tilelab_libc_names
-                    ERROR_QUIET)
-    string(REGEX REPLACE "[0-9a-fA-F]+ [A-Za-z] ([^@\n]+)(@[^\n]*)?" "\\1" _tilelab_libc_names "${_tilelab_libc_names}")
-  endif()
-  file(WRITE "${TILELAB_LIBC_SYMBOLS}" "${_tilelab_libc_names}")
-endif()
 
 # The sources as the CPU backend compiles them: each rewritten by tilelab-cuda-to-cpp (launches and __shared__
 # declarations, lines kept) and compiled as C++ with the stand-in cuda_runtime.h force-included. The rewrite waits

@@ -3,7 +3,8 @@
 #   cmake [-DSUBMISSION=<folder laid out like labs/>] [-DBUILD=<build folder, default build/grade>]
 #         [-DRESULTS=<results.json>] [-DSUMMARY=<summary.json>] ["-DCONFIGURE_ARGS=-DA=1|-DB=2"] [-DKIT=<kit build>] [-DJOBS=4] -P grader/grade.cmake
 # With KIT (grader/batch.sh), only the submission's lab files are built, against that kit; CONFIGURE_ARGS were the
-# kit's. Exits non-zero when a check failed. The kit's files are hashed before and after: if any changed, no grade.
+# kit's. Exits non-zero when a check failed. The kit's files are sealed before the labs' programs run and checked
+# after (tilelab-grade): if any changed, no grade.
 cmake_minimum_required(VERSION 3.22...3.25)
 get_filename_component(root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 foreach(default "SUBMISSION=labs" "BUILD=${root}/build/grade" "JOBS=4" "GPU_QUEUE_SECONDS=900" "SUMMARY=")
@@ -28,39 +29,7 @@ if(DEFINED KIT)
   endif()
 endif()
 string(TIMESTAMP started "%s")
-# Inputs nobody can predict: the kit's default seed, generator and shapes are public, so a submission could ship P
-# for every graded input (grader/selftest/cheats/replays-known-seed). The checkers print the seed drawn here.
-if("$ENV{TILELAB_SEED}" STREQUAL "")
-  file(READ /dev/urandom random_bytes LIMIT 7 HEX)
-  math(EXPR random_seed "0x${random_bytes}" OUTPUT_FORMAT DECIMAL)
-  set(ENV{TILELAB_SEED} "${random_seed}")
-endif()
-# "path=sha256" of the kit's files a lab's program must not change: sources and registry, and the built files that
-# ARGN globs (the kit's programs, CTest's registrations; against a kit, its libraries and objects too).
-function(kit_hashes out_var)
-  file(GLOB_RECURSE files LIST_DIRECTORIES false "${root}/cmake/*" "${root}/common/*" "${root}/grader/*" "${root}/docs/*" ${ARGN})
-  list(APPEND files "${root}/CMakeLists.txt" "${root}/CMakePresets.json")
-  list(REMOVE_DUPLICATES files)
-  list(SORT files)
-  set(hashes "")
-  foreach(file IN LISTS files)
-    file(SHA256 "${file}" hash)
-    list(APPEND hashes "${file}=${hash}")
-  endforeach()
-  set(${out_var} "${hashes}" PARENT_SCOPE)
-endfunction()
-kit_hashes(sources)
-set(built "${build}/*CTestTestfile.cmake" "${kit}/grader/tilelab-checker-*" "${kit}/grader/tilelab-gate-model-*" "${kit}/grader/tilelab-report")
-if(DEFINED KIT)
-  list(APPEND built "${kit}/tilelab-kit-*.cmake" "${kit}/grader/tilelab-*" "${kit}/common/cpu/tilelab-cuda-to-cpp"
-       "${kit}/*.a" "${kit}/grader/CMakeFiles/tilelab_adapter_*.o" "${kit}/grader/CMakeFiles/tilelab_runner_main_*.o"
-       "${kit}/grader/CMakeFiles/tilelab_gate_model_*.o")
-endif()
 execute_process(COMMAND id -u OUTPUT_VARIABLE uid OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-set(note_args "")
-if(NOT uid STREQUAL "0")
-  set(note_args --note "not graded as root: the labs' programs ran with this user's rights over the kit's files, so a submission could have tampered with the grading (grade as root, as Gradescope and CI do, to confine them)")
-endif()
 get_filename_component(submission_path "${SUBMISSION}" ABSOLUTE)
 if(SUBMISSION MATCHES "^(labs|solutions)$")
   set(submission_path "${SUBMISSION}")
@@ -109,53 +78,18 @@ if(NOT result EQUAL 0)
   message(FATAL_ERROR "configuring or building the kit failed (see above); the labs themselves are built by the tests")
 endif()
 string(TIMESTAMP configured "%s")
-file(REMOVE_RECURSE "${build}/verdicts")  # no record of an earlier grading may count
-file(MAKE_DIRECTORY "${build}/verdicts")
-kit_hashes(before ${built})
-# The GPU, found once for every check (TILELAB_GPU_FOUND, read by grader_main.cpp): a driver initialises CUDA for one
-# process at a time, which, each checker asking again, was the slowest step of a class graded at once.
-unset(ENV{TILELAB_GPU_FOUND})
-if(EXISTS "${kit}/grader/tilelab-checker-gpu")
-  execute_process(COMMAND "${kit}/grader/tilelab-checker-gpu" --device-query RESULT_VARIABLE found OUTPUT_VARIABLE line
-                  OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
-  set(sign_0 "+")  # "+<compute capability>|<line>", or "-<line>" without a usable GPU (device_requirements.hpp)
-  set(sign_77 "-")
-  if(DEFINED sign_${found})  # anything else: each checker asks for itself
-    set(ENV{TILELAB_GPU_FOUND} "${sign_${found}}${line}")
-  endif()
-  string(REGEX REPLACE "^[0-9]+[.][0-9]+[|]" "" line "${line}")
-  message(STATUS "${line}")
+# The rest is the kit's program tilelab-grade (grader/grade/main.cpp): the kit's files sealed, the labs built, the
+# checks run, the seal checked, and the grade reported by tilelab-report.
+set(against_kit "")
+if(DEFINED KIT)
+  set(against_kit --against-kit)
 endif()
-# Every lab at once, as far as each compiles; one that does not is reported by its build check.
-execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" --target tilelab_graded_labs -- -k 0 OUTPUT_QUIET ERROR_QUIET)
-string(TIMESTAMP labs_built "%s")
-execute_process(COMMAND "${CMAKE_CTEST_COMMAND}" --test-dir "${build}" --output-on-failure -j ${JOBS}
-                        --output-log "${build}/grade.log")
-# CTest's list of tests, typed: a graded test that wrote no record is seen, and failed.
-execute_process(COMMAND "${CMAKE_CTEST_COMMAND}" --test-dir "${build}" --show-only=json-v1
-                OUTPUT_FILE "${build}/tests.json" RESULT_VARIABLE result)
-if(NOT result EQUAL 0)
-  message(FATAL_ERROR "CTest could not list the tests of ${build} (see above)")
-endif()
-kit_hashes(after ${built})
-kit_hashes(sources_after)
-set(changed ${after} ${sources_after})
-list(REMOVE_ITEM changed ${before} ${sources})
-if(changed OR NOT before STREQUAL after OR NOT sources STREQUAL sources_after)
-  list(TRANSFORM changed REPLACE "=[0-9a-f]*$" "")
-  message(FATAL_ERROR "refusing to report a grade: the kit's own files changed while grading (${changed}). Something run "
-                      "by the grading, a submission's program most likely, wrote to them; restore the kit (git checkout, "
-                      "or a fresh copy) and grade again, as root so that the labs' programs are confined.")
-endif()
-string(TIMESTAMP finished "%s")
-math(EXPR wall "${finished} - ${started}")
-math(EXPR configure_seconds "${configured} - ${started}")
-math(EXPR prebuild_seconds "${labs_built} - ${configured}")
-execute_process(COMMAND "${kit}/grader/tilelab-report" grade --build "${build}" --registry "${root}/grader/labs.json"
-                        --tests "${build}/tests.json" --results "${RESULTS}" --summary "${SUMMARY}"
-                        --submission "${SUBMISSION}" ${note_args} --timing configure=${configure_seconds}
-                        --timing prebuild=${prebuild_seconds} --timing wall=${wall}
-                RESULT_VARIABLE graded)
-if(NOT graded EQUAL 0)
+execute_process(COMMAND "${kit}/grader/tilelab-grade" --root "${root}" --build "${build}" --kit "${kit}" ${against_kit}
+                        --jobs ${JOBS} --cmake "${CMAKE_COMMAND}" --ctest "${CMAKE_CTEST_COMMAND}" --results "${RESULTS}"
+                        --summary "${SUMMARY}" --submission "${SUBMISSION}" --started ${started}
+                        --configured ${configured} RESULT_VARIABLE graded)
+if(graded EQUAL 1)
   message(FATAL_ERROR "not every check passed (see the points above)")
+elseif(NOT graded EQUAL 0)
+  message(FATAL_ERROR "no grade (see the reason above)")
 endif()

@@ -22,10 +22,18 @@ function(tilelab_expect_failure_command out_var)
 endfunction()
 
 # The expectation that a lab fails, the test <prefix>.<expect>: @p asked_suites (or, where none are asked for, all
-# @p suites the lab runs here but @p gpu_only ones) in one checker, or compute-sanitizer's tool, must fail with output
-# matching @p match.
-function(_tilelab_add_expectation prefix expect match timeout target backend labels asked_suites suites gpu_only
-                                  measuring)
+# @p suites the lab runs here but those that need a GPU, on the CPU backend) in one checker, or compute-sanitizer's
+# tool, must fail with output matching @p match. One that measures the GPU runs alone on it.
+function(_tilelab_add_expectation prefix expect match timeout target backend labels asked_suites suites)
+  set(gpu_only "")
+  set(measuring "")
+  foreach(suite IN LISTS suites)
+    if(backend STREQUAL "cpu" AND NOT TILELAB_SUITE_${suite}_GPU_ONLY STREQUAL "")
+      list(APPEND gpu_only ${suite})
+    elseif(backend STREQUAL "gpu" AND TILELAB_SUITE_${suite}_MEASURES_GPU)
+      list(APPEND measuring ${suite})
+    endif()
+  endforeach()
   if(asked_suites)
     set(suites ${asked_suites})
   elseif(gpu_only)

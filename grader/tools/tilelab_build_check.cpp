@@ -2,7 +2,7 @@
 //   tilelab-build-check --record <verdicts/<test>.json> --lab <id> --tile-width <n> --backend <cpu|gpu> <mode>
 // Modes:
 //   --build-dir <dir> --config <config> --cmake <cmake> --target <t>... --object <o>... --source <file>...
-//     [--nm <nm>] [--cxxfilt <c++filt>] [--libc-symbols <file>] --source-check <tilelab-source-check>
+//     [--nm <nm>] [--cxxfilt <c++filt>] [--cxx <C++ compiler>] --source-check <tilelab-source-check>
 //     [--source-launcher <sandbox launcher>] --source-root <submission> --source-file <relative path>...
 //       the build check: runs the source check (what the lab's files may include and name, no links) as the
 //       sandbox's user, builds the lab's targets, says plainly why when they do not build, and refuses a lab that
@@ -151,6 +151,32 @@ std::string demangled(const std::string& name) {
     return ran.status == 0 && !text.empty() ? text : name;
 }
 
+/// The names the C library exports (those a lab's files may not define: their definitions would replace what the
+/// runner's harness calls), as `nm -D --defined-only` lists them in the library that @p cxx links; none where either
+/// cannot say. Kept in @p build_dir once found, for the build's other labs.
+std::set<std::string> c_library_names(const std::string& cxx, const std::string& nm, const std::string& build_dir) {
+    const std::filesystem::path kept = std::filesystem::path(build_dir) / "tilelab_libc_symbols.txt";
+    std::string names = file_text(kept.string());
+    if (names.empty() && !cxx.empty()) {
+        Ran library = run({cxx, "-print-file-name=libc.so.6"});
+        while (!library.output.empty() && library.output.back() == '\n') library.output.pop_back();
+        const Ran listed = library.status == 0 && std::filesystem::exists(library.output)
+                               ? run({nm, "-D", "--defined-only", library.output}) : Ran{};
+        std::istringstream lines(listed.status == 0 ? listed.output : "");
+        for (std::string address, kind, name; lines >> address >> kind >> name;)  // "<address> <kind> name@version"
+            names += name.substr(0, name.find('@')) + "\n";
+        const std::filesystem::path partial = kept.string() + "." + std::to_string(::getpid());
+        std::ofstream(partial, std::ios::trunc) << names;
+        std::error_code ignored;
+        std::filesystem::rename(partial, kept, ignored);  // whole or not at all, for builds of labs at once
+    }
+    std::set<std::string> out;
+    std::istringstream lines(names);
+    for (std::string line; std::getline(lines, line);)
+        if (!line.empty()) out.insert(line);
+    return out;
+}
+
 /// The build check proper: the refusal, if any (with what it printed on the way).
 BuildRefusal build_check(const Options& options, bool& could_not_check) {
     // First what the lab's files may include and name, and that they are plain files (tilelab-source-check, as the
@@ -192,12 +218,7 @@ BuildRefusal build_check(const Options& options, bool& could_not_check) {
     if (refusal.refused()) return refusal;
     // Names a lab's files may not define: the kit's (namespace tilelab, tilelab_*), CUDA's runtime and driver
     // (cuda*, __cuda*, cu[A-Z]*), main, and what the C library exports.
-    std::set<std::string> libc_names;
-    if (!one(options, "--libc-symbols").empty()) {
-        std::istringstream lines(file_text(one(options, "--libc-symbols")));
-        for (std::string line; std::getline(lines, line);)
-            if (!line.empty()) libc_names.insert(line);
-    }
+    const std::set<std::string> libc_names = c_library_names(one(options, "--cxx"), nm, one(options, "--build-dir"));
     cxxfilt_path = one(options, "--cxxfilt");
     refusal = tilelab::grader::interposed_definition(nm_of({"-g", "--defined-only"}), libc_names, demangled);
     if (refusal.refused()) return refusal;

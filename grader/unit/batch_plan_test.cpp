@@ -2,6 +2,7 @@
 // folders sit, the student's name from an entry, the progress line, the Slurm tasks' share of the class.
 #include "batch_plan.hpp"
 #include "class_report.hpp"
+#include "temp_folder.hpp"
 
 #include <doctest/doctest.h>
 
@@ -16,23 +17,7 @@
 
 namespace fs = std::filesystem;
 using namespace tilelab::batch;
-
-namespace {
-
-/// A fresh empty folder under the system's temporary folder, removed when the test ends.
-struct TempFolder {
-    fs::path path;
-    TempFolder() {
-        std::string pattern = (fs::temp_directory_path() / "tilelab-batch-XXXXXX").string();
-        path = ::mkdtemp(pattern.data());
-    }
-    ~TempFolder() {
-        std::error_code error;
-        fs::remove_all(path, error);
-    }
-};
-
-}  // namespace
+using tilelab::unit::TempFolder;
 
 TEST_SUITE("batch_plan") {
     TEST_CASE("the lab folders' root: the submission itself, or where an archive put them up to three levels down") {

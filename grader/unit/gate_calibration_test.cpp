@@ -3,6 +3,7 @@
 // GPU's or another kit build's, or in a file or folder another user could have written.
 #include "flat_json.hpp"
 #include "gate_calibration.hpp"
+#include "temp_folder.hpp"
 
 #include <doctest/doctest.h>
 
@@ -18,22 +19,6 @@ using namespace tilelab::grader;
 namespace fs = std::filesystem;
 
 namespace {
-
-// A folder of its own for one test, removed after it.
-struct ScratchFolder {
-    fs::path path;
-    ScratchFolder() {
-        char pattern[] = "/tmp/tilelab-calibration-test-XXXXXX";
-        REQUIRE(mkdtemp(pattern) != nullptr);
-        path = pattern;
-    }
-    ScratchFolder(const ScratchFolder&) = delete;
-    ScratchFolder& operator=(const ScratchFolder&) = delete;
-    ~ScratchFolder() {
-        std::error_code ignored;
-        fs::remove_all(path, ignored);
-    }
-};
 
 CalibrationKey h100_key() {
     return {"NVIDIA H100 80GB HBM3", "9.0", "lab02", 16, 4096, 15, 40, "0123456789abcdef"};
@@ -84,7 +69,7 @@ TEST_SUITE("gate_calibration") {
     }
 
     TEST_CASE("written, read back, and replaced whole") {
-        ScratchFolder scratch;
+        tilelab::unit::TempFolder scratch;
         const fs::path dir = scratch.path / "gate-calibration";
         write_calibration(dir, h100_calibration());
         struct stat info {};
@@ -118,7 +103,7 @@ TEST_SUITE("gate_calibration") {
     }
 
     TEST_CASE("a corrupt record is ignored") {
-        ScratchFolder scratch;
+        tilelab::unit::TempFolder scratch;
         const fs::path dir = scratch.path / "c";
         write_calibration(dir, h100_calibration());
         const fs::path file = calibration_file(dir, h100_key());
@@ -140,7 +125,7 @@ TEST_SUITE("gate_calibration") {
     }
 
     TEST_CASE("another GPU's, another kit build's, another lab's record is ignored") {
-        ScratchFolder scratch;
+        tilelab::unit::TempFolder scratch;
         const fs::path dir = scratch.path / "c";
         std::string why_not;
         CHECK_FALSE(read_calibration(dir, h100_key(), why_not));  // none yet
@@ -174,7 +159,7 @@ TEST_SUITE("gate_calibration") {
     }
 
     TEST_CASE("a record others could have written is not trusted, and none is written where others can write") {
-        ScratchFolder scratch;
+        tilelab::unit::TempFolder scratch;
         const fs::path dir = scratch.path / "c";
         write_calibration(dir, h100_calibration());
         const fs::path file = calibration_file(dir, h100_key());
@@ -196,7 +181,7 @@ TEST_SUITE("gate_calibration") {
     }
 
     TEST_CASE("the kit's fingerprint changes with any byte of its programs") {
-        ScratchFolder scratch;
+        tilelab::unit::TempFolder scratch;
         const fs::path a = scratch.path / "a", b = scratch.path / "b";
         std::ofstream(a) << "checker";
         std::ofstream(b) << "model";

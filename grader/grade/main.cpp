@@ -1,0 +1,140 @@
+// tilelab-grade: the part of grading one submission that runs once its build is configured (grade.cmake starts
+// it): seals the kit's files, finds the GPU once, builds the labs, runs the checks, lists the tests, checks the seal
+// and has tilelab-report print the grade and write results.json and summary.json. A program of the kit, started
+// before any lab's program runs: what those programs write to the kit cannot change this one while it runs.
+//   tilelab-grade --root <kit sources> --build <build> --kit <kit build> [--against-kit] --jobs <n>
+//                 --cmake <cmake> --ctest <ctest> --results <results.json> --summary <summary.json>
+//                 --submission <name> --started <epoch s> --configured <epoch s>
+// Exits 0 when every check passed, 1 when one failed, 2 when there is no grade (the reason on stderr).
+#include "kit_seal.hpp"
+#include "processes.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using tilelab::batch::Command;
+using tilelab::batch::now_seconds;
+
+/// The command line's "--name value" options (and the flag --against-kit); throws on one it does not know.
+std::map<std::string, std::string> parse(int argc, char** argv) {
+    static const char* const known[] = {"--root", "--build", "--kit", "--jobs", "--cmake", "--ctest", "--results",
+                                        "--summary", "--submission", "--started", "--configured"};
+    std::map<std::string, std::string> options;
+    for (int i = 1; i < argc; ++i) {
+        const std::string name = argv[i];
+        if (name == "--against-kit") {
+            options[name] = "1";
+            continue;
+        }
+        if (std::find(std::begin(known), std::end(known), name) == std::end(known) || i + 1 >= argc)
+            throw std::runtime_error("unknown option or missing value: " + name);
+        options[name] = argv[++i];
+    }
+    for (const char* k : known)
+        if (options.count(k) == 0) throw std::runtime_error(std::string("missing ") + k);
+    return options;
+}
+
+/// Runs @p argv with our output (or @p output), waits, and returns its exit status.
+int run(const std::vector<std::string>& argv, const fs::path& output = {}) {
+    const pid_t pid = tilelab::batch::start(Command{argv, {}, output, false});
+    if (pid < 0) throw std::runtime_error("cannot start " + argv.front());
+    return tilelab::batch::wait_for(pid, 0, false).status;
+}
+
+/// Inputs nobody can predict, where the caller gave none: the kit's default seed, generator and shapes are
+/// public, so a submission could ship P for every graded input (grader/selftest/cheats/replays-known-seed). The
+/// checkers print the seed drawn here.
+void draw_seed() {
+    const char* given = std::getenv("TILELAB_SEED");
+    if (given != nullptr && *given != '\0') return;
+    std::random_device entropy;
+    const std::uint64_t seed = ((static_cast<std::uint64_t>(entropy()) << 32) ^ entropy()) & ((1ULL << 56) - 1);
+    ::setenv("TILELAB_SEED", std::to_string(seed).c_str(), 1);
+}
+
+/// The GPU, found once for every check (TILELAB_GPU_FOUND, read by grader_main.cpp): a driver initialises CUDA
+/// for one process at a time, which, each checker asking again, was the slowest step of a class graded at once.
+/// "+<compute capability>|<line>", or "-<line>" without a usable GPU (device_requirements.hpp); anything else:
+/// each checker asks for itself.
+void find_gpu(const fs::path& kit, const fs::path& build) {
+    ::unsetenv("TILELAB_GPU_FOUND");
+    const fs::path checker = kit / "grader" / "tilelab-checker-gpu";
+    if (!fs::exists(checker)) return;
+    const fs::path answer = build / "gpu-found.txt";
+    const int status = run({checker.string(), "--device-query"}, answer);
+    std::ifstream in(answer);
+    std::string line;
+    std::getline(in, line);
+    if (status == 0 || status == 77) ::setenv("TILELAB_GPU_FOUND", ((status == 0 ? "+" : "-") + line).c_str(), 1);
+    const auto bar = line.find('|');
+    if (status == 0 && bar != std::string::npos) line = line.substr(bar + 1);
+    std::cout << "-- " << line << std::endl;
+}
+
+/// The grade's steps (this file's first comment); the exit status.
+int grade(const std::map<std::string, std::string>& o) {
+    const fs::path build = o.at("--build"), kit = o.at("--kit");
+    const tilelab::grade::SealedTree tree{o.at("--root"), build, kit, o.count("--against-kit") > 0};
+    fs::remove_all(build / "verdicts");  // no record of an earlier grading may count
+    fs::create_directories(build / "verdicts");
+    const auto sealed = tilelab::grade::digests(tilelab::grade::sealed_files(tree), o.at("--cmake"));
+    draw_seed();
+    find_gpu(kit, build);
+    // Every lab at once, as far as each compiles; one that does not is reported by its build check.
+    run({o.at("--cmake"), "--build", build.string(), "--target", "tilelab_graded_labs", "--", "-k", "0"}, "/dev/null");
+    const long labs_built = now_seconds();
+    run({o.at("--ctest"), "--test-dir", build.string(), "--output-on-failure", "-j", o.at("--jobs"), "--output-log",
+         (build / "grade.log").string()});
+    // CTest's list of tests, typed: a graded test that wrote no record is seen, and failed.
+    const fs::path tests = build / "tests.json";
+    if (run({o.at("--ctest"), "--test-dir", build.string(), "--show-only=json-v1"}, tests) != 0)
+        throw std::runtime_error("CTest could not list the tests of " + build.string() + " (see " + tests.string() + ")");
+    const auto changed = tilelab::grade::changed_files(
+        sealed, tilelab::grade::digests(tilelab::grade::sealed_files(tree), o.at("--cmake")));
+    if (!changed.empty()) {
+        std::ostringstream list;
+        for (const std::string& file : changed) list << (&file == &changed.front() ? "" : ";") << file;
+        throw std::runtime_error("refusing to report a grade: the kit's own files changed while grading (" + list.str() +
+                                 "). Something run by the grading, a submission's program most likely, wrote to them; "
+                                 "restore the kit (git checkout, or a fresh copy) and grade again, as root so that the "
+                                 "labs' programs are confined.");
+    }
+    const long started = std::stol(o.at("--started")), configured = std::stol(o.at("--configured"));
+    std::vector<std::string> report{(kit / "grader" / "tilelab-report").string(), "grade", "--build", build.string(),
+                                    "--registry", (fs::path(o.at("--root")) / "grader" / "labs.json").string(),
+                                    "--tests", tests.string(), "--results", o.at("--results"), "--summary",
+                                    o.at("--summary"), "--submission", o.at("--submission")};
+    if (::geteuid() != 0)
+        report.insert(report.end(), {"--note", "not graded as root: the labs' programs ran with this user's rights over "
+                                               "the kit's files, so a submission could have tampered with the grading "
+                                               "(grade as root, as Gradescope and CI do, to confine them)"});
+    for (const auto& [name, seconds] : {std::pair<const char*, long>{"configure", configured - started},
+                                        {"prebuild", labs_built - configured}, {"wall", now_seconds() - started}})
+        report.insert(report.end(), {"--timing", std::string(name) + "=" + std::to_string(seconds)});
+    return run(report) == 0 ? 0 : 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return grade(parse(argc, argv));
+    } catch (const std::exception& error) {
+        std::cerr << "tilelab-grade: " << error.what() << std::endl;
+        return 2;
+    }
+}
