@@ -66,7 +66,7 @@ tilelab::grader::FoundGpu gpu_available() {
     return gpu;
 }
 
-// The GPU as grade.cmake found it once for the whole grading (--device-query, passed on in TILELAB_GPU_FOUND, a
+// The GPU as tilelab-grade found it once for the whole grading (--device-query, passed on in TILELAB_GPU_FOUND, a
 // record of device_requirements.hpp), else this checker's own query. Asking once matters in a batch: every query
 // initialises CUDA, which the driver does for one process at a time. It is this checker's own environment, from
 // grade.cmake: nothing a lab's program does can change it.
