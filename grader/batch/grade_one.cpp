@@ -52,9 +52,9 @@ std::optional<fs::path> submission_folder(const Grading& grading, const std::str
 std::string points(const Grading& grading, const std::string& name) {
     try {
         const auto labs = report::load_registry((grading.root / "grader" / "labs.json").string()).lab_ids;
-        for (const report::StudentRow& row : report::read_batch(grading.out, labs, grading.out / "entries.txt").rows) {
-            if (row.student == name) return report::points_text(row);
-        }
+        // This student's report alone: the progress line of each submission must not read the whole class's.
+        if (const auto row = report::read_student(grading.out / "reports" / name, labs, nullptr))
+            return report::points_text(*row);
     } catch (const std::exception& error) {
         return std::string("no points: the registry cannot be read: ") + error.what();
     }

@@ -10,6 +10,7 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -179,6 +180,26 @@ void count_checks(const json& summary, std::vector<CheckRate>& checks) {
     }
 }
 
+std::optional<StudentRow> read_student(const fs::path& folder, const std::vector<std::string>& labs,
+                                       std::vector<CheckRate>* checks) {
+    const std::string student = folder.filename().string();
+    const fs::path note_file = folder / "not-graded.json";
+    const fs::path summary_file = folder / "summary.json";
+    try {
+        if (fs::exists(note_file)) {
+            const json note = read_json(note_file);
+            return row_not_graded(student, labs.size(), field_text(note, "seconds"), field_text(note, "note"));
+        }
+        if (!fs::exists(summary_file)) return std::nullopt;
+        const json summary = read_json(summary_file);
+        if (checks != nullptr) count_checks(summary, *checks);
+        return row_from_summary(summary, student, labs);
+    } catch (const std::exception& error) {
+        return row_not_graded(student, labs.size(), "",
+                              "its report could not be read (" + std::string(error.what()) + ")");
+    }
+}
+
 ClassBatch read_batch(const fs::path& out, const std::vector<std::string>& labs, const fs::path& entries) {
     ClassBatch batch;
     batch.labs = labs;
@@ -191,26 +212,10 @@ ClassBatch read_batch(const fs::path& out, const std::vector<std::string>& labs,
     std::sort(folders.begin(), folders.end());
     std::vector<std::string> seen;
     for (const fs::path& folder : folders) {
-        const std::string student = folder.filename().string();
-        const fs::path note_file = folder / "not-graded.json";
-        const fs::path summary_file = folder / "summary.json";
-        try {
-            if (fs::exists(note_file)) {
-                const json note = read_json(note_file);
-                batch.rows.push_back(row_not_graded(student, labs.size(), field_text(note, "seconds"),
-                                                    field_text(note, "note")));
-            } else if (fs::exists(summary_file)) {
-                const json summary = read_json(summary_file);
-                batch.rows.push_back(row_from_summary(summary, student, labs));
-                count_checks(summary, batch.checks);
-            } else {
-                continue;
-            }
-        } catch (const std::exception& error) {
-            batch.rows.push_back(row_not_graded(student, labs.size(), "",
-                                                "its report could not be read (" + std::string(error.what()) + ")"));
+        if (std::optional<StudentRow> row = read_student(folder, labs, &batch.checks)) {
+            batch.rows.push_back(std::move(*row));
+            seen.push_back(folder.filename().string());
         }
-        seen.push_back(student);
     }
     // Every submission the batch was given has a row: one whose grading left nothing gets one that says so.
     std::ifstream list(entries);

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,12 @@ std::string failure_notes(const nlohmann::json& summary);
 
 /// Adds a summary's checks to the class's pass rates.
 void count_checks(const nlohmann::json& summary, std::vector<CheckRate>& checks);
+
+/// One student's row from its folder of a batch (reports/<student>): not-graded.json where grading wrote a note
+/// instead (it wins: a grading stopped at its time limit), else summary.json, whose checks are added to @p checks
+/// (none: not counted); none where the folder holds neither. A file that cannot be read gives a row that says so.
+std::optional<StudentRow> read_student(const std::filesystem::path& folder, const std::vector<std::string>& labs,
+                                       std::vector<CheckRate>* checks);
 
 /// Reads a batch folder: reports/<student>/summary.json, or reports/<student>/not-graded.json where grading
 /// wrote a note instead (it wins: a grading stopped at its time limit), and a "not graded" row for each entry

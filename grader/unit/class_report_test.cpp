@@ -46,6 +46,19 @@ TEST_SUITE("class_report") {
         CHECK(tilelab::report::grades_csv({{"lab01", "lab02"}, {row}, {}}).find("x,,,,,,a b\n") != std::string::npos);
     }
 
+    TEST_CASE("one student's row read alone is the row the class reads for it; no report, no row") {
+        for (const auto& row : fixture_batch().rows) {
+            const auto alone = tilelab::report::read_student(folder + "/reports/" + row.student, fixture_labs, nullptr);
+            if (row.student == "chloe") {  // its Slurm task never ran: the class's row comes from entries.txt
+                CHECK_FALSE(alone.has_value());
+                continue;
+            }
+            REQUIRE(alone.has_value());
+            CHECK(tilelab::report::points_text(*alone) == tilelab::report::points_text(row));
+            CHECK(alone->notes == row.notes);
+        }
+    }
+
     TEST_CASE("student names: the archive extension goes") {
         CHECK(tilelab::report::student_name("/class/ben.tar.gz") == "ben");
         CHECK(tilelab::report::student_name("/class/chloe.zip") == "chloe");
