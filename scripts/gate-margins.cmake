@@ -5,6 +5,14 @@
 cmake_minimum_required(VERSION 3.19)  # string(JSON)
 
 # @p values (numbers) sorted ascending (CMake's if(LESS) compares them as numbers; list(SORT) would not).
+# @p text as a JSON string, quotes included.
+function(json_quote text out_var)
+  string(REPLACE "\\" "\\\\" text "${text}")
+  string(REPLACE "\"" "\\\"" text "${text}")
+  string(REPLACE "\n" "\\n" text "${text}")
+  set(${out_var} "\"${text}\"" PARENT_SCOPE)
+endfunction()
+
 function(sort_numbers out_var)
   set(sorted "")
   foreach(value IN LISTS ARGN)
@@ -172,7 +180,7 @@ foreach(entry IN LISTS entries)
   string(APPEND csv "${kernel},${kind},${lab},${must},${passed},${count},${median},${low},${high},${required},${model},\"${gpu}\",\"${verdict}\"\n")
   set(item "{}")
   foreach(field kernel kind lab must gpu verdict)
-    _tilelab_json_quote("${${field}}" quoted)
+    json_quote("${${field}}" quoted)
     string(JSON item SET "${item}" ${field} "${quoted}")
   endforeach()
   foreach(field passed count median low high required model)
