@@ -44,16 +44,17 @@ lab_id() { echo "lab${1:0:2}"; }  # 02_tiled -> lab02
 
 # The kernels: "<kind>|<name>|<lab>|<must: pass, fail or either>|<target>", one per line.
 kernels=()
-for folder in "$root"/solutions/0[2-9]_*; do
-  lab=$(lab_id "$(basename "$folder")")
-  kernels+=("solution|model|$lab|pass|tilelab_graded_${lab}_tw${tile_width}_gate")
-done
 # The gate programs the build can make (a lab 08 dishonest kernel is registered as gate-<name>-pipeline).
 gate_targets=$(cmake --build "$build" --target help 2>/dev/null | grep -oE 'tilelab_[^ :]+_gate' | sort -u)
 gate_target() {  # gate_target <name> <lab>: the target of that kernel's gate program
   local plain="tilelab_gate-$1_$2_tw${tile_width}_gate" pipeline="tilelab_gate-$1-pipeline_$2_tw${tile_width}_gate"
   if ! grep -qx "$plain" <<<"$gate_targets" && grep -qx "$pipeline" <<<"$gate_targets"; then echo "$pipeline"; else echo "$plain"; fi
 }
+for folder in "$root"/solutions/0[2-9]_*; do
+  lab=$(lab_id "$(basename "$folder")")
+  grep -qx "tilelab_graded_${lab}_tw${tile_width}_gate" <<<"$gate_targets" || continue  # a lab with no gate
+  kernels+=("solution|model|$lab|pass|tilelab_graded_${lab}_tw${tile_width}_gate")
+done
 for kind_dir in "$root"/grader/selftest/gate/*/; do
   kind=$(basename "$kind_dir")
   case $kind in honest) must=pass ;; dishonest) must=fail ;; *) must=either ;; esac
