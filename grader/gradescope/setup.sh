@@ -28,6 +28,11 @@ if ! at_least_3_22 cmake; then
 fi
 cmake --version | head -1
 
+# The kit, built once here (CPU backend), so that each submission compiles only its own labs' files against it
+# (run_autograder: grade.cmake -DKIT); run_autograder builds it per submission where it is missing.
+cmake --preset grade -S /autograder/source -B /autograder/kit -DTILELAB_BACKENDS=cpu
+cmake --build /autograder/kit
+
 # The kit's model answers stay out of the image: the CPU backend has no performance gate, so nothing in grading
 # needs them, and a submission must not be able to reach them (docs/instructors.md, threat model).
 rm -rf /autograder/source/solutions

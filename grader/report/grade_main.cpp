@@ -2,6 +2,7 @@
 #include "grade.hpp"
 #include "subcommands.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <iostream>
@@ -13,10 +14,11 @@ namespace {
 
 using namespace tilelab::report;
 
-/// The "--name value" options of a command line; "--timing" may repeat ("name=seconds").
+/// The "--name value" options of a command line; "--timing" ("name=seconds") and "--note" may repeat.
 struct Options {
     std::map<std::string, std::string> values;  ///< the last value of each option
     std::map<std::string, double> timings;      ///< every --timing, by name
+    std::vector<std::string> notes;             ///< every --note, in order
 };
 
 /// The options of @p argv (after the subcommand's name); throws std::runtime_error on one it does not know.
@@ -30,6 +32,8 @@ Options parse(int argc, char** argv, const std::set<std::string>& known) {
             const auto equals = value.find('=');
             if (equals == std::string::npos) throw std::runtime_error("--timing wants name=seconds, got " + value);
             options.timings[value.substr(0, equals)] = std::stod(value.substr(equals + 1));
+        } else if (name == "--note") {
+            options.notes.push_back(value);
         } else {
             options.values[name] = value;
         }
@@ -44,6 +48,18 @@ const std::string& required(const Options& options, const std::string& name) {
     return found->second;
 }
 
+/// The items of a ","-separated list ("lab02,lab03"), empty ones left out.
+std::vector<std::string> split_commas(const std::string& list) {
+    std::vector<std::string> items;
+    std::size_t start = 0;
+    while (start <= list.size()) {
+        const std::size_t comma = std::min(list.find(',', start), list.size());
+        if (comma > start) items.push_back(list.substr(start, comma - start));
+        start = comma + 1;
+    }
+    return items;
+}
+
 /// @p json written to @p path, indented; throws std::runtime_error when it cannot be.
 void write_json(const std::string& path, const nlohmann::json& json) {
     std::ofstream out(path, std::ios::trunc);
@@ -56,15 +72,17 @@ void write_json(const std::string& path, const nlohmann::json& json) {
 int tilelab::report::grade_main(int argc, char** argv) {
     try {
         const Options options = parse(argc, argv, {"--build", "--registry", "--tests", "--results", "--summary",
-                                                   "--submission", "--note", "--timing"});
-        const Registry registry = load_registry(required(options, "--registry"));
+                                                   "--submission", "--note", "--timing", "--labs"});
+        Registry registry = load_registry(required(options, "--registry"));
+        // An assignment of some labs (grade.cmake -DLABS): only their checks and points count, nothing of the rest.
+        if (options.values.count("--labs")) registry = only_labs(registry, split_commas(options.values.at("--labs")));
         const std::string build = required(options, "--build");
         const std::vector<std::string> tests = read_test_list(load_json(required(options, "--tests")));
         GradeContext context;
         context.build = build;
         context.results = required(options, "--results");
         context.submission = options.values.count("--submission") ? options.values.at("--submission") : build;
-        context.note = options.values.count("--note") ? options.values.at("--note") : "";
+        context.notes = options.notes;
         context.timings = options.timings;
         const Grade grade = score(registry, read_results(build + "/verdicts", tests, registry));
         std::cout << render_report(grade, context) << std::flush;

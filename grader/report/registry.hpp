@@ -33,6 +33,11 @@ Registry read_registry(const nlohmann::json& registry);
 /// The registry from a file (grader/labs.json); throws std::runtime_error when it cannot be read.
 Registry load_registry(const std::string& path);
 
+/// @p registry with only the labs of an assignment (@p ids, lab ids in any order; their checks and suites stay
+/// in the registry's order): what a grade of those labs alone counts. Throws std::runtime_error naming an id that
+/// is no lab's, with the labs there are.
+Registry only_labs(Registry registry, const std::vector<std::string>& ids);
+
 /// The rule for skipped checks in words, as the report prints it after the total.
 std::string skipped_rule_text(const Registry& registry);
 
