@@ -13,7 +13,7 @@ if [ ! -x "$kit/grader/tilelab-report" ]; then
   echo '{"gradable": false, "format_errors": ["The autograder is broken: its image has no built TileLab kit ('"$kit"'). This is not your code'"'"'s fault and the attempt does not count; tell your instructor (grader/prairielearn/Dockerfile builds it)."]}' >"$root/results/results.json"
   exit 0
 fi
-timeout -k 5 "$limit" cmake -DSUBMISSION="$root/student" -DKIT="$kit" -DBUILD="$work/build" -DLABS="${TILELAB_LABS:-}" \
+timeout -k 5 "$limit" cmake -DSUBMISSION="$root/student" -DKIT="$kit" -DBUILD="$work/build" \
   -DRESULTS="$work/gradescope.json" -DSUMMARY="$work/summary.json" -P "$source/grader/grade.cmake" >"$work/log.txt" 2>&1
 exec "$kit/grader/tilelab-report" prairielearn --summary "$work/summary.json" --log "$work/log.txt" --status $? \
   --time-limit "$limit" --labs "${TILELAB_LABS:-}" --out "$root/results/results.json"

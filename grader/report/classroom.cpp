@@ -38,7 +38,7 @@ std::string classroom_workflow(const Registry& registry, const std::vector<std::
            "    steps:\n"
            "    - name: Checkout code\n      uses: actions/checkout@v4\n"
            "    - name: Tools (CMake, Ninja, g++, doctest, Boost.Context, nlohmann/json)\n"
-           "      run: sudo bash grader/gradescope/setup.sh\n"
+           "      run: sudo bash grader/packages.sh\n"
            "    # The kit once (CPU backend), then the labs' checks against it; each test below reads its points from\n"
            "    # build/classroom/summary.json. A failed step still lets the tests run: they say what is missing.\n"
            "    - name: Kit\n"

@@ -8,15 +8,17 @@
 int tilelab::report::grade_main(int argc, char** argv) {
     try {
         const Options options = parse(argc, argv, {"--build", "--registry", "--tests", "--results", "--summary",
-                                                   "--submission", "--note", "--timing"});
-        const Registry registry = load_registry(required(options, "--registry"));
+                                                   "--submission", "--note", "--timing", "--labs"});
+        Registry registry = load_registry(required(options, "--registry"));
+        // An assignment of some labs (grade.cmake -DLABS): only their checks and points count, nothing of the rest.
+        if (options.values.count("--labs")) registry = only_labs(registry, split_list(options.values.at("--labs")));
         const std::string build = required(options, "--build");
         const std::vector<std::string> tests = read_test_list(load_json(required(options, "--tests")));
         GradeContext context;
         context.build = build;
         context.results = required(options, "--results");
         context.submission = options.values.count("--submission") ? options.values.at("--submission") : build;
-        context.note = options.values.count("--note") ? options.values.at("--note") : "";
+        context.notes = options.notes;
         context.timings = options.timings;
         const Grade grade = score(registry, read_results(build + "/verdicts", tests, registry));
         std::cout << render_report(grade, context) << std::flush;

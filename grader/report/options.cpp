@@ -15,6 +15,8 @@ Options parse(int argc, char** argv, const std::set<std::string>& known) {
             const auto equals = value.find('=');
             if (equals == std::string::npos) throw std::runtime_error("--timing wants name=seconds, got " + value);
             options.timings[value.substr(0, equals)] = std::stod(value.substr(equals + 1));
+        } else if (name == "--note") {
+            options.notes.push_back(value);
         } else {
             options.values[name] = value;
         }
@@ -31,6 +33,20 @@ const std::string& required(const Options& options, const std::string& name) {
 std::string optional(const Options& options, const std::string& name, const std::string& fallback) {
     const auto found = options.values.find(name);
     return found == options.values.end() ? fallback : found->second;
+}
+
+std::vector<std::string> split_list(const std::string& list) {
+    std::vector<std::string> items;
+    std::string item;
+    for (char c : list + ",") {
+        if (c == ',' || c == ';' || c == ' ' || c == '\t' || c == '\n') {
+            if (!item.empty()) items.push_back(item);
+            item.clear();
+        } else {
+            item += c;
+        }
+    }
+    return items;
 }
 
 void write_json(const std::string& path, const nlohmann::json& json, int indent) {

@@ -7,13 +7,15 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace tilelab::report {
 
-/// The "--name value" options of a command line; "--timing" may repeat ("name=seconds").
+/// The "--name value" options of a command line; "--timing" ("name=seconds") and "--note" may repeat.
 struct Options {
     std::map<std::string, std::string> values;  ///< the last value of each option
     std::map<std::string, double> timings;      ///< every --timing, by name
+    std::vector<std::string> notes;             ///< every --note, in order
 };
 
 /// The options of @p argv (after the subcommand's name); throws std::runtime_error on one it does not know.
@@ -24,6 +26,10 @@ const std::string& required(const Options& options, const std::string& name);
 
 /// The value of an option, or @p fallback when the command line has none.
 std::string optional(const Options& options, const std::string& name, const std::string& fallback = "");
+
+/// The items of a list as grade.cmake and the platforms give it ("lab02,lab03", "02;03", "02 03"), empty ones
+/// left out.
+std::vector<std::string> split_list(const std::string& list);
 
 /// @p json written to @p path, indented (@p indent, -1: one line), invalid UTF-8 from a program's output replaced;
 /// throws std::runtime_error when it cannot be.

@@ -14,16 +14,6 @@ namespace {
 
 using namespace tilelab::report;
 
-/// The items of a lab list as grade.cmake takes it ("02;03", "02,03" or "02 03").
-std::vector<std::string> split_labs(std::string text) {
-    for (char& c : text)
-        if (c == ';' || c == ',') c = ' ';
-    std::istringstream in(text);
-    std::vector<std::string> items;
-    for (std::string item; in >> item;) items.push_back(item);
-    return items;
-}
-
 /// A text file's content, "" when it cannot be read.
 std::string read_text(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -63,7 +53,7 @@ int tilelab::report::classroom_main(int argc, char** argv) {
     try {
         const Options options = parse(argc, argv, {"--registry", "--labs"});
         const Registry registry = load_registry(required(options, "--registry"));
-        std::cout << classroom_workflow(registry, select_labs(registry, split_labs(optional(options, "--labs"))));
+        std::cout << classroom_workflow(registry, select_labs(registry, split_list(optional(options, "--labs"))));
         return 0;
     } catch (const std::exception& error) {
         std::cerr << "tilelab-report classroom: " << error.what() << "\n";

@@ -1,5 +1,6 @@
 #include "registry.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <set>
 #include <stdexcept>
@@ -82,6 +83,23 @@ std::vector<std::string> select_labs(const Registry& registry, const std::vector
     for (const auto& id : registry.lab_ids)
         if (wanted.empty() || wanted.count(id)) labs.push_back(id);
     return labs;
+}
+
+Registry only_labs(Registry registry, const std::vector<std::string>& ids) {
+    for (const auto& id : ids) {
+        if (std::find(registry.lab_ids.begin(), registry.lab_ids.end(), id) != registry.lab_ids.end()) continue;
+        std::string labs;
+        for (const auto& lab : registry.lab_ids) labs += (labs.empty() ? "" : ", ") + lab;
+        throw std::runtime_error("the assignment names " + id + ", which is no lab's id; the labs are " + labs);
+    }
+    const auto chosen = [&](const std::string& lab) { return std::find(ids.begin(), ids.end(), lab) != ids.end(); };
+    registry.lab_ids.erase(std::remove_if(registry.lab_ids.begin(), registry.lab_ids.end(),
+                                          [&](const std::string& lab) { return !chosen(lab); }),
+                           registry.lab_ids.end());
+    registry.checks.erase(std::remove_if(registry.checks.begin(), registry.checks.end(),
+                                         [&](const RubricCheck& check) { return !chosen(check.lab); }),
+                          registry.checks.end());
+    return registry;
 }
 
 std::string skipped_rule_text(const Registry& registry) {

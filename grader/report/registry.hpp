@@ -44,6 +44,11 @@ bool graded_on_cpu(const Registry& registry, const RubricCheck& check);
 /// or its folder ("02_tiled"); no items: every lab. Throws std::runtime_error naming an item that matches no lab.
 std::vector<std::string> select_labs(const Registry& registry, const std::vector<std::string>& items);
 
+/// @p registry with only the labs of an assignment (@p ids, lab ids in any order; their checks and suites stay
+/// in the registry's order): what a grade of those labs alone counts. Throws std::runtime_error naming an id that
+/// is no lab's, with the labs there are.
+Registry only_labs(Registry registry, const std::vector<std::string>& ids);
+
 /// The rule for skipped checks in words, as the report prints it after the total.
 std::string skipped_rule_text(const Registry& registry);
 
