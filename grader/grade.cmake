@@ -124,9 +124,12 @@ elseif(IS_DIRECTORY "${submission_path}")
     elseif(takes)
       get_filename_component(folder "${submission_path}/${takes}" DIRECTORY)
       file(MAKE_DIRECTORY "${folder}")
-      file(RENAME "${submission_path}/${file}" "${submission_path}/${takes}")
-      message(STATUS "TileLab: the uploaded ${file} is graded as ${takes}")
-      continue()
+      file(RENAME "${submission_path}/${file}" "${submission_path}/${takes}" RESULT moved)
+      if(moved EQUAL 0)
+        message(STATUS "TileLab: the uploaded ${file} is graded as ${takes}")
+        continue()
+      endif()
+      set(why "its name cannot be read (a semicolon in it?)")  # CMake's lists split names at semicolons
     endif()
     list(APPEND note_args --note "the uploaded ${file} was not graded: ${why}")
   endforeach()
@@ -145,7 +148,7 @@ if(DEFINED KIT)
     set(ENV{TILELAB_GPU_LOCK} "${build}/gpu.lock")  # against a kit, the measuring checks take turns by this lock
   endif()
 else()
-  set(configure --preset grade ${configure_args})
+  set(configure --preset grade -DTILELAB_ONE_ARCHITECTURE=ON ${configure_args})
 endif()
 execute_process(COMMAND "${CMAKE_COMMAND}" ${configure} -B "${build}" "-DTILELAB_SOURCE=${submission_path}"
                         "-DTILELAB_ASSIGNMENT=${assignment_folders}"
@@ -173,6 +176,14 @@ if(EXISTS "${kit}/grader/tilelab-checker-gpu")
   endif()
   string(REGEX REPLACE "^[0-9]+[.][0-9]+[|]" "" line "${line}")
   message(STATUS "${line}")
+  load_cache("${kit}" READ_WITH_PREFIX kit_ CMAKE_CUDA_ARCHITECTURES)
+  string(REPLACE ";" ", " architectures "${kit_CMAKE_CUDA_ARCHITECTURES}")
+  if(found EQUAL 77)  # the GPU backend's builds then only check that the labs compile with nvcc
+    string(CONCAT note "no GPU (${line}): the GPU backend was compiled for CUDA architecture ${architectures} only, "
+                       "nvcc's check that the labs compile (its checks are skipped)")
+    string(REPLACE ";" "," note "${note}")  # one argument: a ";" would split it into several
+    list(APPEND note_args --note "${note}")
+  endif()
 endif()
 # Every lab at once, as far as each compiles; one that does not is reported by its build check.
 execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" --target tilelab_graded_labs -- -k 0 OUTPUT_QUIET ERROR_QUIET)
