@@ -11,6 +11,7 @@ include_guard(GLOBAL)
 if(NOT DEFINED TILELAB_GPU_QUEUE_SECONDS)
   set(TILELAB_GPU_QUEUE_SECONDS 0)
 endif()
+set(TILELAB_ASSIGNMENT "" CACHE STRING "The labs graded as the submission (numbers, ids or folders; empty: all labs)")
 get_filename_component(_tilelab_kit_source_dir "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 set(_tilelab_gate_environment "TILELAB_MIN_SPEEDUP=${TILELAB_MIN_SPEEDUP};TILELAB_GATE_CUDA_FLAGS=${TILELAB_GATE_CUDA_FLAGS}")
 include("${CMAKE_CURRENT_LIST_DIR}/TileLabRegistry.cmake")
@@ -236,14 +237,16 @@ function(tilelab_add_submission)
 endfunction()
 
 # tilelab_add_graded_submission(<root_var>): the submission TILELAB_SOURCE names (labs, solutions, or a folder laid
-# out like labs/), registered as "graded", the tests grade.cmake turns into points; its folder in <root_var>.
+# out like labs/), its labs of TILELAB_ASSIGNMENT registered as "graded", the tests grade.cmake turns into points;
+# its folder in <root_var>.
 function(tilelab_add_graded_submission root_var)
   get_filename_component(graded_root "${TILELAB_SOURCE}" ABSOLUTE BASE_DIR "${_tilelab_kit_source_dir}")
   if(NOT IS_DIRECTORY "${graded_root}")
     message(FATAL_ERROR "TILELAB_SOURCE: '${TILELAB_SOURCE}' is not a folder (looked for ${graded_root})")
   endif()
-  message(STATUS "TileLab: grading ${graded_root}")
-  tilelab_add_submission(NAME graded ROOT "${graded_root}" LABELS graded)
+  tilelab_assignment(labs "${TILELAB_ASSIGNMENT}")  # only these labs are built, run and counted
+  message(STATUS "TileLab: grading ${labs} of ${graded_root}")
+  tilelab_add_submission(NAME graded ROOT "${graded_root}" LABS ${labs} LABELS graded)
   file(MAKE_DIRECTORY "${CMAKE_BINARY_DIR}/verdicts")
   set(${root_var} "${graded_root}" PARENT_SCOPE)
 endfunction()

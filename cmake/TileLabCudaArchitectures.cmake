@@ -1,6 +1,7 @@
 # Chooses CMAKE_CUDA_ARCHITECTURES when the user did not: the local GPUs' own architectures where nvidia-smi sees
 # one, otherwise real code for every architecture from Turing on that the CUDA compiler supports, plus PTX for the
-# newest, so a build made on a machine without a GPU (CI, a Gradescope image) runs on any current card.
+# newest, so a build made on a machine without a GPU (CI, a Gradescope image) runs on any current card; with
+# TILELAB_ONE_ARCHITECTURE (grade.cmake's own build), the newest alone, which nothing runs.
 # Included by TileLabBackends.cmake once check_language(CUDA) has found the compiler and before CUDA is enabled
 # (enable_language would pick CMake's own default). CMake 3.22 has no "native" (3.24) nor "all" (3.23): the
 # architectures are asked of nvidia-smi and of the compiler here instead, the same list on every CMake.
@@ -54,6 +55,8 @@ list(REMOVE_ITEM _tilelab_default ${_tilelab_newest}-real)
 list(APPEND _tilelab_default ${_tilelab_newest})
 if(_tilelab_local)
   set(_tilelab_default "${_tilelab_local}")
+elseif(TILELAB_ONE_ARCHITECTURE)  # grade.cmake without a GPU: nvcc's compile check; every GPU check is skipped
+  set(_tilelab_default ${_tilelab_newest})
 endif()
 set(CMAKE_CUDA_ARCHITECTURES "${_tilelab_default}" CACHE STRING "CUDA architectures to build for")
 message(STATUS "TileLab: CMAKE_CUDA_ARCHITECTURES not set; using ${CMAKE_CUDA_ARCHITECTURES}")

@@ -143,7 +143,7 @@ function(_tilelab_add_lab_targets out_build out_program prefix submission root l
     # A link counts as there (even one to nothing): the source check then refuses it, naming it.
     if(NOT EXISTS "${root}/${file}" AND NOT IS_SYMLINK "${root}/${file}")
       tilelab_missing_file_command(build TEST ${prefix}.build LAB ${TILELAB_${lab}_ID} TILE_WIDTH ${tile_width}
-        BACKEND ${backend} MESSAGE "missing file: ${file} is not in ${root}. A submission keeps the layout of labs/ (one folder per lab, with the same file names); add the file and run cmake again.")
+        BACKEND ${backend} MESSAGE "missing file: ${file} is not in ${root}. A submission keeps the layout of labs/ (one folder per lab, with the same file names) or, for an assignment of one lab, holds its files alone; add the file and grade again.")
       set(${out_build} ${build} PARENT_SCOPE)
       set(${out_program} "$<TARGET_FILE:tilelab-build-check>" --fail "not graded: a file of the lab is missing" PARENT_SCOPE)
       return()

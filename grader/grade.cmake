@@ -1,7 +1,10 @@
 # Grades a submission: copies it, configures and builds, runs the checks, and has tilelab-report print the tables
 # and write results.json (Gradescope's) and summary.json (a batch's) from the checks' records.
 #   cmake [-DSUBMISSION=<folder laid out like labs/>] [-DBUILD=<build folder, default build/grade>]
-#         [-DRESULTS=<results.json>] [-DSUMMARY=<summary.json>] ["-DCONFIGURE_ARGS=-DA=1|-DB=2"] [-DKIT=<kit build>] [-DJOBS=4] -P grader/grade.cmake
+#         [-DRESULTS=<results.json>] [-DSUMMARY=<summary.json>] ["-DCONFIGURE_ARGS=-DA=1|-DB=2"] [-DKIT=<kit build>] [-DJOBS=4]
+#         [-DLABS=<labs: 02;03, lab02,lab03 or 02_tiled; default $ENV{TILELAB_LABS}, else all>] -P grader/grade.cmake
+# Only the assignment's LABS are built, run and counted. A submission with no lab folder (a file uploaded on its own)
+# has each file placed in the folder of the one lab of the assignment that takes a file of its name.
 # With KIT (grader/batch.sh), only the submission's lab files are built, against that kit; CONFIGURE_ARGS were the
 # kit's. Exits non-zero when a check failed. The kit's files are sealed before the labs' programs run and checked
 # after (tilelab-grade): if any changed, no grade.
@@ -13,6 +16,19 @@ foreach(default "SUBMISSION=labs" "BUILD=${root}/build/grade" "JOBS=4" "GPU_QUEU
     set(${CMAKE_MATCH_1} "${CMAKE_MATCH_2}")  # GPU_QUEUE_SECONDS: in a batch, a GPU check's longest wait for its turn
   endif()
 endforeach()
+if(NOT DEFINED LABS)
+  set(LABS "$ENV{TILELAB_LABS}")
+endif()
+include("${root}/cmake/TileLabRegistry.cmake")
+tilelab_assignment(assignment "${LABS}")  # the labs' folders; an item that names no lab stops here, saying so
+string(REPLACE ";" "," assignment_folders "${assignment}")
+set(assignment_ids "")
+set(expected "")  # the files the assignment's labs take, for the note on a file that no lab takes
+foreach(folder IN LISTS assignment)
+  string(APPEND assignment_ids ",${TILELAB_${folder}_ID}")
+  string(APPEND expected ", ${TILELAB_${folder}_FILES}")
+endforeach()
+string(SUBSTRING "${expected}" 2 -1 expected)
 get_filename_component(build "${BUILD}" ABSOLUTE)
 if(NOT DEFINED RESULTS)
   set(RESULTS "${build}/results.json")
@@ -52,6 +68,40 @@ elseif(IS_DIRECTORY "${submission_path}")
     endif()
   endforeach()
   set(submission_path "${build}/submission")
+  # No lab folder (an upload of a lab's files alone, or of one folder): each file goes where the one lab of the
+  # assignment that takes a file of its name expects it, moved as it is (a link stays a link, a hard link keeps its
+  # second name), and any other file is named in the report. A missing file is then its lab's build check's message.
+  list(TRANSFORM TILELAB_LABS PREPEND "${submission_path}/" OUTPUT_VARIABLE lab_folders)
+  file(GLOB lab_folders LIST_DIRECTORIES true ${lab_folders})
+  if(NOT lab_folders)
+    file(GLOB_RECURSE uploaded LIST_DIRECTORIES false RELATIVE "${submission_path}" "${submission_path}/*")
+  endif()
+  foreach(file IN LISTS uploaded)
+    get_filename_component(name "${file}" NAME)
+    set(takes "")
+    foreach(folder IN LISTS assignment)
+      if("${folder}/${name}" IN_LIST TILELAB_${folder}_FILES)
+        list(APPEND takes "${folder}/${name}")
+      endif()
+    endforeach()
+    string(REPLACE ";" " and " takes_text "${takes}")
+    set(why "no lab of this assignment takes a file of that name (it takes ${expected})")
+    if(takes MATCHES ";")
+      set(why "${takes_text} each take a file of that name: upload each in its lab's folder, as labs/ has them")
+    elseif(takes AND (EXISTS "${submission_path}/${takes}" OR IS_SYMLINK "${submission_path}/${takes}"))
+      set(why "another file of that name was placed at ${takes} first")
+    elseif(takes)
+      get_filename_component(folder "${submission_path}/${takes}" DIRECTORY)
+      file(MAKE_DIRECTORY "${folder}")
+      file(RENAME "${submission_path}/${file}" "${submission_path}/${takes}" RESULT moved)
+      if(moved EQUAL 0)
+        message(STATUS "TileLab: the uploaded ${file} is graded as ${takes}")
+        continue()
+      endif()
+      set(why "its name cannot be read (a semicolon in it?)")  # CMake's lists split names at semicolons
+    endif()
+    list(APPEND note_args --note "the uploaded ${file} was not graded: ${why}")
+  endforeach()
 endif()
 # The model answers, out of reach of the labs' user: solutions/ closed to "others" (its owner and group, who build
 # the kit's gate kernels from it, keep their rights). Gradescope's image does not hold it at all.
@@ -67,9 +117,10 @@ if(DEFINED KIT)
     set(ENV{TILELAB_GPU_LOCK} "${build}/gpu.lock")  # against a kit, the measuring checks take turns by this lock
   endif()
 else()
-  set(configure --preset grade ${configure_args})
+  set(configure --preset grade -DTILELAB_ONE_ARCHITECTURE=ON ${configure_args})
 endif()
 execute_process(COMMAND "${CMAKE_COMMAND}" ${configure} -B "${build}" "-DTILELAB_SOURCE=${submission_path}"
+                        "-DTILELAB_ASSIGNMENT=${assignment_folders}"
                 WORKING_DIRECTORY "${root}" RESULT_VARIABLE result)
 if(result EQUAL 0 AND NOT DEFINED KIT)
   execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" RESULT_VARIABLE result)
@@ -78,16 +129,19 @@ if(NOT result EQUAL 0)
   message(FATAL_ERROR "configuring or building the kit failed (see above); the labs themselves are built by the tests")
 endif()
 string(TIMESTAMP configured "%s")
-# The rest is the kit's program tilelab-grade (grader/grade/main.cpp): the kit's files sealed, the labs built, the
-# checks run, the seal checked, and the grade reported by tilelab-report.
+# The rest is the kit's program tilelab-grade (grader/grade/main.cpp): the kit's files sealed, the GPU found once,
+# the labs built, the checks run, the seal checked, and the grade reported by tilelab-report (the options after --).
 set(against_kit "")
 if(DEFINED KIT)
   set(against_kit --against-kit)
 endif()
+load_cache("${kit}" READ_WITH_PREFIX kit_ CMAKE_CUDA_ARCHITECTURES)
+string(REPLACE ";" ", " architectures "${kit_CMAKE_CUDA_ARCHITECTURES}")
 execute_process(COMMAND "${kit}/grader/tilelab-grade" --root "${root}" --build "${build}" --kit "${kit}" ${against_kit}
                         --jobs ${JOBS} --cmake "${CMAKE_COMMAND}" --ctest "${CMAKE_CTEST_COMMAND}" --results "${RESULTS}"
                         --summary "${SUMMARY}" --submission "${SUBMISSION}" --started ${started}
-                        --configured ${configured} RESULT_VARIABLE graded)
+                        --configured ${configured} --no-gpu-note "the GPU backend was compiled for CUDA architecture ${architectures} only, nvcc's check that the labs compile (its checks are skipped)"
+                        -- --labs "${assignment_ids}" ${note_args} RESULT_VARIABLE graded)
 if(graded EQUAL 1)
   message(FATAL_ERROR "not every check passed (see the points above)")
 elseif(NOT graded EQUAL 0)

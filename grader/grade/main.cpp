@@ -4,7 +4,8 @@
 // before any lab's program runs: what those programs write to the kit cannot change this one while it runs.
 //   tilelab-grade --root <kit sources> --build <build> --kit <kit build> [--against-kit] --jobs <n>
 //                 --cmake <cmake> --ctest <ctest> --results <results.json> --summary <summary.json>
-//                 --submission <name> --started <epoch s> --configured <epoch s>
+//                 --submission <name> --started <epoch s> --configured <epoch s> [--no-gpu-note <text>]
+//                 [-- <more options of tilelab-report grade>]
 // Exits 0 when every check passed, 1 when one failed, 2 when there is no grade (the reason on stderr).
 #include "kit_seal.hpp"
 #include "processes.hpp"
@@ -28,15 +29,27 @@ namespace fs = std::filesystem;
 using tilelab::batch::Command;
 using tilelab::batch::now_seconds;
 
-/// The command line's "--name value" options (and the flag --against-kit); throws on one it does not know.
-std::map<std::string, std::string> parse(int argc, char** argv) {
+/// A grading's command line.
+struct Options {
+    std::map<std::string, std::string> values;  ///< "--name value" options, and the flag --against-kit ("1")
+    std::vector<std::string> report_options;    ///< those after "--", passed on to tilelab-report grade
+};
+
+/// The command line's options; throws on one it does not know or a required one missing.
+Options parse(int argc, char** argv) {
     static const char* const known[] = {"--root", "--build", "--kit", "--jobs", "--cmake", "--ctest", "--results",
                                         "--summary", "--submission", "--started", "--configured"};
-    std::map<std::string, std::string> options;
+    Options parsed;
+    std::map<std::string, std::string>& options = parsed.values;
     for (int i = 1; i < argc; ++i) {
         const std::string name = argv[i];
-        if (name == "--against-kit") {
-            options[name] = "1";
+        if (name == "--") {
+            parsed.report_options.assign(argv + i + 1, argv + argc);
+            break;
+        }
+        if (name == "--against-kit" || name == "--no-gpu-note") {
+            if (name == "--no-gpu-note" && i + 1 < argc) options[name] = argv[++i];
+            else options[name] = "1";
             continue;
         }
         if (std::find(std::begin(known), std::end(known), name) == std::end(known) || i + 1 >= argc)
@@ -45,7 +58,7 @@ std::map<std::string, std::string> parse(int argc, char** argv) {
     }
     for (const char* k : known)
         if (options.count(k) == 0) throw std::runtime_error(std::string("missing ") + k);
-    return options;
+    return parsed;
 }
 
 /// Runs @p argv with our output (or @p output), waits, and returns its exit status.
@@ -69,11 +82,11 @@ void draw_seed() {
 /// The GPU, found once for every check (TILELAB_GPU_FOUND, read by grader_main.cpp): a driver initialises CUDA
 /// for one process at a time, which, each checker asking again, was the slowest step of a class graded at once.
 /// "+<compute capability>|<line>", or "-<line>" without a usable GPU (device_requirements.hpp); anything else:
-/// each checker asks for itself.
-void find_gpu(const fs::path& kit, const fs::path& build) {
+/// each checker asks for itself. Returns the query's line where there is no usable GPU, else "".
+std::string find_gpu(const fs::path& kit, const fs::path& build) {
     ::unsetenv("TILELAB_GPU_FOUND");
     const fs::path checker = kit / "grader" / "tilelab-checker-gpu";
-    if (!fs::exists(checker)) return;
+    if (!fs::exists(checker)) return "";
     const fs::path answer = build / "gpu-found.txt";
     const int status = run({checker.string(), "--device-query"}, answer);
     std::ifstream in(answer);
@@ -83,17 +96,19 @@ void find_gpu(const fs::path& kit, const fs::path& build) {
     const auto bar = line.find('|');
     if (status == 0 && bar != std::string::npos) line = line.substr(bar + 1);
     std::cout << "-- " << line << std::endl;
+    return status == 77 ? line : "";
 }
 
 /// The grade's steps (this file's first comment); the exit status.
-int grade(const std::map<std::string, std::string>& o) {
+int grade(const Options& options) {
+    const std::map<std::string, std::string>& o = options.values;
     const fs::path build = o.at("--build"), kit = o.at("--kit");
     const tilelab::grade::SealedTree tree{o.at("--root"), build, kit, o.count("--against-kit") > 0};
     fs::remove_all(build / "verdicts");  // no record of an earlier grading may count
     fs::create_directories(build / "verdicts");
     const auto sealed = tilelab::grade::digests(tilelab::grade::sealed_files(tree), o.at("--cmake"));
     draw_seed();
-    find_gpu(kit, build);
+    const std::string no_gpu = find_gpu(kit, build);
     // Every lab at once, as far as each compiles; one that does not is reported by its build check.
     run({o.at("--cmake"), "--build", build.string(), "--target", "tilelab_graded_labs", "--", "-k", "0"}, "/dev/null");
     const long labs_built = now_seconds();
@@ -118,6 +133,9 @@ int grade(const std::map<std::string, std::string>& o) {
                                     "--registry", (fs::path(o.at("--root")) / "grader" / "labs.json").string(),
                                     "--tests", tests.string(), "--results", o.at("--results"), "--summary",
                                     o.at("--summary"), "--submission", o.at("--submission")};
+    report.insert(report.end(), options.report_options.begin(), options.report_options.end());
+    if (!no_gpu.empty() && o.count("--no-gpu-note"))  // the GPU backend's builds then only check that labs compile
+        report.insert(report.end(), {"--note", "no GPU (" + no_gpu + "): " + o.at("--no-gpu-note")});
     if (::geteuid() != 0)
         report.insert(report.end(), {"--note", "not graded as root: the labs' programs ran with this user's rights over "
                                                "the kit's files, so a submission could have tampered with the grading "

@@ -148,7 +148,7 @@ std::string render_report(const Grade& grade, const GradeContext& context) {
     gates(out, grade);
     out << "\nTotal: " << grade.earned << " of " << grade.possible << " points (" << grade.rule
         << "). Report: " << context.results << "\n";
-    if (!context.note.empty()) out << "Note: " << context.note << "\n";
+    for (const auto& note : context.notes) out << "Note: " << note << "\n";
     out << "Run one check again with its messages: ctest --test-dir " << context.build
         << " -R <lab>.tw<width>.<check> --output-on-failure\n";
     return out.str();
@@ -160,6 +160,13 @@ namespace {
 double timing(const GradeContext& context, const std::string& name) {
     const auto found = context.timings.find(name);
     return found == context.timings.end() ? 0 : found->second;
+}
+
+/// The notes as one line, "; " between them ("" for none): summary.json's "note", which a class's table shows.
+std::string joined_notes(const GradeContext& context) {
+    std::string joined;
+    for (const auto& note : context.notes) joined += (joined.empty() ? "" : "; ") + note;
+    return joined;
 }
 
 }  // namespace
@@ -174,7 +181,7 @@ nlohmann::json results_json(const Grade& grade, const GradeContext& context) {
     }
     std::string summary =
         "TileLab: " + std::to_string(grade.earned) + " of " + std::to_string(grade.possible) + " points; " + grade.rule + ".";
-    if (!context.note.empty()) summary += " Note: " + context.note + ".";
+    for (const auto& note : context.notes) summary += " Note: " + note + ".";
     nlohmann::json results = {{"score", grade.earned},
                               {"execution_time", static_cast<long long>(std::llround(timing(context, "wall")))},
                               {"output", summary},
@@ -215,7 +222,7 @@ nlohmann::json summary_json(const Grade& grade, const GradeContext& context) {
     return {{"summary", 1},
             {"submission", context.submission},
             {"rule", grade.rule},
-            {"note", context.note},
+            {"note", joined_notes(context)},
             {"labs", labs},
             {"earned", grade.earned},
             {"possible", grade.possible},

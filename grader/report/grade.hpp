@@ -38,7 +38,7 @@ struct GradeContext {
     std::string submission;                 ///< what was graded, as the command line named it
     std::string build;                      ///< the build folder (the "run one check again" line)
     std::string results;                    ///< where results.json goes (the total's line)
-    std::string note;                       ///< a warning for the report ("" for none): e.g. not graded as root
+    std::vector<std::string> notes;         ///< warnings for the report: not graded as root, a file no lab takes
     std::map<std::string, double> timings;  ///< "configure", "prebuild", "wall": seconds of grade.cmake's steps
 };
 

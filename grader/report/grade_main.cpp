@@ -1,70 +1,24 @@
 // The `grade` and `labs` subcommands: command lines and files around the library (grade.hpp).
 #include "grade.hpp"
+#include "options.hpp"
 #include "subcommands.hpp"
 
-#include <cstring>
-#include <fstream>
 #include <iostream>
-#include <map>
-#include <set>
-#include <stdexcept>
-
-namespace {
-
-using namespace tilelab::report;
-
-/// The "--name value" options of a command line; "--timing" may repeat ("name=seconds").
-struct Options {
-    std::map<std::string, std::string> values;  ///< the last value of each option
-    std::map<std::string, double> timings;      ///< every --timing, by name
-};
-
-/// The options of @p argv (after the subcommand's name); throws std::runtime_error on one it does not know.
-Options parse(int argc, char** argv, const std::set<std::string>& known) {
-    Options options;
-    for (int i = 1; i < argc; i += 2) {
-        const std::string name = argv[i];
-        if (!known.count(name) || i + 1 >= argc) throw std::runtime_error("unknown option or missing value: " + name);
-        const std::string value = argv[i + 1];
-        if (name == "--timing") {
-            const auto equals = value.find('=');
-            if (equals == std::string::npos) throw std::runtime_error("--timing wants name=seconds, got " + value);
-            options.timings[value.substr(0, equals)] = std::stod(value.substr(equals + 1));
-        } else {
-            options.values[name] = value;
-        }
-    }
-    return options;
-}
-
-/// The value of a required option; throws std::runtime_error naming it.
-const std::string& required(const Options& options, const std::string& name) {
-    const auto found = options.values.find(name);
-    if (found == options.values.end()) throw std::runtime_error("missing " + name);
-    return found->second;
-}
-
-/// @p json written to @p path, indented; throws std::runtime_error when it cannot be.
-void write_json(const std::string& path, const nlohmann::json& json) {
-    std::ofstream out(path, std::ios::trunc);
-    out << json.dump(2) << "\n";
-    if (!out) throw std::runtime_error("cannot write " + path);
-}
-
-}  // namespace
 
 int tilelab::report::grade_main(int argc, char** argv) {
     try {
         const Options options = parse(argc, argv, {"--build", "--registry", "--tests", "--results", "--summary",
-                                                   "--submission", "--note", "--timing"});
-        const Registry registry = load_registry(required(options, "--registry"));
+                                                   "--submission", "--note", "--timing", "--labs"});
+        Registry registry = load_registry(required(options, "--registry"));
+        // An assignment of some labs (grade.cmake -DLABS): only their checks and points count, nothing of the rest.
+        if (options.values.count("--labs")) registry = only_labs(registry, split_list(options.values.at("--labs")));
         const std::string build = required(options, "--build");
         const std::vector<std::string> tests = read_test_list(load_json(required(options, "--tests")));
         GradeContext context;
         context.build = build;
         context.results = required(options, "--results");
         context.submission = options.values.count("--submission") ? options.values.at("--submission") : build;
-        context.note = options.values.count("--note") ? options.values.at("--note") : "";
+        context.notes = options.notes;
         context.timings = options.timings;
         const Grade grade = score(registry, read_results(build + "/verdicts", tests, registry));
         std::cout << render_report(grade, context) << std::flush;

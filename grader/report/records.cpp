@@ -1,5 +1,6 @@
 #include "records.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <regex>
@@ -10,7 +11,9 @@ namespace tilelab::report {
 std::optional<TestName> parse_graded_name(const std::string& name, const Registry& registry) {
     static const std::regex pattern(R"(^graded\.(lab[0-9]+)\.tw([0-9]+)\.((cpu\.)?([A-Za-z0-9_-]+))$)");
     std::smatch match;
-    if (!std::regex_match(name, match, pattern) || !registry.suites.count(match[5].str())) return std::nullopt;
+    if (!std::regex_match(name, match, pattern) || !registry.suites.count(match[5].str()) ||
+        std::find(registry.lab_ids.begin(), registry.lab_ids.end(), match[1].str()) == registry.lab_ids.end())
+        return std::nullopt;
     return TestName{match[1].str(), std::stoi(match[2].str()), match[4].matched, match[5].str(), match[3].str()};
 }
 

@@ -41,7 +41,8 @@ struct TestResult {
     std::optional<GateMeasures> gate;   ///< a performance gate's measures
 };
 
-/// The name's parts when @p name is a graded test of a suite the registry knows, else nothing.
+/// The name's parts when @p name is a graded test of a lab and a suite the registry knows, else nothing (a test of a
+/// lab left out of the assignment is not graded).
 std::optional<TestName> parse_graded_name(const std::string& name, const Registry& registry);
 
 /// The test names of CTest's list (ctest --show-only=json-v1), in registration order; throws std::runtime_error

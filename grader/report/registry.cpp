@@ -1,6 +1,8 @@
 #include "registry.hpp"
 
+#include <algorithm>
 #include <fstream>
+#include <set>
 #include <stdexcept>
 
 namespace tilelab::report {
@@ -11,10 +13,18 @@ Registry read_registry(const nlohmann::json& registry) {
         out.skipped_checks = registry.at("skipped_checks").get<std::string>();
         if (out.skipped_checks != "exclude" && out.skipped_checks != "withhold")
             throw std::runtime_error("skipped_checks is \"" + out.skipped_checks + "\", not exclude or withhold");
-        for (const auto& [suite, policy] : registry.at("suites").items()) out.suites.insert(suite);
+        // The sanitizers are no suite of their own kind on the CPU backend: it checks races and barriers itself.
+        const bool sanitizer_gpu_only = registry.contains("sanitizer_gpu_only");
+        for (const auto& [suite, policy] : registry.at("suites").items()) {
+            out.suites.insert(suite);
+            if (!policy.value("gpu_only", std::string()).empty() ||
+                (sanitizer_gpu_only && policy.value("kind", std::string()) == "sanitizer"))
+                out.gpu_only_suites.insert(suite);
+        }
         for (const auto& lab : registry.at("labs")) {
             const auto id = lab.at("id").get<std::string>();
             out.lab_ids.push_back(id);
+            out.folders[id] = lab.value("folder", std::string());  // the unit tests' registries have none
             for (const auto& check : lab.at("checks")) {
                 RubricCheck rubric{id, check.at("name").get<std::string>(), check.at("points").get<int>(),
                                    check.at("suites").get<std::vector<std::string>>(), check.value("optional", false)};
@@ -47,6 +57,49 @@ Registry load_registry(const std::string& path) {
     } catch (const std::runtime_error& error) {
         throw std::runtime_error(path + ": " + error.what());
     }
+}
+
+bool graded_on_cpu(const Registry& registry, const RubricCheck& check) {
+    for (const auto& suite : check.suites)
+        if (!registry.gpu_only_suites.count(suite)) return true;
+    return false;
+}
+
+std::vector<std::string> select_labs(const Registry& registry, const std::vector<std::string>& items) {
+    std::set<std::string> wanted;
+    for (const auto& item : items) {
+        if (item.empty()) continue;
+        std::string found;
+        for (const auto& id : registry.lab_ids) {
+            const std::string& folder = registry.folders.at(id);
+            const std::string number = folder.substr(0, folder.find('_'));  // "02"
+            if (item == id || item == folder || item == number || (item.size() == 1 && "0" + item == number))
+                found = id;
+        }
+        if (found.empty()) throw std::runtime_error("no lab is named " + item + " (a lab id, number or folder)");
+        wanted.insert(found);
+    }
+    std::vector<std::string> labs;
+    for (const auto& id : registry.lab_ids)
+        if (wanted.empty() || wanted.count(id)) labs.push_back(id);
+    return labs;
+}
+
+Registry only_labs(Registry registry, const std::vector<std::string>& ids) {
+    for (const auto& id : ids) {
+        if (std::find(registry.lab_ids.begin(), registry.lab_ids.end(), id) != registry.lab_ids.end()) continue;
+        std::string labs;
+        for (const auto& lab : registry.lab_ids) labs += (labs.empty() ? "" : ", ") + lab;
+        throw std::runtime_error("the assignment names " + id + ", which is no lab's id; the labs are " + labs);
+    }
+    const auto chosen = [&](const std::string& lab) { return std::find(ids.begin(), ids.end(), lab) != ids.end(); };
+    registry.lab_ids.erase(std::remove_if(registry.lab_ids.begin(), registry.lab_ids.end(),
+                                          [&](const std::string& lab) { return !chosen(lab); }),
+                           registry.lab_ids.end());
+    registry.checks.erase(std::remove_if(registry.checks.begin(), registry.checks.end(),
+                                         [&](const RubricCheck& check) { return !chosen(check.lab); }),
+                          registry.checks.end());
+    return registry;
 }
 
 std::string skipped_rule_text(const Registry& registry) {

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -24,6 +25,8 @@ struct Registry {
     std::vector<std::string> lab_ids;  ///< in the registry's order
     std::vector<RubricCheck> checks;   ///< every lab's checks, in the registry's order
     std::set<std::string> suites;      ///< every suite name (a graded test's last part is one of these)
+    std::set<std::string> gpu_only_suites;  ///< suites with no test on the CPU backend (a "gpu_only" reason, sanitizers)
+    std::map<std::string, std::string> folders;  ///< each lab's folder by id, "lab02" -> "02_tiled"
     std::string skipped_checks;        ///< "exclude" or "withhold": what a check skipped for want of a GPU counts
 };
 
@@ -32,6 +35,19 @@ Registry read_registry(const nlohmann::json& registry);
 
 /// The registry from a file (grader/labs.json); throws std::runtime_error when it cannot be read.
 Registry load_registry(const std::string& path);
+
+/// Whether @p check can earn points on the CPU backend: false when every suite deciding it needs a GPU (the
+/// performance gate, compute-sanitizer), so that the platforms without one (GitHub Classroom) offer its points.
+bool graded_on_cpu(const Registry& registry, const RubricCheck& check);
+
+/// The lab ids that @p items name, in the registry's order: each item a lab id ("lab02"), its number ("02", "2")
+/// or its folder ("02_tiled"); no items: every lab. Throws std::runtime_error naming an item that matches no lab.
+std::vector<std::string> select_labs(const Registry& registry, const std::vector<std::string>& items);
+
+/// @p registry with only the labs of an assignment (@p ids, lab ids in any order; their checks and suites stay
+/// in the registry's order): what a grade of those labs alone counts. Throws std::runtime_error naming an id that
+/// is no lab's, with the labs there are.
+Registry only_labs(Registry registry, const std::vector<std::string>& ids);
 
 /// The rule for skipped checks in words, as the report prints it after the total.
 std::string skipped_rule_text(const Registry& registry);

@@ -21,4 +21,14 @@ int same_main(int argc, char** argv);
 /// `timings`: test-seconds per kind of check over a class's records (suite_times.hpp).
 int timings_main(int argc, char** argv);
 
+/// `prairielearn`: PrairieLearn's results.json from a grading's summary.json and log, or `--validate` one
+/// (platforms_main.cpp, prairielearn.hpp). Exits 0 once written (or valid), 1 when invalid, 2 on bad arguments.
+int prairielearn_main(int argc, char** argv);
+
+/// `classroom`: GitHub Classroom's workflow for some labs, from the registry (classroom.hpp).
+int classroom_main(int argc, char** argv);
+
+/// `check`: one rubric check (or a whole lab) of a summary.json, exit 0 when it passed: a workflow test's command.
+int check_main(int argc, char** argv);
+
 }  // namespace tilelab::report

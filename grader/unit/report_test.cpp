@@ -144,7 +144,7 @@ TEST_SUITE("report") {
         REQUIRE(forced);
         CHECK(forced->required_by == "TILELAB_MIN_SPEEDUP");
         CHECK_FALSE(forced->model_speedup);
-        GradeContext context{"fixtures", "build/grade", "build/grade/results.json", "", {}};
+        GradeContext context{"fixtures", "build/grade", "build/grade/results.json", {}, {}};
         const std::string report = render_report(grade, context);
         CHECK(report.find("\nPerformance gates:\n  lab02 on NVIDIA H100 80GB HBM3: speedup 2.38x, required 1.30x, "
                           "calibrated on this GPU: the lab's model answer is 2.19x\n") != std::string::npos);
@@ -174,7 +174,7 @@ TEST_SUITE("report") {
     }
 
     TEST_CASE("the tables: checks by tile width, points with reasons, the total, the note, one check again") {
-        GradeContext context{"alice", "build/grade", "build/grade/results.json", "not graded as root: see why", {}};
+        GradeContext context{"alice", "build/grade", "build/grade/results.json", {"not graded as root: see why"}, {}};
         const std::string report = render_report(fixture_grade(), context);
         CHECK(report.rfind("\nTileLab results for alice\nlab check                   TILE_WIDTH 8   TILE_WIDTH 16  \n", 0) == 0);
         CHECK(report.find("\nlab01 cpu.edges             passed         FAIL           \n") != std::string::npos);
@@ -189,7 +189,7 @@ TEST_SUITE("report") {
     }
 
     TEST_CASE("results.json: Gradescope's tests, score, summary line and leaderboard") {
-        GradeContext context{"alice", "b", "b/results.json", "a note", {{"wall", 7}}};
+        GradeContext context{"alice", "b", "b/results.json", {"a note"}, {{"wall", 7}}};
         const nlohmann::json results = results_json(fixture_grade(), context);
         CHECK(results["score"] == 8);
         CHECK(results["execution_time"] == 7);
@@ -215,7 +215,7 @@ TEST_SUITE("report") {
     }
 
     TEST_CASE("summary.json: points per lab and check, gates, timings") {
-        GradeContext context{"alice", "b", "b/results.json", "", {{"wall", 97}, {"configure", 5}, {"prebuild", 28}}};
+        GradeContext context{"alice", "b", "b/results.json", {}, {{"wall", 97}, {"configure", 5}, {"prebuild", 28}}};
         const nlohmann::json summary = summary_json(fixture_grade(), context);
         CHECK(summary["summary"] == 1);
         CHECK(summary["submission"] == "alice");
@@ -230,6 +230,25 @@ TEST_SUITE("report") {
         CHECK(summary["timings"]["wall_seconds"] == 97);
         CHECK(summary["timings"]["test_seconds_build"] == doctest::Approx(1.25 * 2 + 3 + 4 + 0.5 + 4));
         CHECK(summary["timings"]["test_seconds_gpu"] == doctest::Approx(0.5 + 0.5 + 6 + 0.01 + 5));
+    }
+
+    TEST_CASE("an assignment of some labs: only their tests, checks and points, the others not even failed") {
+        const Registry all = read_registry(load_json(records + "/labs.json"));
+        const Registry registry = only_labs(all, {"lab02"});
+        const Grade grade =
+            score(registry, read_results(records + "/verdicts", read_test_list(load_json(records + "/tests.json")), registry));
+        CHECK(registry.lab_ids == std::vector<std::string>{"lab02"});
+        REQUIRE_FALSE(grade.checks.empty());
+        for (const auto& check : grade.checks) CHECK(check.lab == "lab02");
+        for (const auto& test : grade.tests) CHECK(test.id.lab == "lab02");
+        CHECK(grade.possible == 9);  // lab02's alone (fixture_grade: lab01 6, lab02 9, lab03 6)
+        CHECK(grade.earned == 4);
+        const nlohmann::json summary = summary_json(grade, {});
+        REQUIRE(summary["labs"].size() == 1);
+        CHECK(summary["labs"][0]["id"] == "lab02");
+        CHECK(results_json(grade, {})["tests"].size() == grade.checks.size());
+        CHECK_THROWS_WITH(only_labs(all, {"lab09"}),
+                          "the assignment names lab09, which is no lab's id; the labs are lab01, lab02, lab03");
     }
 
     TEST_CASE("a record of another test, or not JSON, fails its test; a name of no suite is not graded") {

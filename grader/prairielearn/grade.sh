@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# PrairieLearn's entry point (a question's externalGradingOptions.entrypoint): grades /grade/student with the kit
+# built in the image (Dockerfile; CPU backend, no GPU) and writes /grade/results/results.json from the grading's
+# summary (tilelab-report prairielearn). The question's labs: TILELAB_LABS (its "environment"), e.g. "02"; none:
+# every lab. TILELAB_TIME_LIMIT (s, default 570): keep it under the question's timeout, so that a submission that
+# runs too long gets a result that says so instead of PrairieLearn's bare failure. PL_GRADE_ROOT (default /grade)
+# and TILELAB_KIT (default: the image's kit) are for tests.
+set -uo pipefail
+root=${PL_GRADE_ROOT:-/grade} source=$(cd "$(dirname "$0")/../.." && pwd)
+kit=${TILELAB_KIT:-$source/build/kit} limit=${TILELAB_TIME_LIMIT:-570} work=$root/tilelab
+mkdir -p "$root/results" && rm -rf "$work" "$root/results/results.json" && mkdir -p "$work"
+if [ ! -x "$kit/grader/tilelab-report" ]; then
+  echo '{"gradable": false, "format_errors": ["The autograder is broken: its image has no built TileLab kit ('"$kit"'). This is not your code'"'"'s fault and the attempt does not count; tell your instructor (grader/prairielearn/Dockerfile builds it)."]}' >"$root/results/results.json"
+  exit 0
+fi
+timeout -k 5 "$limit" cmake -DSUBMISSION="$root/student" -DKIT="$kit" -DBUILD="$work/build" \
+  -DRESULTS="$work/gradescope.json" -DSUMMARY="$work/summary.json" -P "$source/grader/grade.cmake" >"$work/log.txt" 2>&1
+exec "$kit/grader/tilelab-report" prairielearn --summary "$work/summary.json" --log "$work/log.txt" --status $? \
+  --time-limit "$limit" --labs "${TILELAB_LABS:-}" --out "$root/results/results.json"

@@ -1,0 +1,106 @@
+// GitHub Classroom's workflow (grader/report/classroom.hpp): the template in grader/github-classroom is the one the
+// registry writes (its points cannot drift from grader/labs.json), each test is worth its check's points, the
+// checks only a GPU grades are left out, and `tilelab-report check` passes exactly the checks a summary passed.
+#include "classroom.hpp"
+#include "registry.hpp"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+
+namespace {
+
+using namespace tilelab::report;
+
+/// A text file's content.
+std::string read_text(const std::string& path) {
+    std::ifstream in(path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+/// The points the CPU backend can give @p lab, read from the registry's JSON here rather than through
+/// graded_on_cpu: a check counts unless each of its suites has a "gpu_only" reason or is a sanitizer's.
+int cpu_points(const nlohmann::json& registry, const std::string& lab) {
+    int points = 0;
+    for (const auto& entry : registry["labs"]) {
+        if (entry["id"] != lab) continue;
+        for (const auto& check : entry["checks"]) {
+            bool cpu = false;
+            for (const auto& suite : check["suites"]) {
+                const auto& policy = registry["suites"][suite.get<std::string>()];
+                cpu = cpu || (policy.value("gpu_only", std::string()).empty() && policy.value("kind", std::string()) != "sanitizer");
+            }
+            if (cpu) points += check["points"].get<int>();
+        }
+    }
+    return points;
+}
+
+}  // namespace
+
+TEST_SUITE("classroom") {
+    TEST_CASE("grader/github-classroom/classroom.yml is what the registry writes (regenerate it when labs.json changes)") {
+        const Registry registry = load_registry(TILELAB_REGISTRY_JSON);
+        const std::string expected = classroom_workflow(registry, registry.lab_ids);
+        const std::string committed = read_text(TILELAB_CLASSROOM_TEMPLATE);
+        if (committed != expected)
+            FAIL_CHECK("the template differs: run build/.../grader/tilelab-report classroom --registry grader/labs.json "
+                       "> grader/github-classroom/classroom.yml");
+    }
+
+    TEST_CASE("each lab's tests are worth the points its CPU-graded checks have in the registry, one step each") {
+        const nlohmann::json json = load_json(TILELAB_REGISTRY_JSON);
+        const Registry registry = read_registry(json);
+        for (const auto& lab : registry.lab_ids) {
+            CAPTURE(lab);
+            const std::string workflow = classroom_workflow(registry, {lab});
+            const std::regex step("id: (" + lab + "-[0-9]+)\\n(?:.*\\n){5}        max-score: ([0-9]+)\\n");
+            int points = 0;
+            std::string runners;
+            for (std::sregex_iterator it(workflow.begin(), workflow.end(), step), end; it != end; ++it) {
+                points += std::stoi((*it)[2].str());
+                runners += (runners.empty() ? "" : ",") + (*it)[1].str();
+                std::string upper = (*it)[1].str();
+                for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+                CHECK(workflow.find(upper + "_RESULTS: \"${{steps." + (*it)[1].str() + ".outputs.result}}\"") != std::string::npos);
+            }
+            CHECK(points == cpu_points(json, lab));
+            CHECK(points > 0);
+            CHECK(workflow.find("runners: " + runners + "\n") != std::string::npos);
+            CHECK(workflow.find("compute-sanitizer") == std::string::npos);      // GPU-only: not offered
+            CHECK(workflow.find("beats the naive kernel") == std::string::npos);  // the performance gate: GPU-only
+        }
+        CHECK(classroom_workflow(registry, {"lab02", "lab03"}).find("'-DLABS=02;03'") != std::string::npos);
+    }
+
+    TEST_CASE("labs are named by id, number or folder; an unknown one is refused") {
+        const Registry registry = load_registry(TILELAB_REGISTRY_JSON);
+        for (const char* item : {"lab02", "02", "2", "02_tiled"})
+            CHECK(select_labs(registry, {item}) == std::vector<std::string>{"lab02"});
+        CHECK(select_labs(registry, {}) == registry.lab_ids);
+        CHECK_THROWS_WITH(select_labs(registry, {"09"}), doctest::Contains("no lab is named 09"));
+    }
+
+    TEST_CASE("a test's command passes exactly when the summary's check passed") {
+        const nlohmann::json ben = load_json(std::string(TILELAB_UNIT_FIXTURES) + "/summaries/reports/ben/summary.json");
+        const CheckOutcome failed = classroom_check(ben, "lab02", "tiles in shared memory");
+        CHECK_FALSE(failed.passed);
+        CHECK(failed.line == "lab02: tiles in shared memory: 0/2 failed: graded.lab02.tw16.shared-memory: the kernel "
+                             "reads A and B from global memory only");
+        CHECK(classroom_check(ben, "lab01", "builds at every tile width").passed);
+        CHECK(classroom_check(ben, "lab01", "").passed);        // the whole lab: full marks
+        CHECK_FALSE(classroom_check(ben, "lab02", "").passed);  // the whole lab: one check failed
+        CHECK_FALSE(classroom_check(ben, "lab03", "clean under compute-sanitizer").passed);  // skipped is no pass
+        const CheckOutcome absent = classroom_check(ben, "lab05", "");
+        CHECK_FALSE(absent.passed);
+        CHECK(absent.line.find("not in the grading's summary") != std::string::npos);
+        const Registry registry = load_registry(TILELAB_REGISTRY_JSON);
+        CHECK(check_name(registry, "lab02", 1) == "builds at every tile width");
+        CHECK_THROWS(check_name(registry, "lab02", 99));
+    }
+}
