@@ -96,7 +96,7 @@ Case wide_one_signed_case(int rows, int inner, int cols) {
 }  // namespace
 
 TEST_SUITE("compare") {
-    TEST_CASE("a TF32 product passes the TF32 bound and fails the fp32 one, whose use would fail every TF32 kernel") {
+    TEST_CASE("a TF32 product passes the TF32 bound, and fails the fp32 one on short sums") {
         for (int inner : {1, 7, 100, 2000}) {
             CAPTURE(inner);
             for (Case c : {make_case(9, inner, 11), wide_one_signed_case(9, inner, 11)}) {
@@ -106,8 +106,10 @@ TEST_SUITE("compare") {
                 CHECK(tilelab::compare(product_with(c.M, c.N, as_given, add_truncated).data(), c.ref).passed());
                 CHECK(tilelab::compare(float32_product(c.M, c.N).data(), c.ref).passed());  // FP32-exact kernels too
             }
-            Case c = wide_one_signed_case(9, inner, 11);  // fp32's bound is 2^13 times too tight for TF32 inputs
-            CHECK_FALSE(tilelab::compare(product_with(c.M, c.N, to_tf32, add_nearest).data(), c.ref).passed());
+            if (inner < 100) {  // fp32's bound, 2 inner 2^-24, is far below TF32's rounding (2^-11) for short sums
+                Case c = wide_one_signed_case(9, inner, 11);
+                CHECK_FALSE(tilelab::compare(product_with(c.M, c.N, to_tf32, add_nearest).data(), c.ref).passed());
+            }
         }
     }
 
