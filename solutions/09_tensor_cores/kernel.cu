@@ -12,7 +12,7 @@
 
 using namespace nvcuda;
 
-#if TILELAB_TENSOR_CORES  // TF32 fragments: compute capability 8.0 and up (labs.hpp)
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800  // TF32 fragments: compute capability 8.0 and up (labs.hpp)
 namespace {
 constexpr int kTile = TENSOR_CORE_BLOCK_TILE;    // rows and columns of P per block
 constexpr int kDepth = TENSOR_CORE_PHASE_DEPTH;  // inner-dimension elements per phase
@@ -66,7 +66,7 @@ __device__ __forceinline__ void round_to_tf32(Fragment& fragment) {
 __global__ void __launch_bounds__(TENSOR_CORE_THREADS, 2)
     matmul_tensor_core_kernel(const float* __restrict__ M, const float* __restrict__ N, float* __restrict__ P,
                               int rows, int inner, int cols) {
-#if TILELAB_TENSOR_CORES
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
     // Stage s holds one phase: M(tile_row + r, phase + k) in M_tile[s][r][k], N(phase + k, tile_col + c) in
     // N_tile[s][k][c]; 32-byte aligned, as load_matrix_sync requires of a fragment's first element.
     __shared__ __align__(32) float M_tile[kStages][kTile][kLdM];
