@@ -23,7 +23,6 @@ static_assert(kWarpRows % 16 == 0 && kWarpCols % 16 == 0, "a warp tile is whole 
 /// multiplied on tensor cores from TF32 fragments of tiles that __pipeline_memcpy_async stages in shared memory,
 /// double buffered; any rows, inner and cols.
 __global__ void matmul_tensor_core_kernel(const float* M, const float* N, float* P, int rows, int inner, int cols) {
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800  // TF32 fragments: from compute capability 8.0 on; write in here
     // TODO(student): step 1, declare two stages in shared memory, each an M_tile (TENSOR_CORE_BLOCK_TILE rows of
     //                TENSOR_CORE_PHASE_DEPTH) and an N_tile (TENSOR_CORE_PHASE_DEPTH rows of
     //                TENSOR_CORE_BLOCK_TILE), rows padded by TENSOR_CORE_SHARED_PADDING, 32-byte aligned; find this
@@ -36,7 +35,6 @@ __global__ void matmul_tensor_core_kernel(const float* M, const float* N, float*
     //                every element to TF32, and mma_sync every pair into its accumulator.
     // TODO(student): step 5, store the accumulators: straight into P where the fragment lies inside it and P's
     //                rows allow it, else through shared memory, writing only the elements inside P.
-#endif
 }
 
 /// Launches matmul_tensor_core_kernel: TENSOR_CORE_THREADS threads per block, one block per

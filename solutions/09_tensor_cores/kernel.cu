@@ -12,7 +12,6 @@
 
 using namespace nvcuda;
 
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800  // TF32 fragments: compute capability 8.0 and up (labs.hpp)
 namespace {
 constexpr int kTile = TENSOR_CORE_BLOCK_TILE;    // rows and columns of P per block
 constexpr int kDepth = TENSOR_CORE_PHASE_DEPTH;  // inner-dimension elements per phase
@@ -54,7 +53,6 @@ __device__ __forceinline__ void round_to_tf32(Fragment& fragment) {
     for (int t = 0; t < fragment.num_elements; ++t) fragment.x[t] = wmma::__float_to_tf32(fragment.x[t]);
 }
 }  // namespace
-#endif
 
 /// Computes a kTile × kTile tile of P. Warp w owns the kWarpRows × kWarpCols warp tile at (w / (kTile /
 /// kWarpCols), w % (kTile / kWarpCols)), kFragRows × kFragCols accumulator fragments that live in its lanes'
@@ -66,7 +64,6 @@ __device__ __forceinline__ void round_to_tf32(Fragment& fragment) {
 __global__ void __launch_bounds__(TENSOR_CORE_THREADS, 2)
     matmul_tensor_core_kernel(const float* __restrict__ M, const float* __restrict__ N, float* __restrict__ P,
                               int rows, int inner, int cols) {
-#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
     // Stage s holds one phase: M(tile_row + r, phase + k) in M_tile[s][r][k], N(phase + k, tile_col + c) in
     // N_tile[s][k][c]; 32-byte aligned, as load_matrix_sync requires of a fragment's first element.
     __shared__ __align__(32) float M_tile[kStages][kTile][kLdM];
@@ -194,9 +191,6 @@ __global__ void __launch_bounds__(TENSOR_CORE_THREADS, 2)
             }
             __syncwarp();  // every lane has read the scratch before the next fragment overwrites it
         }
-#else
-    __trap();  // a GPU older than compute capability 8.0: never launched by the kit (labs.json, lab09)
-#endif
 }
 
 /// Launches one block of TENSOR_CORE_THREADS threads per TENSOR_CORE_BLOCK_TILE² tile of P, partial tiles included.
