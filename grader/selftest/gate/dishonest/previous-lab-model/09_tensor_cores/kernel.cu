@@ -1,8 +1,8 @@
-/// @file grader/selftest/accept-styles/fp32-exact/09_tensor_cores/kernel.cu
-/// @brief Lab 09 with no tensor core at all: lab 08's model answer (FP32 FFMAs, warp tiles, asynchronous copies)
-/// under lab 09's names. Its results are float32 sums of float32 products, which the TF32 tolerance contains (it
-/// adds TF32's input rounding to float32's bound): the correctness checks must pass it; only the gate, which this
-/// style skips, may fail it for its speed. The same block tile, phase depth and threads as lab 09's configuration.
+// Gate calibration, dishonest variant "previous-lab-model" (lab 09): lab 08's model answer, word for word, under lab
+// 09's names (lab 08's block tile, phase depth and threads are lab 09's). No tensor core at all: FP32 FFMAs, warp
+// tiles, asynchronous copies. Its results are float32 sums of float32 products, which lab 09's TF32 tolerance
+// contains (it adds TF32's input rounding to float32's bound), so every correctness check passes it on the CPU
+// backend, the input-range check included; on a GPU the gate must fail it, at lab 08's model speed.
 #include <tilelab/labs.hpp>
 
 #include <cuda_pipeline.h>
