@@ -113,6 +113,25 @@ function(_tilelab_source_check out_target out_launcher submission root lab)
   set(${out_launcher} "${launcher}" PARENT_SCOPE)
 endfunction()
 
+# The CUDA architectures a lab's own code is compiled for: the build's, less those older than the lab's
+# min_compute_capability (lab 09's TF32 fragments do not exist before sm_80), so that a lab never tests
+# __CUDA_ARCH__ itself (the source check forbids it); the GPU checks skip such a lab on an older GPU. Entries
+# without a number ("native", "all") are kept; where none is left, the minimum itself.
+function(tilelab_lab_cuda_architectures out lab)
+  string(REPLACE "." "" minimum "${TILELAB_${lab}_MIN_COMPUTE_CAPABILITY}")
+  set(kept "")
+  foreach(architecture IN LISTS CMAKE_CUDA_ARCHITECTURES)
+    string(REGEX MATCH "^[0-9]+" number "${architecture}")
+    if(NOT minimum OR NOT number OR number GREATER_EQUAL minimum)
+      list(APPEND kept ${architecture})
+    endif()
+  endforeach()
+  if(NOT kept)
+    set(kept ${minimum}-real)
+  endif()
+  set(${out} "${kept}" PARENT_SCOPE)
+endfunction()
+
 # The runner <target>: the lab's files alone (<target>_lab, so the build check can see what they define), compiled
 # as an unprivileged user of its own when the build runs as root (the launcher: hostile source never runs a
 # compiler that can write the kit), with the adapter, the lab's kit kernel and the runner's harness.
@@ -123,6 +142,10 @@ function(_tilelab_add_runner target lab tile_width backend launcher source_check
   target_link_libraries(${target}_lab PRIVATE tilelab_lab_support_${backend})
   set_target_properties(${target}_lab PROPERTIES CXX_COMPILER_LAUNCHER "${launcher}" CUDA_COMPILER_LAUNCHER "${launcher}")
   add_dependencies(${target}_lab tilelab-sandbox-compile ${source_check})
+  if(backend STREQUAL "gpu")
+    tilelab_lab_cuda_architectures(architectures ${lab})
+    set_target_properties(${target}_lab PROPERTIES CUDA_ARCHITECTURES "${architectures}")
+  endif()
   _tilelab_kit_objects(adapter ${lab} ${backend} "")
   add_executable(${target} EXCLUDE_FROM_ALL $<TARGET_OBJECTS:${adapter}>)
   target_link_libraries(${target} PRIVATE ${target}_lab tilelab_runner_main_${backend} tilelab_lab_support_${backend})

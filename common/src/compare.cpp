@@ -18,10 +18,15 @@ bool has_bits(float x, std::uint32_t bits) {
     return actual == bits;
 }
 
-double tolerance(int inner, double magnitude) {
+double tolerance(int inner, double magnitude, InputPrecision precision) {
     constexpr double unit_roundoff = 1.0 / 16777216.0;  // 2^-24, float32
     // The floor keeps products of tiny values from demanding more than float32 can hold.
-    return 2.0 * inner * unit_roundoff * magnitude + std::numeric_limits<float>::min();
+    if (precision == InputPrecision::fp32)
+        return 2.0 * inner * unit_roundoff * magnitude + std::numeric_limits<float>::min();
+    constexpr double tf32_roundoff = 1.0 / 2048.0;  // 2^-11: 10 explicit mantissa bits, rounded to nearest
+    const double rounded_magnitude = (1.0 + tf32_roundoff) * (1.0 + tf32_roundoff) * magnitude;  // bounds Σ|ã·ñ|
+    return (2.0 * tf32_roundoff + tf32_roundoff * tf32_roundoff) * magnitude +
+           2.0 * inner * unit_roundoff * rounded_magnitude + std::numeric_limits<float>::min();
 }
 
 Comparison compare(const float* got, const ReferenceProduct& reference, std::size_t keep) {
@@ -34,7 +39,7 @@ Comparison compare(const float* got, const ReferenceProduct& reference, std::siz
         if (is_unwritten(x)) {
             status = ElementStatus::unwritten;
             ++result.unwritten;
-        } else if (!(std::fabs(x - reference.value[i]) <= tolerance(reference.inner, reference.magnitude[i]))) {
+        } else if (!(std::fabs(x - reference.value[i]) <= tolerance(reference.inner, reference.magnitude[i], reference.input_precision))) {
             // Written as "not (error <= bound)" so that NaN counts as wrong.
             status = ElementStatus::wrong;
             ++result.wrong;

@@ -1,6 +1,8 @@
 // tilelab-bench: times the kernels of one submission, every lab of the registry (grader/labs.json) with a kernel of
-// its own whose files the build linked in, against cuBLAS SGEMM over a range of square sizes (tile multiples and
-// not), and writes a table, a CSV file and, with gnuplot, a plot.
+// its own whose files the build linked in, against cuBLAS over a range of square sizes (tile multiples and not):
+// SGEMM in FP32 ("cublas") and the same product on TF32 tensor cores ("cublas-tf32", cublasGemmEx with
+// CUBLAS_COMPUTE_32F_FAST_TF32: FP32 in and out, inputs rounded to TF32, which lab 09's kernel is measured against).
+// Writes a table, a CSV file and, with gnuplot, a plot.
 #include <tilelab/device_buffer.hpp>
 #include <tilelab/labs.hpp>
 #include <tilelab/random.hpp>
@@ -111,7 +113,7 @@ void write_plot(const Options& options, const std::vector<Row>& rows) {
     script << "set terminal svg size 800,500\nset output '" << options.plot << "'\n"
            // noenhanced: in gnuplot's enhanced text "TILE_WIDTH" would print WIDTH as a subscript.
            << "set termoption noenhanced\nset title 'TileLab kernels (TILE_WIDTH " << TILE_WIDTH
-           << ") against cuBLAS SGEMM (FP32)'\nset xlabel 'n (n x n x n product)'\n"
+           << ") against cuBLAS (FP32, and TF32 tensor cores)'\nset xlabel 'n (n x n x n product)'\n"
            << "set ylabel 'TFLOP/s (log scale)'\nset logscale xy 2\nset xtics (256, 512, 1024, 2048, 4096)\n"
            << "set key left top\nset grid\nplot ";
     bool first = true;
@@ -140,8 +142,9 @@ int main(int argc, char** argv) {
     check_cublas(cublasCreate(&handle), "cublasCreate");
     // Plain FP32: the default math mode never uses TF32 tensor cores for SGEMM; set it explicitly all the same.
     check_cublas(cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
-    std::printf("GPU: %s; TILE_WIDTH %d; median of %d interleaved runs after warm-up; cuBLAS SGEMM in FP32 "
-                "(CUBLAS_DEFAULT_MATH, no TF32)\n",
+    std::printf("GPU: %s; TILE_WIDTH %d; median of %d interleaved runs after warm-up; cublas: SGEMM in FP32 "
+                "(CUBLAS_DEFAULT_MATH, no TF32); cublas-tf32: cublasGemmEx on TF32 tensor cores "
+                "(CUBLAS_COMPUTE_32F_FAST_TF32, FP32 in and out)\n",
                 properties.name, TILE_WIDTH, options.repeats);
 
     std::vector<Row> rows;
@@ -166,6 +169,14 @@ int main(int argc, char** argv) {
                                                         M.data(), n, &zero, P.data(), n),
                                             "cublasSgemm");
                            }});
+        // The same product on tensor cores: FP32 operands rounded to TF32, FP32 accumulation (lab 09's arithmetic).
+        kernels.push_back({"cublas-tf32", [&] {
+                               check_cublas(cublasGemmEx(handle, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, N.data(),
+                                                         CUDA_R_32F, n, M.data(), CUDA_R_32F, n, &zero, P.data(),
+                                                         CUDA_R_32F, n, CUBLAS_COMPUTE_32F_FAST_TF32,
+                                                         CUBLAS_GEMM_DEFAULT),
+                                            "cublasGemmEx (TF32)");
+                           }});
 
         std::map<std::string, std::vector<float>> times;
         for (int warm_up = 0; warm_up < 2; ++warm_up)
@@ -180,22 +191,27 @@ int main(int argc, char** argv) {
     std::ofstream csv(options.csv);
     // Speedups are over the registry's first lab (the naive kernel), the course's starting point.
     const std::string baseline = bench_labs[0].label();
-    csv << "size,kernel,median_ms,gflops,percent_of_cublas,speedup_over_" << baseline << "\n";
-    std::printf("%6s  %-14s %10s %10s %10s %10s\n", "n", "kernel", "ms", "GFLOP/s", "% cuBLAS", ("x " + baseline).c_str());
+    // percent_of_cublas is of the FP32 SGEMM, as before; percent_of_cublas_tf32 of the TF32 one (the last column, so
+    // that readers of the earlier columns are unchanged).
+    csv << "size,kernel,median_ms,gflops,percent_of_cublas,speedup_over_" << baseline << ",percent_of_cublas_tf32\n";
+    std::printf("%6s  %-14s %10s %10s %10s %10s %10s\n", "n", "kernel", "ms", "GFLOP/s", "% FP32", "% TF32",
+                ("x " + baseline).c_str());
     for (const Row& row : rows) {
-        float naive_ms = 0.0f, cublas_ms = 0.0f;
+        float naive_ms = 0.0f, cublas_ms = 0.0f, tf32_ms = 0.0f;
         for (const Row& other : rows)
             if (other.size == row.size) {
                 if (other.kernel == baseline) naive_ms = other.ms;
                 if (other.kernel == "cublas") cublas_ms = other.ms;
+                if (other.kernel == "cublas-tf32") tf32_ms = other.ms;
             }
         const double gflops = 2.0 * row.size * row.size * row.size / (row.ms * 1e6);
         const double percent = 100.0 * cublas_ms / row.ms;
+        const double percent_tf32 = 100.0 * tf32_ms / row.ms;
         const double speedup = naive_ms / row.ms;
-        std::printf("%6d  %-14s %10.3f %10.1f %9.1f%% %9.2fx\n", row.size, row.kernel.c_str(), row.ms, gflops, percent,
-                    speedup);
-        csv << row.size << "," << row.kernel << "," << row.ms << "," << gflops << "," << percent << "," << speedup
-            << "\n";
+        std::printf("%6d  %-14s %10.3f %10.1f %9.1f%% %9.1f%% %9.2fx\n", row.size, row.kernel.c_str(), row.ms, gflops,
+                    percent, percent_tf32, speedup);
+        csv << row.size << "," << row.kernel << "," << row.ms << "," << gflops << "," << percent << "," << speedup << ","
+            << percent_tf32 << "\n";
     }
     std::printf("csv: %s\n", options.csv.c_str());
     write_plot(options, rows);

@@ -416,3 +416,57 @@ tilelab_add_mutant(NAME warp-m-tile-stored LAB 08_warp_tiled SUITES pipeline EXP
   REPLACE2 "/// Lab 07's way: 16 bytes through registers.\n__device__ __forceinline__ void store_sixteen(float* to, const float* from, int) {\n    *reinterpret_cast<float4*>(to) = *reinterpret_cast<const float4*>(from);\n}\n\n/// Stores four elements of a row of P at"
   MATCH "by ordinary stores"
   CPU_MATCH "of the bytes reached shared memory by asynchronous copies, the rest by ordinary stores")
+
+# --- lab 09 (tensor cores: wmma fragments, TF32 inputs) ---
+# Without the barrier after the wait, a warp loads its fragments from a stage before the other threads' copies into
+# it have landed, and refills the previous stage while slower warps still load fragments from it.
+tilelab_add_mutant(NAME tensor-missing-stage-barrier LAB 09_tensor_cores
+  FIND "__syncthreads();  // everyone's copies of phase p have landed, and every warp is done with phase p - 1's stage"
+  REPLACE ""
+  MATCH "elements wrong"
+  CPU_MATCH "shared-memory race in matmul_tensor_core_kernel")
+
+# N's fragments loaded with the unpadded row length as their leading dimension: each fragment's rows after the
+# first come from the wrong places of N_tile.
+tilelab_add_mutant(NAME tensor-wrong-leading-dimension LAB 09_tensor_cores
+  FIND "wmma::load_matrix_sync(n_frags[j], &N_tile[s][k][warp_col + j * kFrag], kLdN);"
+  REPLACE "wmma::load_matrix_sync(n_frags[j], &N_tile[s][k][warp_col + j * kFrag], kTile);"
+  MATCH "elements wrong")
+
+# The accumulators filled with zeros at the start of every phase: P keeps only the last phase's part of each sum.
+tilelab_add_mutant(NAME tensor-accumulator-reset-per-phase LAB 09_tensor_cores
+  FIND "        __pipeline_commit();\n\n#pragma unroll\n        for (int k = 0; k < kDepth; k += kStep) {"
+  REPLACE "        __pipeline_commit();\n        for (int i = 0; i < kFragRows; ++i)\n            for (int j = 0; j < kFragCols; ++j) wmma::fill_fragment(sums[i][j], 0.0f);\n\n#pragma unroll\n        for (int k = 0; k < kDepth; k += kStep) {"
+  MATCH "elements wrong")
+
+# Warp 0 skips its mma_sync on the last phase when that phase is partial (inner not a multiple of the phase depth):
+# its warp tile misses the last few terms of every sum.
+tilelab_add_mutant(NAME tensor-warp-skips-partial-phase LAB 09_tensor_cores
+  FIND "for (int j = 0; j < kFragCols; ++j) wmma::mma_sync(sums[i][j], m_frags[i], n_frags[j], sums[i][j]);"
+  REPLACE "for (int j = 0; j < kFragCols; ++j)\n                    if (!(warp == 0 && p == phases - 1 && inner % kDepth != 0))\n                        wmma::mma_sync(sums[i][j], m_frags[i], n_frags[j], sums[i][j]);"
+  MATCH "elements wrong")
+
+# The stores of an edge block's fragments not tested against P's edges: a partial block tile writes past P.
+tilelab_add_mutant(NAME tensor-edge-store-unchecked LAB 09_tensor_cores
+  FIND "                if (row < rows && col < cols)\n"
+  REPLACE ""
+  MATCH "out-of-bounds write")
+
+# The fragments' elements rounded to half precision (FP16: 11 significant bits, as TF32, but range 6e-5 to 65504)
+# instead of TF32: right on operands in [-1, 1), wrong on the input-range check's, which span float32's range.
+set(tilelab_round_to_half "/// FP16's rounding in float arithmetic: 11 significant bits, to nearest; steps of 2^-24 below 2^-14; infinite from 65520.\n__device__ __forceinline__ float round_to_half(float x) {\n    const float a = fabsf(x);\n    if (a >= 65520.0f) return copysignf(INFINITY, x);\n    const float quantum = a < 6.103515625e-05f ? 5.9604644775390625e-08f : ldexpf(1.0f, ilogbf(a) - 10);\n    return rintf(x / quantum) * quantum;\n}\n\n/// Rounds every element")
+tilelab_add_mutant(NAME tensor-inputs-rounded-to-half LAB 09_tensor_cores SUITES input-range
+  FIND "fragment.x[t] = wmma::__float_to_tf32(fragment.x[t]);"
+  REPLACE "fragment.x[t] = round_to_half(fragment.x[t]);"
+  FIND2 "/// Rounds every element"
+  REPLACE2 "${tilelab_round_to_half}"
+  MATCH "these operands are of one sign and span float32's range")
+
+# The accumulators rounded to half precision after every phase (a kernel that keeps its sums in FP16): the sums of
+# one sign that the input-range check multiplies lose their small terms as they grow.
+tilelab_add_mutant(NAME tensor-accumulates-in-half LAB 09_tensor_cores SUITES input-range
+  FIND "        s = s == kStages - 1 ? 0 : s + 1;\n    }\n\n    // A block wholly"
+  REPLACE "        for (int i = 0; i < kFragRows; ++i)\n            for (int j = 0; j < kFragCols; ++j)\n                for (int t = 0; t < sums[i][j].num_elements; ++t) sums[i][j].x[t] = round_to_half(sums[i][j].x[t]);\n        s = s == kStages - 1 ? 0 : s + 1;\n    }\n\n    // A block wholly"
+  FIND2 "/// Rounds every element"
+  REPLACE2 "${tilelab_round_to_half}"
+  MATCH "these operands are of one sign and span float32's range")

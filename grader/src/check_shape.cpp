@@ -10,6 +10,7 @@
 #include <tilelab/reference.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 namespace tilelab::grader {
@@ -29,6 +30,29 @@ std::string describe_position(std::ptrdiff_t offset, const Shape& shape) {
             << offset % shape.cols << " would be (P has " << shape.rows << " rows)";
     }
     return out.str();
+}
+
+// Draws @p matrix from @p seed as @p operands says (M when @p is_M, else N).
+void draw(HostMatrix& matrix, std::uint64_t seed, Operands operands, bool is_M) {
+    fill_uniform(matrix, seed);
+    if (operands == Operands::uniform) return;
+    for (std::size_t i = 0; i < matrix.size(); ++i)
+        matrix.data()[i] = std::ldexp(std::fabs(matrix.data()[i]), is_M ? -24 : 24);
+}
+
+// The float64 reference of M N, with the tolerance's allowance for the lab's input precision.
+ReferenceProduct lab_reference(const LabUnderTest& lab, const HostMatrix& M, const HostMatrix& N) {
+    ReferenceProduct reference = reference_matmul(M, N);
+    reference.input_precision = lab.input_precision;
+    return reference;
+}
+
+// Why a kernel right on uniform operands fails on Operands::wide_one_signed ones.
+std::string precision_hint() {
+    return "these operands are of one sign and span float32's range (M's elements below 2^-24, N's up to 2^24): "
+           "half precision (FP16) flushes M to zero and takes N to infinity, and a sum kept in half loses its "
+           "small terms as it grows; keep the inputs in float32 or TF32 (wmma::__float_to_tf32) and the sums in "
+           "float32 accumulators";
 }
 
 // What one launch in the lab's program gave back.
@@ -71,7 +95,7 @@ DeviceRun run_in_lab(const Shape& shape, const HostMatrix& M, const HostMatrix& 
 // blame the grid, which is the kit's).
 ShapeVerdict judge(const LabUnderTest& lab, const Shape& shape, const HostMatrix& M, const HostMatrix& N,
                    const ReferenceProduct& reference, const DeviceRun& run, const std::string& heading,
-                   bool contract = false) {
+                   Operands operands, bool contract = false) {
     const Comparison comparison = compare(run.P.data(), reference);
     ShapeVerdict verdict;
     verdict.passed = comparison.passed() && run.damage.changed == 0;
@@ -96,8 +120,12 @@ ShapeVerdict judge(const LabUnderTest& lab, const Shape& shape, const HostMatrix
             report << ", expected " << bad.expected;
         }
         const FailedRun failed{shape, lab.tile(), M, N, reference, run.P, comparison};
-        for (const std::string& hint : contract ? diagnose_contract_launch(lab, failed) : diagnose(failed))
-            report << "\n  hint: " << hint;
+        // These operands pass every other check's kind of kernel: what fails here is the precision kept.
+        const std::vector<std::string> hints =
+            operands == Operands::wide_one_signed ? std::vector<std::string>{precision_hint()}
+            : contract                           ? diagnose_contract_launch(lab, failed)
+                                                 : diagnose(failed);
+        for (const std::string& hint : hints) report << "\n  hint: " << hint;
     }
     verdict.report = report.str();
     return verdict;
@@ -105,20 +133,20 @@ ShapeVerdict judge(const LabUnderTest& lab, const Shape& shape, const HostMatrix
 
 }  // namespace
 
-ShapeVerdict check_shape(const LabUnderTest& lab, const Shape& shape, std::uint64_t seed) {
+ShapeVerdict check_shape(const LabUnderTest& lab, const Shape& shape, std::uint64_t seed, Operands operands) {
     const std::string shape_name = to_string(shape);
     HostMatrix M(shape.rows, shape.inner);
     HostMatrix N(shape.inner, shape.cols);
-    fill_uniform(M, derive_seed(seed, "M " + shape_name));
-    fill_uniform(N, derive_seed(seed, "N " + shape_name));
+    draw(M, derive_seed(seed, "M " + shape_name), operands, true);
+    draw(N, derive_seed(seed, "N " + shape_name), operands, false);
     const std::string heading = std::string(lab.name) + " (" + lab.launcher + "), TILE_WIDTH " +
                                 std::to_string(lab.tile_width) + ", shape " + shape_name + " (rows x inner x cols):";
 
     const DeviceRun launched =
         run_in_lab(shape, M, N, wire::LaunchMode::launcher, std::string(lab.launcher) + "(...)");
     // The reference exists only in this process, and only once the lab's program has answered.
-    const ReferenceProduct reference = reference_matmul(M, N);
-    ShapeVerdict verdict = judge(lab, shape, M, N, reference, launched, heading);
+    const ReferenceProduct reference = lab_reference(lab, M, N);
+    ShapeVerdict verdict = judge(lab, shape, M, N, reference, launched, heading, operands);
     if (!verdict.passed) return verdict;
 
     // The device did the work: the kit launches the student's kernel itself, with the contract's grid and block,
@@ -127,15 +155,16 @@ ShapeVerdict check_shape(const LabUnderTest& lab, const Shape& shape, std::uint6
     // the kernel to copy (grader/selftest/cheats/stash-replay) has nothing the kernel can use.
     HostMatrix contract_M(shape.rows, shape.inner);
     HostMatrix contract_N(shape.inner, shape.cols);
-    fill_uniform(contract_M, derive_seed(seed, "contract M " + shape_name));
-    fill_uniform(contract_N, derive_seed(seed, "contract N " + shape_name));
+    draw(contract_M, derive_seed(seed, "contract M " + shape_name), operands, true);
+    draw(contract_N, derive_seed(seed, "contract N " + shape_name), operands, false);
     const DeviceRun contract =
         run_in_lab(shape, contract_M, contract_N, wire::LaunchMode::contract, "the kit's launch of the kernel");
-    const ReferenceProduct contract_reference = reference_matmul(contract_M, contract_N);
+    const ReferenceProduct contract_reference = lab_reference(lab, contract_M, contract_N);
     const std::string contract_heading =
         heading + "\n  your launcher's P is right, but the kernel launched by the kit with the contract's " +
         describe_contract_launch(lab, shape) + ", did not compute it:";
-    verdict = judge(lab, shape, contract_M, contract_N, contract_reference, contract, contract_heading, true);
+    verdict = judge(lab, shape, contract_M, contract_N, contract_reference, contract, contract_heading, operands,
+                    true);
     if (!verdict.passed) return verdict;
     const int tile = lab.tile();
     const std::uint64_t blocks = static_cast<std::uint64_t>((shape.rows + tile - 1) / tile) *

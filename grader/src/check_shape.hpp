@@ -10,6 +10,15 @@
 
 namespace tilelab::grader {
 
+/// How check_shape() draws the operands.
+enum class Operands {
+    uniform,  ///< Every element uniform in [-1, 1): sums that mostly cancel, as most products' do.
+    /// M's elements uniform in [0, 2⁻²⁴), N's in [0, 2²⁴): products in [0, 1) whose sums never cancel, so that
+    /// precision lost anywhere shows; exact powers of two apart from uniform ones, so float32 (and TF32, with its
+    /// range) lose nothing to the scaling, while half precision flushes M to zero and takes N to infinity.
+    wide_one_signed,
+};
+
 /// The verdict on one shape.
 struct ShapeVerdict {
     bool passed = false;  ///< Every element correct and nothing written outside P.
@@ -22,6 +31,8 @@ struct ShapeVerdict {
 /// guards and every element against the float64 reference, computed here after the lab's program answered.
 /// Throws LabError when the lab's program reports a CUDA error or an exception, RunnerGone when it ends,
 /// hangs or sends garbage.
-ShapeVerdict check_shape(const LabUnderTest& lab, const Shape& shape, std::uint64_t seed);
+/// @p operands says how M and N are drawn. The tolerance allows the lab's input precision (its registry entry).
+ShapeVerdict check_shape(const LabUnderTest& lab, const Shape& shape, std::uint64_t seed,
+                         Operands operands = Operands::uniform);
 
 }  // namespace tilelab::grader

@@ -23,6 +23,7 @@ LabUnderTest lab_from_table(const std::string& id, int tile_width) {
         lab.reference = entry->gate.reference_name;
         lab.gate_fraction = entry->gate.fraction;
     }
+    lab.input_precision = entry->input_precision;
     return lab;
 }
 

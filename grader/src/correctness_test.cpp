@@ -19,7 +19,7 @@ namespace {
 // A failing lab usually fails many shapes the same way; the first few reports say all there is to say.
 constexpr int reports_shown = 3;
 
-void check_shapes(std::vector<Shape> shapes) {
+void check_shapes(std::vector<Shape> shapes, Operands operands = Operands::uniform) {
     const LabUnderTest& lab = lab_under_test();
     // Every suite watches the work spread on a shape or more (work_spread.hpp): one whose own are all too large to
     // watch (large) multiplies one small product more, so a kernel that one thread computes fails it too.
@@ -33,7 +33,7 @@ void check_shapes(std::vector<Shape> shapes) {
         const std::string where = std::string(lab.name) + ", TILE_WIDTH " + std::to_string(lab.tile_width) +
                                   ", shape " + to_string(shape) + " (rows x inner x cols): ";
         try {
-            verdict = check_shape(lab, shape, seed);
+            verdict = check_shape(lab, shape, seed, operands);
         } catch (const LabError& error) {
             // Messages are built as std::string: doctest prints a const char* operand as a pointer.
             const std::string message = where + "CUDA error\n  " + std::string(error.what());
@@ -84,6 +84,14 @@ TEST_SUITE("large") {
 
 TEST_SUITE("index-order") {
     TEST_CASE("keeps rows, columns and operands in order") { check_shapes(index_order_shapes(lab_under_test())); }
+}
+
+// Operands of one sign over float32's range: a kernel that rounds its inputs or keeps its sums in half precision
+// (range 6e-5 to 65504, 11 significant bits) fails here, one in TF32 or float32 passes (docs/grading.md).
+TEST_SUITE("input-range") {
+    TEST_CASE("keeps float32's range in its inputs and float32's precision in its sums") {
+        check_shapes(input_range_shapes(lab_under_test()), Operands::wide_one_signed);
+    }
 }
 
 }  // namespace tilelab::grader

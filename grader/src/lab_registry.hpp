@@ -4,6 +4,8 @@
 /// checker, the gate and the GPU requirements take every fact of a lab from here, so no C++ file names a lab.
 #pragma once
 
+#include <tilelab/reference.hpp>
+
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,6 +49,9 @@ struct LabEntry {
     LabGate gate;                      ///< Its performance gate; gate.reference "" for none.
     LabMinimumCapability minimum;      ///< The oldest GPU it can be graded on.
     const char* kit_kernel;            ///< The lab whose model kernel the kit builds this lab with; "" for none.
+    /// What the kernel may round its inputs to before multiplying ("input_precision", fp32 when left out): the
+    /// tolerance allows that rounding (compare.hpp).
+    InputPrecision input_precision;
 
     /// True when the lab has a performance gate.
     bool has_gate() const noexcept { return *gate.reference != '\0'; }

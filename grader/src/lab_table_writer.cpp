@@ -115,10 +115,18 @@ std::string lab_table_text(const std::string& registry_json, const std::string& 
             if (!folder_of.count(kit_kernel))
                 r.fail("kit_kernel is \"" + kit_kernel + "\", which is no lab of the registry");
         }
+        // The precision the kernel may round its inputs to: fp32 (the inputs as given) unless the entry says tf32.
+        std::string precision = "fp32";
+        if (lab.contains("input_precision")) {
+            precision = r.text(lab, "input_precision", "entry");
+            if (precision != "fp32" && precision != "tf32")
+                r.fail("input_precision is \"fp32\" or \"tf32\", not \"" + precision + "\"");
+        }
         entries += "TILELAB_LAB_ENTRY({" + literal(r.id) + ", " + literal(folder_of[r.id]) + ", " + literal(launcher) +
                    ", " + literal(kernel) + ",\n                  {" + configuration + "}, " + needs_tile_multiples +
                    ", " + r.flag("uses_shared_tiles") + ",\n                  " + gate + ",\n                  " +
-                   capability + ",\n                  " + literal(kit_kernel) + "})\n";
+                   capability + ",\n                  " + literal(kit_kernel) + ", tilelab::InputPrecision::" +
+                   precision + "})\n";
         if (!kernel.empty())
             kernels += "TILELAB_KERNEL_LAB(" + r.id + ", " + launcher + ", " + kernel + ", " + needs_tile_multiples + ")\n";
     }

@@ -5,6 +5,8 @@
 
 #include "suite_series.hpp"
 
+#include <tilelab/reference.hpp>
+
 #include <chrono>
 #include <string>
 #include <vector>
@@ -31,6 +33,8 @@ struct LabUnderTest {
     /// (gate_threshold.hpp; TILELAB_MIN_SPEEDUP overrides it). Each lab's is its registry entry's, chosen from
     /// the margin data in docs/benchmarks.md ("The gates' fractions").
     double gate_fraction = 0;
+    /// What the kernel may round its inputs to (the registry's input_precision): the tolerance allows for it.
+    InputPrecision input_precision = InputPrecision::fp32;
 
     /// Rows and columns of P one block computes.
     int tile() const noexcept { return block_tile > 0 ? block_tile : tile_width; }

@@ -97,4 +97,10 @@ std::vector<Shape> index_order_shapes(const LabUnderTest& lab) {
     return {{64, 64, 64}, {37, 53, 71}, {71, 53, 37}};
 }
 
+std::vector<Shape> input_range_shapes(const LabUnderTest& lab) {
+    const int t = lab.tile();
+    if (lab.needs_tile_multiples) return {{t, 2048, t}};
+    return {{40, 2100, 70}, {3, 2050, 19}};  // one block each: the CPU backend emulates every multiply-add
+}
+
 }  // namespace tilelab::grader

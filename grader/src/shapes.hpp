@@ -53,5 +53,10 @@ std::vector<Shape> large_shapes(const LabUnderTest& lab);
 /// A square shape (so a transposed result or swapped operands can be recognised) and shapes whose
 /// three dimensions all differ (so a swapped index cannot go unnoticed).
 std::vector<Shape> index_order_shapes(const LabUnderTest& lab);
+/// What the input-range check multiplies (operands of one sign, over float32's range: check_shape.hpp's
+/// Operands::wide_one_signed): inner long enough (over 2000) that a sum kept in half precision errs past the
+/// tolerance, with partial tiles of rows, columns and phases, one block tile each (tile multiples for a lab that
+/// needs them).
+std::vector<Shape> input_range_shapes(const LabUnderTest& lab);
 
 }  // namespace tilelab::grader

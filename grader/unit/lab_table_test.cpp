@@ -87,4 +87,29 @@ TEST_SUITE("lab_table") {
         CHECK(refusal(broken).find("has no \"launcher\"") != std::string::npos);
         CHECK(refusal(nlohmann::json::object()) == "labs.json has no array \"labs\"");
     }
+
+    TEST_CASE("input_precision reaches the table: fp32 when left out, tf32 where the entry says so, else refused") {
+        auto given = registry();
+        given["labs"][0]["input_precision"] = "tf32";
+        given["labs"][1].erase("input_precision");
+        const std::string text = lab_table_text(given.dump(), "labs.json");
+        const auto entry_of = [&](const nlohmann::json& lab) {  // one entry's text, up to the next
+            const std::size_t at = text.find("TILELAB_LAB_ENTRY({\"" + lab["id"].get<std::string>() + "\"");
+            REQUIRE(at != std::string::npos);
+            return text.substr(at, text.find("})", at) - at);
+        };
+        CHECK(entry_of(given["labs"][0]).find("tilelab::InputPrecision::tf32") != std::string::npos);
+        CHECK(entry_of(given["labs"][1]).find("tilelab::InputPrecision::fp32") != std::string::npos);
+        const auto kit = registry();
+        for (const auto& lab : tilelab::grader::all_labs()) {  // the kit's own: TF32 exactly where labs.json says
+            CAPTURE(std::string(lab.id));
+            bool tf32 = false;
+            for (const auto& declared : kit["labs"])
+                if (declared["id"].get<std::string>() == lab.id) tf32 = declared.value("input_precision", "fp32") == "tf32";
+            CHECK((lab.input_precision == tilelab::InputPrecision::tf32) == tf32);
+        }
+        given["labs"][0]["input_precision"] = "fp16";
+        CHECK(refusal(given) == "labs.json: " + given["labs"][0]["id"].get<std::string>() +
+                                    "'s input_precision is \"fp32\" or \"tf32\", not \"fp16\"");
+    }
 }

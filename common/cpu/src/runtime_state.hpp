@@ -175,6 +175,18 @@ struct KernelAborted {};
 bool shared_offset_of(const void* address, std::size_t* offset);
 /// "M_tile[3][4]": the element of the running block's shared memory at byte @p offset.
 std::string shared_element_name(std::size_t offset);
+/// The byte offset at which the `__shared__` array holding byte @p offset of the running block's shared memory starts
+/// (the extern __shared__ array's start in dynamic shared memory); @p offset itself when no declaration holds it.
+std::size_t shared_array_start(std::size_t offset);
+
+/// A warp matrix function (<mma.h>, wmma.cpp) making its memory accesses, named in a race they run into.
+struct MatrixCallSite {
+    const char* name;  ///< "load_matrix_sync", ...
+    const char* file;  ///< Where it was called.
+    int line;          ///< Its line in file.
+};
+/// The warp matrix function whose accesses the running CUDA thread is making now; null outside one.
+extern thread_local const MatrixCallSite* running_matrix_call;
 
 /// An asynchronous copy issued by a CUDA thread that has not landed yet (async_copy.cpp).
 struct PendingCopy {

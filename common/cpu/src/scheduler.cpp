@@ -285,7 +285,12 @@ void report_race(Worker& w, std::size_t offset, bool write, std::uint16_t other,
                                                    : "thread " + format(unravel(other, w.block_dim));
     std::ostringstream message;
     message << "shared-memory race in " << kernel_and_block(w) << ": thread " << format(me.index)
-            << (write ? " wrote " : " read ") << element_name(w, offset) << " after " << them
+            << (write ? " wrote " : " read ") << element_name(w, offset)
+            << (detail::running_matrix_call == nullptr
+                    ? std::string()
+                    : std::string(" (in its ") + detail::running_matrix_call->name + " at " +
+                          where(detail::running_matrix_call->file, detail::running_matrix_call->line) + ")")
+            << " after " << them
             << (other_wrote ? " wrote" : " read") << " it, with no __syncthreads() between them"
             << (other != many_readers && other / 32 == me.id / 32 ? " (nor a __syncwarp() naming both lanes of their warp)" : "")
             << " (both after "
@@ -959,6 +964,15 @@ bool shared_offset_of(const void* address, std::size_t* offset) {
 
 std::string shared_element_name(std::size_t offset) {
     return running_worker != nullptr ? element_name(*running_worker, offset) : std::string("shared memory");
+}
+
+std::size_t shared_array_start(std::size_t offset) {
+    const Worker* w = running_worker;
+    if (w == nullptr) return offset;
+    if (offset >= max_static_shared_bytes) return max_static_shared_bytes;
+    for (const SharedSite& site : w->sites)
+        if (offset >= site.offset && offset < site.offset + site.bytes) return site.offset;
+    return offset;
 }
 
 std::vector<PendingCopy>& running_thread_copies() { return running_worker->current->copies; }

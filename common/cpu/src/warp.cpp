@@ -44,8 +44,46 @@ unsigned source_lane(const WarpCall& call, unsigned lane) {
     return static_cast<unsigned>(source);
 }
 
+// A warp matrix function's meeting (WarpOp::matrix): when every lane of @p group gave the same key, runs the warp's
+// work once; otherwise tells each lane which two lanes disagree (each then reports it, warp.hpp's WarpCollective).
+void meet(std::vector<WarpLane>& lanes, std::size_t base, unsigned group) {
+    void* operands[lanes_per_warp] = {};
+    const WarpCollective* first = nullptr;
+    int first_lane = -1, differs = -1;
+    for (unsigned lane = 0; lane < lanes_per_warp; ++lane) {
+        if (!(group >> lane & 1u)) continue;
+        const WarpCollective& c = *lanes[base + lane].call->collective;
+        operands[lane] = c.lane;
+        if (first == nullptr) {
+            first = &c;
+            first_lane = static_cast<int>(lane);
+        } else if (differs < 0 && std::memcmp(c.key, first->key, sizeof c.key) != 0) {
+            differs = static_cast<int>(lane);
+        }
+    }
+    if (first == nullptr) return;
+    if (differs < 0) {
+        if (first->run != nullptr) first->run(operands);
+        return;
+    }
+    const WarpCollective& other = *lanes[base + static_cast<unsigned>(differs)].call->collective;
+    for (unsigned lane = 0; lane < lanes_per_warp; ++lane) {
+        if (!(group >> lane & 1u)) continue;
+        WarpCollective& c = *lanes[base + lane].call->collective;
+        c.first = first_lane;
+        c.differs = differs;
+        std::memcpy(c.first_key, first->key, sizeof c.first_key);
+        std::memcpy(c.differs_key, other.key, sizeof c.differs_key);
+    }
+}
+
 // Computes the results of the lanes @p group (bits) of the warp starting at @p base, all at one call.
 void complete(std::vector<WarpLane>& lanes, std::size_t base, unsigned group) {
+    for (unsigned lane = 0; lane < lanes_per_warp; ++lane)
+        if ((group >> lane & 1u) && lanes[base + lane].call->op == WarpOp::matrix) {
+            meet(lanes, base, group);
+            break;
+        }
     std::uint64_t ballot = 0, sum = 0, all_and = ~0ull, all_or = 0, all_xor = 0;
     std::int64_t smin = INT64_MAX, smax = INT64_MIN;
     std::uint32_t umin = UINT32_MAX, umax = 0;
@@ -91,6 +129,7 @@ void complete(std::vector<WarpLane>& lanes, std::size_t base, unsigned group) {
             case WarpOp::reduce_and: c.result = static_cast<std::uint32_t>(all_and); break;
             case WarpOp::reduce_or: c.result = static_cast<std::uint32_t>(all_or); break;
             case WarpOp::reduce_xor: c.result = static_cast<std::uint32_t>(all_xor); break;
+            case WarpOp::matrix: c.result = 0; break;
         }
         lanes[base + lane].released = true;
         lanes[base + lane].group = group;
@@ -181,10 +220,15 @@ std::string warp_divergence_message(const std::vector<WarpLane>& lanes, const st
                     if (!at_other) at_other = &them;
                 }
             }
+            const bool matrix = call.op == WarpOp::matrix;
             message << "warp divergence in " << kernel_and_block << ", warp " << base / lanes_per_warp << ": "
-                    << call.name << " at " << short_path(call.file) << ":" << call.line << " names "
-                    << lane_list(group) << " in its mask (0x" << std::hex << call.mask << std::dec << "), and "
-                    << lane_list(here) << " (thread " << format(me.index) << " the first) waited there, but ";
+                    << call.name << " at " << short_path(call.file) << ":" << call.line;
+            if (matrix)
+                message << " is a warp matrix function, which all 32 lanes of the warp must call together, and ";
+            else
+                message << " names " << lane_list(group) << " in its mask (0x" << std::hex << call.mask << std::dec
+                        << "), and ";
+            message << lane_list(here) << " (thread " << format(me.index) << " the first) waited there, but ";
             std::string sep;
             if (returned) {
                 message << lane_list(returned) << " had returned from the kernel";
@@ -197,12 +241,20 @@ std::string warp_divergence_message(const std::vector<WarpLane>& lanes, const st
             }
             if (elsewhere) {
                 message << sep << lane_list(elsewhere) << " waited at " << at_other->call->name << " at "
-                        << short_path(at_other->call->file) << ":" << at_other->call->line << " with mask 0x"
-                        << std::hex << at_other->call->mask << std::dec;
+                        << short_path(at_other->call->file) << ":" << at_other->call->line;
+                if (at_other->call->op != WarpOp::matrix)
+                    message << " with mask 0x" << std::hex << at_other->call->mask << std::dec;
             }
-            message << ". Every lane a warp function's mask names must reach that same call: keep shuffles, votes "
-                       "and __syncwarp() out of code that only some lanes of the warp run (a bounds test, an early "
-                       "return), or give a mask that names only the lanes that call it";
+            if (matrix)
+                message << ". load_matrix_sync, mma_sync and store_matrix_sync work on the whole warp's fragments at "
+                           "once: every lane of a warp must reach each of them, with the same arguments. Decide per "
+                           "warp, not per thread: a test that is the same for all lanes of the warp (on the warp's "
+                           "tile) may skip a call, a test on a thread's own row or column may not; at the matrix's "
+                           "edge, let every lane call and make the tile's elements outside the matrix zeros";
+            else
+                message << ". Every lane a warp function's mask names must reach that same call: keep shuffles, "
+                           "votes and __syncwarp() out of code that only some lanes of the warp run (a bounds test, "
+                           "an early return), or give a mask that names only the lanes that call it";
             return message.str();
         }
     }

@@ -27,10 +27,15 @@ inline float unwritten_value() { return float_with_bits(unwritten_bits); }
 inline bool is_unwritten(float x) { return has_bits(x, unwritten_bits); }
 
 /// Largest error allowed for an element whose terms have total size @p magnitude (Σ|m·n|) over
-/// @p inner terms: 2 · inner · 2⁻²⁴ · magnitude. A float32 sum of inner products, in any order and with or
-/// without fused multiply-add, stays within inner · 2⁻²⁴ · magnitude (to first order), so a correct kernel
-/// always passes and the bound grows with the inner dimension.
-double tolerance(int inner, double magnitude);
+/// @p inner terms, for a kernel that may round its inputs to @p precision:
+/// - fp32: 2 · inner · u · magnitude, u = 2⁻²⁴. A float32 sum of inner products, in any order, with or without
+///   fused multiply-add, rounding each addition to nearest or truncating it (as tensor cores do), stays within
+///   that (to first order), so a correct kernel always passes and the bound grows with the inner dimension.
+/// - tf32: (2 u_t + u_t²) · magnitude + 2 · inner · u · (1 + u_t)² · magnitude, u_t = 2⁻¹¹. Each input rounded to
+///   TF32 errs by at most u_t relatively, so each product m̃·ñ of rounded inputs by at most (2 u_t + u_t²)|m·n|
+///   (m̃·ñ itself is exact in float32: 11 × 11 significant bits); the float32 sum of those products adds the fp32
+///   bound taken on Σ|m̃·ñ| ≤ (1 + u_t)² · magnitude (docs/grading.md, "The tolerance").
+double tolerance(int inner, double magnitude, InputPrecision precision = InputPrecision::fp32);
 
 /// What happened to one element of the result.
 enum class ElementStatus : std::uint8_t {

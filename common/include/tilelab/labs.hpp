@@ -169,3 +169,34 @@ TILELAB_KERNEL void matmul_warp_tiled_kernel(const float* M, const float* N, flo
 /// WARP_TILED_BLOCK_TILE × WARP_TILED_BLOCK_TILE tile of P, partial tiles included (device pointers).
 void matmul_warp_tiled(const float* M, const float* N, float* P, int rows, int inner, int cols);
 /// @}
+
+/// @name Lab 09: tensor cores (warp matrix functions, TF32 inputs, FP32 accumulators), any shape
+/// The lab's own configuration, fixed for every TILE_WIDTH: a block of TENSOR_CORE_THREADS threads (eight warps)
+/// computes a TENSOR_CORE_BLOCK_TILE × TENSOR_CORE_BLOCK_TILE tile of P; each warp a region of it (the warp tile) as
+/// 16 × 16 accumulator fragments, multiplied with `nvcuda::wmma`'s m16n16k8 TF32 fragments from tiles that lab 08's
+/// asynchronous copies stage in shared memory (TENSOR_CORE_PHASE_DEPTH deep, double buffered). Its inputs are
+/// rounded to TF32 (10 explicit mantissa bits) by the kernel, so the checker allows TF32's rounding error
+/// (docs/grading.md, tolerance). The warp tile's shape is the lab's tuning knob, in the student's file. TF32
+/// fragments exist from compute capability 8.0 on: the build compiles the lab for those of its architectures only
+/// (its min_compute_capability, cmake/TileLabRunner.cmake).
+/// @{
+
+/// Rows and columns of P one block computes.
+inline constexpr int TENSOR_CORE_BLOCK_TILE = 128;
+/// Columns of M (rows of N) one phase stages in shared memory: two m16n16k8 steps.
+inline constexpr int TENSOR_CORE_PHASE_DEPTH = 16;
+/// Floats added to each row of both tiles in shared memory: a multiple of 4 keeps the rows 16-byte aligned (for
+/// the copies and for `load_matrix_sync`'s leading dimension), and 4 moves each row four banks along.
+inline constexpr int TENSOR_CORE_SHARED_PADDING = 4;
+/// Threads per block: eight warps.
+inline constexpr int TENSOR_CORE_THREADS = 256;
+
+/// Each warp computes its warp tile of P with `wmma::mma_sync` on TF32 fragments loaded from the shared-memory
+/// tiles (converted with `wmma::__float_to_tf32`), the next phase's tiles copied in asynchronously meanwhile; any
+/// rows, inner and cols.
+TILELAB_KERNEL void matmul_tensor_core_kernel(const float* M, const float* N, float* P, int rows, int inner,
+                                              int cols);
+/// Launches matmul_tensor_core_kernel with TENSOR_CORE_THREADS threads per block, one block per
+/// TENSOR_CORE_BLOCK_TILE × TENSOR_CORE_BLOCK_TILE tile of P, partial tiles included (device pointers).
+void matmul_tensor_core(const float* M, const float* N, float* P, int rows, int inner, int cols);
+/// @}

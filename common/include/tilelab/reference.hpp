@@ -4,9 +4,17 @@
 
 #include "tilelab/host_matrix.hpp"
 
+#include <cstdint>
 #include <vector>
 
 namespace tilelab {
+
+/// The precision a lab's kernel may round its inputs to before multiplying them (the registry's
+/// "input_precision"): the tolerance (compare.hpp) allows that rounding on top of float32's.
+enum class InputPrecision : std::uint8_t {
+    fp32,  ///< The inputs as given: float32 products and sums.
+    tf32,  ///< Each input rounded to TF32 (10 explicit mantissa bits, float32's exponent range), then float32 sums.
+};
 
 /// P = M · N computed in float64, with the size of each element's terms for the error bound.
 struct ReferenceProduct {
@@ -17,6 +25,8 @@ struct ReferenceProduct {
     std::vector<double> value;
     /// Σₖ |M(r,k)|·|N(k,c)|, row-major: any float32 summation order errs by at most inner·u times this.
     std::vector<double> magnitude;
+    /// What the kernel under test may round M and N to (its lab's registry entry): compare() allows for it.
+    InputPrecision input_precision = InputPrecision::fp32;
 
     /// The reference value of element (r, c).
     double at(int r, int c) const { return value[static_cast<std::size_t>(r) * cols + c]; }

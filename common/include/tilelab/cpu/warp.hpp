@@ -35,6 +35,19 @@ enum class WarpOp : std::uint8_t {
     reduce_and,  ///< bitwise and
     reduce_or,   ///< bitwise or
     reduce_xor,  ///< bitwise xor
+    matrix,      ///< a warp matrix function (<mma.h>): all 32 lanes, with equal keys; see WarpCollective
+};
+
+/// A lane's part in a warp-collective operation (WarpOp::matrix: the warp matrix functions of <mma.h>): what every
+/// lane must give alike, and the work the warp does once all its lanes are there.
+struct WarpCollective {
+    std::uint64_t key[3];                  ///< What the lanes must agree on (an address, a leading dimension, a kind).
+    void* lane;                            ///< This lane's own operands (its fragments), for run.
+    void (*run)(void* const lanes[32]);    ///< Called once, with every lane's `lane`, when the keys agree (may be null).
+    int first = -1;                        ///< Set at the meeting when keys differ: the lowest lane ...
+    int differs = -1;                      ///< ... and the first lane whose key differs from that lane's (-1: none).
+    std::uint64_t first_key[3] = {};       ///< The key of lane `first`.
+    std::uint64_t differs_key[3] = {};     ///< The key of lane `differs`.
 };
 
 /// One lane's part in a warp-level call.
@@ -49,6 +62,7 @@ struct WarpCall {
     int argument;         ///< Source lane, delta or lane mask.
     int width;            ///< Segment width for shuffles (a power of two up to 32).
     std::uint64_t result; ///< Filled in when the lanes meet.
+    WarpCollective* collective = nullptr;  ///< For WarpOp::matrix: the lane's operands and the warp's work.
 };
 
 /// The running thread's part in a warp-level call: waits until the lanes meet (scheduler.cpp) and returns the
