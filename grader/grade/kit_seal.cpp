@@ -16,14 +16,19 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// Every regular file under @p dir (links neither followed nor listed) for which @p keep holds.
+/// Every regular file under @p dir (links neither followed nor listed) for which @p keep holds, but none of a build
+/// tree nested in it (a folder with a CMakeCache.txt of its own, such as a self-test's copy of the kit): another
+/// build's files are not this kit's, and a test may be building them while this grading runs.
 template <typename Keep>
 void collect(const fs::path& dir, Keep keep, std::set<fs::path>& out) {
     std::error_code error;
     if (!fs::is_directory(fs::symlink_status(dir, error))) return;
     for (fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, error), end;
          !error && it != end; it.increment(error)) {
-        if (it->is_regular_file(error) && !it->is_symlink(error) && keep(it->path())) out.insert(it->path());
+        if (it->is_directory(error) && !it->is_symlink(error) && fs::exists(it->path() / "CMakeCache.txt", error))
+            it.disable_recursion_pending();
+        else if (it->is_regular_file(error) && !it->is_symlink(error) && keep(it->path()))
+            out.insert(it->path());
     }
 }
 

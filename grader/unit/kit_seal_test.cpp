@@ -43,6 +43,8 @@ struct KitTree {
         write(tree.kit / "common" / "libtilelab_common_cpu.a", "library");
         write(tree.kit / "grader" / "CMakeFiles" / "tilelab_adapter_02_tiled_cpu.dir" / "generated" / "a.cu.cpp.o", "o");
         write(tree.kit / "grader" / "CMakeFiles" / "tilelab_graded_lab02_tw16_cpu_lab.dir" / "kernel.cu.cpp.o", "o");
+        write(tree.kit / "grader" / "selftest" / "copy" / "build" / "CMakeCache.txt", "a build of its own");
+        write(tree.kit / "grader" / "selftest" / "copy" / "build" / "grader" / "libtilelab_copy.a", "library");
     }
 };
 
@@ -66,6 +68,8 @@ TEST_SUITE("kit_seal") {
         CHECK_FALSE(holds(files, kit.tree.build / "verdicts" / "graded.lab02.json"));
         CHECK_FALSE(holds(files, kit.tree.kit / "grader" / "CMakeFiles" / "tilelab_graded_lab02_tw16_cpu_lab.dir" /
                                      "kernel.cu.cpp.o"));
+        // A build nested in the kit's (a self-test's copy of the kit) is another build's business.
+        CHECK_FALSE(holds(files, kit.tree.kit / "grader" / "selftest" / "copy" / "build" / "grader" / "libtilelab_copy.a"));
     }
 
     TEST_CASE("a changed, added or removed sealed file breaks the seal; an unsealed one does not") {
