@@ -44,7 +44,8 @@ lab_id() { echo "lab${1:0:2}"; }  # 02_tiled -> lab02
 
 # The kernels: "<kind>|<name>|<lab>|<must: pass, fail or either>|<target>", one per line.
 kernels=()
-# The gate programs the build can make (a lab 08 dishonest kernel is registered as gate-<name>-pipeline).
+# The gate programs the build can make (a dishonest kernel the pipeline check judges is registered as
+# gate-<name>-pipeline).
 gate_targets=$(cmake --build "$build" --target help 2>/dev/null | grep -oE 'tilelab_[^ :]+_gate' | sort -u)
 gate_target() {  # gate_target <name> <lab>: the target of that kernel's gate program
   local plain="tilelab_gate-$1_$2_tw${tile_width}_gate" pipeline="tilelab_gate-$1-pipeline_$2_tw${tile_width}_gate"
@@ -63,7 +64,7 @@ for kind_dir in "$root"/grader/selftest/gate/*/; do
     for lab_dir in "$variant"*/; do
       lab=$(lab_id "$(basename "$lab_dir")")
       target=$(gate_target "$name" "$lab")
-      # A dishonest kernel registered for the pipeline check (lab 08) must fail that check, not the gate, whose
+      # A dishonest kernel registered for the pipeline check must fail that check, not the gate, whose
       # requirement there is only "not slower": the gate may judge it either way.
       judged=$must
       [[ $kind == dishonest && $target == *-pipeline_* ]] && judged=either

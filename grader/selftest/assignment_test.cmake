@@ -5,7 +5,7 @@
 #   several-labs   labs 02 and 03's model answers in their folders one level down (a zip), TILELAB_LABS=02;03
 #   wrong-file     notes.txt and a kernel named kernel_v2.cu, TILELAB_LABS=02: each named in the report, and lab 02's
 #                  build check says its file is missing
-#   unknown-lab    TILELAB_LABS=09: results.json says that 09 is no lab, and which labs there are
+#   unknown-lab    TILELAB_LABS=42: results.json says that 42 is no lab, and which labs there are
 cmake_minimum_required(VERSION 3.22...3.25)
 set(base "${WORK}/${CASE}")
 file(REMOVE_RECURSE "${base}")
@@ -24,7 +24,7 @@ elseif(CASE STREQUAL "wrong-file")
   file(COPY "${solutions}/02_tiled/kernel.cu" DESTINATION "${base}/submission/src")
   file(RENAME "${base}/submission/src/kernel.cu" "${base}/submission/src/kernel_v2.cu")
 elseif(CASE STREQUAL "unknown-lab")
-  set(labs 09)
+  set(labs 42)
 else()
   message(FATAL_ERROR "CASE: ${CASE} is not a case of this test")
 endif()
@@ -80,7 +80,7 @@ elseif(CASE STREQUAL "wrong-file")
     expect("the tables' note names ${file}" output MATCHES "Note: the uploaded ${file} was not graded")
   endforeach()
 else()
-  expect("results.json says 09 is no lab" summary MATCHES "names '09', which is no lab.*lab01 [(]01_naive[)]")
+  expect("results.json says 42 is no lab" summary MATCHES "names '42', which is no lab.*lab01 [(]01_naive[)]")
   expect("no points" score EQUAL 0)
 endif()
 if(failures)
