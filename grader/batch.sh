@@ -22,9 +22,9 @@
 #     --sbatch "ARGS"   more sbatch options (a partition, an account)
 #     --no-wait         return once submitted; run --merge OUT when the job has ended
 # Each submission is graded in its own folder with its own build of its labs and its own time limit; nothing it
-# does reaches the kit or another submission (grade as root: see the instructor's guide). On a machine with
-# GPUs, each submission's GPU checks go to one GPU (CUDA_VISIBLE_DEVICES, round robin), and a check that measures
-# the GPU (performance gate, lab 04's clock and memory checks) holds it alone while it measures.
+# does reaches the kit or another submission (grade as root: see the instructor's guide). On a machine with GPUs
+# (those CUDA_VISIBLE_DEVICES names, where set), each submission's GPU checks go to one GPU (round robin), and a
+# check that measures the GPU (performance gate, lab 04's clock and memory checks) holds it alone while it measures.
 set -uo pipefail
 # Only the kit's build is shell: the grading is the program tilelab-batch (grader/batch/), built with the kit.
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <system_error>
@@ -146,6 +147,33 @@ std::string shell_quote(const std::string& text) {
     std::string quoted = "'";
     for (const char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
     return quoted + "'";
+}
+
+std::vector<std::string> gpu_lanes(const char* visible_devices, int listed) {
+    std::vector<std::string> lanes;
+    if (visible_devices != nullptr && *visible_devices != '\0') {
+        std::string item;
+        for (const char* c = visible_devices;; ++c) {
+            if (*c == ',' || *c == '\0') {
+                if (!item.empty()) lanes.push_back(item);
+                item.clear();
+                if (*c == '\0') break;
+            } else if (*c != ' ') {
+                item += *c;
+            }
+        }
+        return lanes;
+    }
+    for (int gpu = 0; gpu < listed; ++gpu) lanes.push_back(std::to_string(gpu));
+    return lanes;
+}
+
+void pin_to_gpu(const std::filesystem::path& out, int slot, const std::vector<std::string>& lanes) {
+    if (lanes.empty()) return;
+    const std::string& gpu = lanes[static_cast<std::size_t>(slot) % lanes.size()];
+    ::setenv("CUDA_VISIBLE_DEVICES", gpu.c_str(), 1);
+    ::setenv("TILELAB_GPU_LOCK", (out / "locks" / ("gpu" + gpu)).c_str(), 1);
+    ::setenv("TILELAB_GPU_HOLDS_LOG", (out / ("gpu" + gpu + "-holds.csv")).c_str(), 1);
 }
 
 std::vector<std::string> split_words(const std::string& text) {

@@ -71,6 +71,17 @@ std::string first_error_line(const std::string& text);
 /// `text` quoted for sh: in single quotes, each single quote written '\''.
 std::string shell_quote(const std::string& text);
 
+/// The GPUs a batch's slots take turns on, as CUDA names them to a process: the entries of CUDA_VISIBLE_DEVICES
+/// where it is set and not empty (an instructor keeping the batch to some GPUs: "2,3"), else "0" to "<listed> - 1"
+/// (the GPUs nvidia-smi lists, which ignores CUDA_VISIBLE_DEVICES); none: no GPU.
+std::vector<std::string> gpu_lanes(const char* visible_devices, int listed);
+
+/// The environment of a worker in slot `slot` with the GPUs `lanes` (gpu_lanes; none: nothing set): GPU
+/// lanes[slot % lanes] (CUDA_VISIBLE_DEVICES), that GPU's lock (TILELAB_GPU_LOCK=<out>/locks/gpu<k>) and holds log
+/// (TILELAB_GPU_HOLDS_LOG=<out>/gpu<k>-holds.csv), so that a slot's gradings measure on one GPU and take turns
+/// there with the other slots on it.
+void pin_to_gpu(const std::filesystem::path& out, int slot, const std::vector<std::string>& lanes);
+
 /// `text` split into words at spaces, tabs and newlines (as the shell splits an unquoted variable).
 std::vector<std::string> split_words(const std::string& text);
 

@@ -113,11 +113,14 @@ int main(int argc, char** argv) {
         const int status = grade_on_slurm(*options, grading, entries, merge_hint);
         if (status != 0 || !options->wait) return status;
     } else {
-        const int gpus = gpu_count();
+        const std::vector<std::string> lanes = gpu_lanes(std::getenv("CUDA_VISIBLE_DEVICES"), gpu_count());
+        std::string named;
+        for (const std::string& gpu : lanes) named += (named.empty() ? " (" : ", ") + gpu;
         std::cerr << "grading " << entries.size() << " submissions, " << options->jobs << " at a time, up to "
-                  << options->limit << " s each, on " << usable_cores() << " cores and " << gpus << " GPUs\n";
-        // Each parallel slot keeps to one GPU: slot k uses GPU k mod G, and the lock of that GPU.
-        grade_all(grading, entries, options->jobs, gpus, nullptr, 0);
+                  << options->limit << " s each, on " << usable_cores() << " cores and " << lanes.size() << " GPUs"
+                  << (named.empty() ? "" : named + ")") << "\n";
+        // Each parallel slot keeps to one GPU: slot k uses lanes[k mod G], and the lock of that GPU.
+        grade_all(grading, entries, options->jobs, lanes, nullptr, 0);
     }
     return merge(out);
 }

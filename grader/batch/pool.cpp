@@ -1,6 +1,7 @@
 // Grading a list of entries several at once (pool.hpp).
 #include "pool.hpp"
 
+#include "batch_plan.hpp"
 #include "processes.hpp"
 
 #include <signal.h>
@@ -30,15 +31,8 @@ void stop_workers(std::vector<pid_t>& slots) {
 
 }  // namespace
 
-void pin_to_gpu(const std::filesystem::path& out, int slot, int gpus) {
-    if (gpus <= 0) return;
-    const std::string gpu = std::to_string(slot % gpus);
-    ::setenv("CUDA_VISIBLE_DEVICES", gpu.c_str(), 1);
-    ::setenv("TILELAB_GPU_LOCK", (out / "locks" / ("gpu" + gpu)).c_str(), 1);
-    ::setenv("TILELAB_GPU_HOLDS_LOG", (out / ("gpu" + gpu + "-holds.csv")).c_str(), 1);
-}
-
-void grade_all(const Grading& grading, const std::vector<std::string>& entries, int parallel, int gpus,
+void grade_all(const Grading& grading, const std::vector<std::string>& entries, int parallel,
+               const std::vector<std::string>& lanes,
                const std::function<void()>& on_stop, int stop_status) {
     std::vector<pid_t> slots(static_cast<std::size_t>(std::max(parallel, 1)), 0);
     std::size_t next = 0;
@@ -50,7 +44,7 @@ void grade_all(const Grading& grading, const std::vector<std::string>& entries, 
             const pid_t pid = ::fork();
             if (pid == 0) {
                 clear_stop_signal();
-                pin_to_gpu(grading.out, static_cast<int>(slot), gpus);
+                pin_to_gpu(grading.out, static_cast<int>(slot), lanes);
                 grade_entry(grading, entries[next]);
                 std::cerr.flush();
                 ::_exit(0);

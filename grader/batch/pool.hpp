@@ -11,15 +11,12 @@
 
 namespace tilelab::batch {
 
-/// The environment of a worker in slot `slot` on a machine with `gpus` GPUs (none: nothing set): GPU slot % gpus
-/// (CUDA_VISIBLE_DEVICES), that GPU's lock (TILELAB_GPU_LOCK=<out>/locks/gpu<k>) and holds log
-/// (TILELAB_GPU_HOLDS_LOG=<out>/gpu<k>-holds.csv).
-void pin_to_gpu(const std::filesystem::path& out, int slot, int gpus);
 
 /// Grades `entries` with grade_entry, `parallel` at a time. On a stop signal, runs `on_stop` (a Slurm task writes
 /// its unfinished entries' notes), stops the workers (each stops its grading) and exits with `stop_status`
 /// (0: 128 + the signal).
-void grade_all(const Grading& grading, const std::vector<std::string>& entries, int parallel, int gpus,
+void grade_all(const Grading& grading, const std::vector<std::string>& entries, int parallel,
+               const std::vector<std::string>& lanes,
                const std::function<void()>& on_stop, int stop_status);
 
 }  // namespace tilelab::batch

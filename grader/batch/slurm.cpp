@@ -142,7 +142,7 @@ int slurm_task_main(const Grading& grading, int chunk) {
         }
     };
     catch_stop_signals(true);
-    grade_all(grading, entries, std::max(cpus / 2, 1), 0, out_of_time, 1);
+    grade_all(grading, entries, std::max(cpus / 2, 1), {}, out_of_time, 1);
     std::cout << "Slurm task " << index << " done" << std::endl;
     return 0;
 }

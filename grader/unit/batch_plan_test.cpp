@@ -109,6 +109,29 @@ TEST_SUITE("batch_plan") {
         CHECK_FALSE(parse_options({"class", "-j", "two"}, 1, "d"));
     }
 
+    TEST_CASE("GPU lanes: CUDA_VISIBLE_DEVICES where set, else every GPU listed; slots take them in turn") {
+        CHECK(gpu_lanes(nullptr, 0).empty());
+        CHECK(gpu_lanes("", 2) == std::vector<std::string>{"0", "1"});
+        CHECK(gpu_lanes(nullptr, 3) == std::vector<std::string>{"0", "1", "2"});
+        // An instructor keeping the batch to two of eight GPUs: nvidia-smi still lists all eight.
+        CHECK(gpu_lanes("2,3", 8) == std::vector<std::string>{"2", "3"});
+        CHECK(gpu_lanes("GPU-8e0c, MIG-1f2a", 0) == std::vector<std::string>{"GPU-8e0c", "MIG-1f2a"});
+        const std::vector<std::string> lanes = gpu_lanes("2,3", 8);
+        const char* const saved = std::getenv("CUDA_VISIBLE_DEVICES");
+        const std::string restore = saved != nullptr ? saved : "";
+        for (int slot = 0; slot < 5; ++slot) {
+            pin_to_gpu("/batch", slot, lanes);
+            const std::string gpu = slot % 2 == 0 ? "2" : "3";
+            CHECK(std::string(std::getenv("CUDA_VISIBLE_DEVICES")) == gpu);
+            CHECK(std::string(std::getenv("TILELAB_GPU_LOCK")) == "/batch/locks/gpu" + gpu);
+            CHECK(std::string(std::getenv("TILELAB_GPU_HOLDS_LOG")) == "/batch/gpu" + gpu + "-holds.csv");
+        }
+        if (saved != nullptr) ::setenv("CUDA_VISIBLE_DEVICES", restore.c_str(), 1);
+        else ::unsetenv("CUDA_VISIBLE_DEVICES");
+        ::unsetenv("TILELAB_GPU_LOCK");
+        ::unsetenv("TILELAB_GPU_HOLDS_LOG");
+    }
+
     TEST_CASE("the not-graded record: valid JSON whatever the note quotes, seconds or null") {
         const auto record = nlohmann::json::parse(not_graded_json(12, "stopped: \"x\\y\"\n\xff\x01 end"));
         CHECK(record["not_graded"] == 1);
