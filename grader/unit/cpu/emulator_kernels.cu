@@ -1,19 +1,13 @@
 // Kernels for the CPU backend's own tests, in CUDA as a student writes it; the build rewrites this file as it
 // rewrites a lab. Each launcher returns what the runtime reported: the launch's error, else the kernel's.
 #include "emulator_kernels.hpp"
+#include "launch_result.hpp"
 
 #include <cuda_pipeline.h>
 
-namespace {
+using tilelab::unit::launch_result;
 
-cudaError_t finish() {
-    const cudaError_t launch = cudaGetLastError();
-    const cudaError_t kernel = launch != cudaSuccess ? launch : cudaDeviceSynchronize();
-    static_cast<void>(cudaGetLastError());  // as on a GPU, the kernel's error is also the last error: clear it
-    // A fault loses the context (every later call would return it): the next test starts in a fresh one.
-    if (kernel == cudaErrorIllegalAddress || kernel == cudaErrorMisalignedAddress) cudaDeviceReset();
-    return kernel;
-}
+namespace {
 
 /// Reverses each block's slice of @p data through shared memory. With @p barrier false the second half of the
 /// block reads elements the first half has not written yet (in one order) or already overwritten (in the other).
@@ -139,62 +133,62 @@ __global__ void async_vector_kernel(const float* in, float* out, int offset, int
 
 cudaError_t vector_reverse(const float* in, float* out, int blocks, int offset) {
     vector_reverse_kernel<64><<<blocks, 64>>>(in, out, offset);
-    return finish();
+    return launch_result();
 }
 
 cudaError_t shared_vector(float* out, int offset) {
     shared_vector_kernel<<<1, 1>>>(out, offset);
-    return finish();
+    return launch_result();
 }
 
 cudaError_t async_sum(const float* in, float* out, int chunks, bool wait, bool barrier) {
     async_sum_kernel<<<1, 32>>>(in, out, chunks, wait, barrier);
-    return finish();
+    return launch_result();
 }
 
 cudaError_t async_vector(const float* in, float* out, int offset, int zero_fill) {
     async_vector_kernel<<<1, 1>>>(in, out, offset, zero_fill);
-    return finish();
+    return launch_result();
 }
 
 cudaError_t reverse_blocks(float* data, int blocks, int threads, bool barrier) {
     reverse_kernel<<<blocks, threads>>>(data, barrier);
-    return finish();
+    return launch_result();
 }
 
 cudaError_t split_barrier(int* out, int threads) {
     split_barrier_kernel<<<1, threads>>>(out);
-    return finish();
+    return launch_result();
 }
 
 cudaError_t early_return(int* out, int threads, unsigned active) {
     early_return_kernel<<<1, threads>>>(out, active);
-    return finish();
+    return launch_result();
 }
 
 cudaError_t read_past_end(const float* data, float* out, int count) {
     read_past_end_kernel<<<1, 1>>>(data, out, count);
-    return finish();
+    return launch_result();
 }
 
 cudaError_t dynamic_sum(const int* values, int* total, int threads) {
     dynamic_sum_kernel<<<1, threads, threads * sizeof(int)>>>(values, total);
-    return finish();
+    return launch_result();
 }
 
 cudaError_t fill_grid(int* out, dim3 grid) {
     fill_kernel<4><<<grid, 4>>>(out);
-    return finish();
+    return launch_result();
 }
 
 cudaError_t launch_block(dim3 block) {
     barriers_kernel<<<1, block>>>(0);
-    return finish();
+    return launch_result();
 }
 
 cudaError_t run_barriers(int blocks, int threads, int barriers) {
     barriers_kernel<<<blocks, threads>>>(barriers);
-    return finish();
+    return launch_result();
 }
 
 cudaError_t time_fill(int* out, cudaError_t* unwaited_code, float* ms, int* first_value) {
@@ -215,7 +209,7 @@ cudaError_t time_fill(int* out, cudaError_t* unwaited_code, float* ms, int* firs
 
 cudaError_t launch_pointers(const float* in, float* out, bool write) {
     pointers_kernel<<<1, 1>>>(in, out, write);
-    return finish();
+    return launch_result();
 }
 
 cudaError_t launch_pointers_unwaited(const float* in, float* out) {
@@ -238,7 +232,7 @@ __global__ void helper_store_kernel(const float* in, float* global, float* stage
 
 cudaError_t helper_store(const float* in, float* global, float* staged) {
     helper_store_kernel<<<1, 64>>>(in, global, staged);
-    return finish();
+    return launch_result();
 }
 
 /// out[i] = 1000 i + the launch's thread count, over a grid-stride loop: reads blockDim and gridDim.
@@ -252,5 +246,5 @@ cudaError_t grid_stride_fill(int* out, int count) {
     dim3 gridDim(2);
     dim3 blockDim(32);
     grid_stride_kernel<<<gridDim, blockDim>>>(out, count);
-    return finish();
+    return launch_result();
 }

@@ -2,21 +2,15 @@
 // the build rewrites this file as it rewrites a lab, and nvcc compiles it as it is for sm_80 and later
 // (nvcc -arch=sm_90 -c wmma_kernels.cu). Each launcher returns the launch's error, else the kernel's.
 #include "wmma_kernels.hpp"
+#include "launch_result.hpp"
 
 #include <mma.h>
 
 using namespace nvcuda;
 
-namespace {
+using tilelab::unit::launch_result;
 
-cudaError_t finish() {
-    const cudaError_t launch = cudaGetLastError();
-    const cudaError_t kernel = launch != cudaSuccess ? launch : cudaDeviceSynchronize();
-    static_cast<void>(cudaGetLastError());  // as on a GPU, the kernel's error is also the last error: clear it
-    // A fault loses the context (every later call would return it): the next test starts in a fresh one.
-    if (kernel == cudaErrorIllegalAddress || kernel == cudaErrorMisalignedAddress) cudaDeviceReset();
-    return kernel;
-}
+namespace {
 
 /// Converts every element of this lane's part of @p f to TF32: element-wise code that holds for any mapping.
 template <class Fragment>
@@ -168,41 +162,41 @@ cudaError_t wmma_mma(const float* A, bool a_columns, const float* B, bool b_colu
         mma_kernel<wmma::row_major, wmma::col_major><<<1, 32>>>(A, lda, B, ldb, C, D, convert);
     else
         mma_kernel<wmma::row_major, wmma::row_major><<<1, 32>>>(A, lda, B, ldb, C, D, convert);
-    return finish();
+    return launch_result();
 }
 
 cudaError_t wmma_tiled(const float* M, const float* N, float* P, int size, int skip) {
     tiled_kernel<<<dim3(size / tile, size / tile), 128>>>(M, N, P, size, skip);
-    return finish();
+    return launch_result();
 }
 
 cudaError_t wmma_layout(const float* in, float* out, int ldm, bool in_columns, bool out_columns, bool fill,
                         float value) {
     layout_kernel<<<1, 32>>>(in, out, ldm, in_columns, out_columns, fill, value);
-    return finish();
+    return launch_result();
 }
 
 cudaError_t wmma_elements(const float* in, float* out, float factor, bool mark_first, float mark) {
     elements_kernel<<<1, 32>>>(in, out, factor, mark_first, mark);
-    return finish();
+    return launch_result();
 }
 
 cudaError_t wmma_divergent(float* out) {
     divergent_kernel<<<1, 32>>>(out);
-    return finish();
+    return launch_result();
 }
 
 cudaError_t wmma_mismatch(const float* in, float* out) {
     mismatch_kernel<<<1, 32>>>(in, out);
-    return finish();
+    return launch_result();
 }
 
 cudaError_t wmma_exchange(float* out, bool barrier) {
     exchange_kernel<<<1, 64>>>(out, barrier);
-    return finish();
+    return launch_result();
 }
 
 cudaError_t wmma_partial_warp(const float* in, float* out) {
     layout_kernel<<<1, 48>>>(in, out, 16, false, false, false, 0.0f);
-    return finish();
+    return launch_result();
 }
