@@ -82,7 +82,7 @@ TEST_SUITE("gate_threshold") {
         CHECK(gated > 0);
     }
 
-    TEST_CASE("on the H100's margin data, honest kernels pass and untiled ones fail, each with margin") {
+    TEST_CASE("on the H100's and the H200's margin data, honest kernels pass and untiled ones fail, each with margin") {
         std::set<std::string> measured_models;
         for (const Measured& m : margin_data()) {
             REQUIRE_MESSAGE(find_lab(m.lab) != nullptr, m.lab << " in margins.json is no lab of the registry");
