@@ -15,7 +15,6 @@
 #   TILELAB_SUITE_<suite>_KIND, _TIME_FACTOR (1 unless given), _MEASURES_GPU, _ONE_TILE_WIDTH (ON/OFF),
 #   TILELAB_SUITE_<suite>_GPU_ONLY      why the suite is skipped on the CPU backend ("" when it is not)
 #   TILELAB_SANITIZER_GPU_ONLY          why compute-sanitizer's suites are skipped on the CPU backend
-# and defines tilelab_assignment(), the labs an assignment names.
 include_guard(GLOBAL)
 
 set(TILELAB_REGISTRY "${CMAKE_CURRENT_LIST_DIR}/../grader/labs.json")
@@ -115,36 +114,3 @@ function(_tilelab_read_registry path)
 endfunction()
 
 _tilelab_read_registry("${TILELAB_REGISTRY}")
-
-# tilelab_assignment(<out_var> <items>): the folders of the labs an assignment names (grade.cmake -DLABS, the cache
-# option TILELAB_ASSIGNMENT), in the registry's order; every lab where it names none. Each item, ";", "," or spaces
-# between them, is a lab's number ("02", "2"), id ("lab02") or folder ("02_tiled"); one that names no lab stops here.
-function(tilelab_assignment out_var items)
-  string(REGEX REPLACE "[ ,;]+" ";" items "${items}")
-  list(REMOVE_ITEM items "")
-  set(chosen "")
-  foreach(item IN LISTS items)
-    set(found "")
-    set(known "")
-    foreach(folder IN LISTS TILELAB_LABS)
-      string(REGEX REPLACE "^lab0*" "" number "${TILELAB_${folder}_ID}")
-      list(APPEND known "${TILELAB_${folder}_ID} (${folder})")
-      if(item STREQUAL folder OR item STREQUAL TILELAB_${folder}_ID OR item MATCHES "^0*${number}$")
-        set(found ${folder})
-      endif()
-    endforeach()
-    if(NOT found)
-      string(REPLACE ";" ", " known "${known}")
-      message(FATAL_ERROR "TileLab: the assignment (LABS, TILELAB_LABS or TILELAB_ASSIGNMENT) names '${item}', which is "
-                          "no lab. Name each lab by its number (02), id (lab02) or folder (02_tiled); the labs are ${known}.")
-    endif()
-    list(APPEND chosen ${found})
-  endforeach()
-  set(folders "")
-  foreach(folder IN LISTS TILELAB_LABS)
-    if(folder IN_LIST chosen OR NOT chosen)
-      list(APPEND folders ${folder})
-    endif()
-  endforeach()
-  set(${out_var} ${folders} PARENT_SCOPE)
-endfunction()

@@ -1,14 +1,21 @@
-// tilelab-grade: the part of grading one submission that runs once its build is configured (grade.cmake starts
-// it): seals the kit's files, finds the GPU once, builds the labs, runs the checks, lists the tests, checks the seal
-// and has tilelab-report print the grade and write results.json and summary.json. A program of the kit, started
-// before any lab's program runs: what those programs write to the kit cannot change this one while it runs.
+// tilelab-grade: the part of grading one submission that C++ does better than grade.cmake, which starts it once the
+// kit's programs are there: reads the assignment (the one reader: tilelab::report::select_labs), copies the
+// submission and places a flat upload's files (submission_copy.hpp), configures the submission's build, seals the
+// kit's files, finds the GPU once, builds the labs, runs the checks, lists the tests, checks the seal and has
+// tilelab-report print the grade and write results.json and summary.json. A program of the kit, started before any
+// lab's program runs: what those programs write to the kit cannot change this one while it runs.
 //   tilelab-grade --root <kit sources> --build <build> --kit <kit build> [--against-kit] --jobs <n>
 //                 --cmake <cmake> --ctest <ctest> --results <results.json> --summary <summary.json>
-//                 --submission <name> --started <epoch s> --configured <epoch s> [--no-gpu-note <text>]
-//                 [-- <more options of tilelab-report grade>]
-// Exits 0 when every check passed, 1 when one failed, 2 when there is no grade (the reason on stderr).
+//                 --submission <name> --source <folder> [--copy] --labs <assignment> --started <epoch s>
+//                 [--configure-arg <arg>]... [--no-gpu-note <text>] [-- <more options of tilelab-report grade>]
+// --source is what the labs are built from: with --copy, a folder copied first into <build>/submission. The build is
+// configured with the --configure-arg arguments, the source and the assignment's lab folders.
+// Exits 0 when every check passed, 1 when one failed, 2 when there is no grade (the reason on stderr and in
+// <build>/no-grade.txt).
 #include "kit_seal.hpp"
+#include "options.hpp"
 #include "processes.hpp"
+#include "submission_copy.hpp"
 
 #include <unistd.h>
 
@@ -31,14 +38,15 @@ using tilelab::batch::now_seconds;
 
 /// A grading's command line.
 struct Options {
-    std::map<std::string, std::string> values;  ///< "--name value" options, and the flag --against-kit ("1")
+    std::map<std::string, std::string> values;  ///< "--name value" options, and the flags --against-kit, --copy ("1")
+    std::vector<std::string> configure_args;    ///< the --configure-arg values, in order
     std::vector<std::string> report_options;    ///< those after "--", passed on to tilelab-report grade
 };
 
 /// The command line's options; throws on one it does not know or a required one missing.
 Options parse(int argc, char** argv) {
     static const char* const known[] = {"--root", "--build", "--kit", "--jobs", "--cmake", "--ctest", "--results",
-                                        "--summary", "--submission", "--started", "--configured"};
+                                        "--summary", "--submission", "--source", "--labs", "--started"};
     Options parsed;
     std::map<std::string, std::string>& options = parsed.values;
     for (int i = 1; i < argc; ++i) {
@@ -47,7 +55,11 @@ Options parse(int argc, char** argv) {
             parsed.report_options.assign(argv + i + 1, argv + argc);
             break;
         }
-        if (name == "--against-kit" || name == "--no-gpu-note") {
+        if (name == "--configure-arg" && i + 1 < argc) {
+            parsed.configure_args.push_back(argv[++i]);
+            continue;
+        }
+        if (name == "--against-kit" || name == "--copy" || name == "--no-gpu-note") {
             if (name == "--no-gpu-note" && i + 1 < argc) options[name] = argv[++i];
             else options[name] = "1";
             continue;
@@ -99,10 +111,44 @@ std::string find_gpu(const fs::path& kit, const fs::path& build) {
     return status == 77 ? line : "";
 }
 
+/// What configuring the submission's build found out, for the report.
+struct Configured {
+    std::string lab_ids;             ///< the assignment's labs, "lab02,lab03", in the registry's order
+    std::vector<std::string> notes;  ///< one for each uploaded file that was not graded, saying why
+};
+
+/// The submission's build configured: the assignment's labs from the --source folder (its copy, with --copy).
+Configured configure(const Options& options, const fs::path& build) {
+    const std::map<std::string, std::string>& o = options.values;
+    const auto registry = tilelab::report::load_registry((fs::path(o.at("--root")) / "grader" / "labs.json").string());
+    const auto labs = tilelab::report::select_labs(registry, tilelab::report::split_list(o.at("--labs")));
+    fs::path source = o.at("--source");
+    std::vector<std::string> notes;
+    if (o.count("--copy")) {
+        source = tilelab::grade::copy_submission(source, build);
+        notes = tilelab::grade::place_flat_upload(source, registry, labs);
+    }
+    std::string folders, ids;
+    for (const std::string& lab : labs) {
+        folders += (folders.empty() ? "" : ";") + registry.folders.at(lab);
+        ids += (ids.empty() ? "" : ",") + lab;
+    }
+    std::vector<std::string> command{o.at("--cmake")};
+    command.insert(command.end(), options.configure_args.begin(), options.configure_args.end());
+    command.insert(command.end(), {"-B", build.string(), "-DTILELAB_SOURCE=" + source.string(),
+                                   "-DTILELAB_ASSIGNMENT=" + folders});
+    if (run(command) != 0)
+        throw std::runtime_error("configuring the submission's build failed (see above); the labs themselves are "
+                                 "built by the tests");
+    return {ids, notes};
+}
+
 /// The grade's steps (this file's first comment); the exit status.
 int grade(const Options& options) {
     const std::map<std::string, std::string>& o = options.values;
     const fs::path build = o.at("--build"), kit = o.at("--kit");
+    const Configured configured_build = configure(options, build);
+    const long configured = now_seconds();
     const tilelab::grade::SealedTree tree{o.at("--root"), build, kit, o.count("--against-kit") > 0};
     fs::remove_all(build / "verdicts");  // no record of an earlier grading may count
     fs::create_directories(build / "verdicts");
@@ -128,12 +174,14 @@ int grade(const Options& options) {
                                  "restore the kit (git checkout, or a fresh copy) and grade again, as root so that the "
                                  "labs' programs are confined.");
     }
-    const long started = std::stol(o.at("--started")), configured = std::stol(o.at("--configured"));
+    const long started = std::stol(o.at("--started"));
     std::vector<std::string> report{(kit / "grader" / "tilelab-report").string(), "grade", "--build", build.string(),
                                     "--registry", (fs::path(o.at("--root")) / "grader" / "labs.json").string(),
                                     "--tests", tests.string(), "--results", o.at("--results"), "--summary",
                                     o.at("--summary"), "--submission", o.at("--submission")};
     report.insert(report.end(), options.report_options.begin(), options.report_options.end());
+    report.insert(report.end(), {"--labs", configured_build.lab_ids});
+    for (const std::string& note : configured_build.notes) report.insert(report.end(), {"--note", note});
     if (!no_gpu.empty() && o.count("--no-gpu-note"))  // the GPU backend's builds then only check that labs compile
         report.insert(report.end(), {"--note", "no GPU (" + no_gpu + "): " + o.at("--no-gpu-note")});
     if (::geteuid() != 0)
@@ -149,10 +197,17 @@ int grade(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    fs::path build;
     try {
-        return grade(parse(argc, argv));
+        const Options options = parse(argc, argv);
+        build = options.values.at("--build");
+        fs::create_directories(build);
+        fs::remove(build / "no-grade.txt");
+        return grade(options);
     } catch (const std::exception& error) {
         std::cerr << "tilelab-grade: " << error.what() << std::endl;
+        // Also where grade.cmake reads it, for its own last words (what Gradescope's results.json then says).
+        if (!build.empty()) std::ofstream(build / "no-grade.txt") << error.what();
         return 2;
     }
 }
