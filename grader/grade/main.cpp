@@ -1,15 +1,16 @@
 // tilelab-grade: the part of grading one submission that C++ does better than grade.cmake, which starts it once the
-// kit's programs are there: reads the assignment (the one reader: tilelab::report::select_labs), copies the
-// submission and places a flat upload's files (submission_copy.hpp), configures the submission's build, seals the
-// kit's files, finds the GPU once, builds the labs, runs the checks, lists the tests, checks the seal and has
-// tilelab-report print the grade and write results.json and summary.json. A program of the kit, started before any
-// lab's program runs: what those programs write to the kit cannot change this one while it runs.
+// kit's programs are there: reads the assignment (the one reader: tilelab::report::select_labs), closes the model
+// answers to the labs' user, copies the submission and places a flat upload's files (submission_copy.hpp),
+// configures the submission's build, seals the kit's files, finds the GPU once, builds the labs, runs the checks,
+// lists the tests, checks the seal and has tilelab-report print the grade and write results.json and summary.json.
+// A program of the kit, started before any lab's program runs: what those programs write to the kit cannot change
+// this one while it runs.
 //   tilelab-grade --root <kit sources> --build <build> --kit <kit build> [--against-kit] --jobs <n>
-//                 --cmake <cmake> --ctest <ctest> --results <results.json> --summary <summary.json>
-//                 --submission <name> --source <folder> [--copy] --labs <assignment> --started <epoch s>
-//                 [--configure-arg <arg>]... [--no-gpu-note <text>] [-- <more options of tilelab-report grade>]
-// --source is what the labs are built from: with --copy, a folder copied first into <build>/submission. The build is
-// configured with the --configure-arg arguments, the source and the assignment's lab folders.
+//                 --cmake <cmake> --ctest <ctest> --submission <labs, solutions or a folder> --labs <assignment>
+//                 --started <epoch s> [--results <results.json>] [--summary <summary.json>]
+//                 [--gpu-queue-seconds <s>] [--configure-arg <arg>]...
+// An option given empty takes its default: <build>/results.json, <build>/summary.json, 900 s. Without
+// --against-kit, the build is the kit's own, configured again with the --configure-arg arguments (grade.cmake's).
 // Exits 0 when every check passed, 1 when one failed, 2 when there is no grade (the reason on stderr and in
 // <build>/no-grade.txt).
 #include "kit_seal.hpp"
@@ -17,6 +18,7 @@
 #include "processes.hpp"
 #include "submission_copy.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -38,37 +40,37 @@ using tilelab::batch::now_seconds;
 
 /// A grading's command line.
 struct Options {
-    std::map<std::string, std::string> values;  ///< "--name value" options, and the flags --against-kit, --copy ("1")
+    std::map<std::string, std::string> values;  ///< "--name value" options, and the flag --against-kit ("1")
     std::vector<std::string> configure_args;    ///< the --configure-arg values, in order
-    std::vector<std::string> report_options;    ///< those after "--", passed on to tilelab-report grade
+
+    /// The value of option @p name, or @p fallback where it was not given or given empty.
+    std::string get(const std::string& name, const std::string& fallback) const {
+        const auto it = values.find(name);
+        return it == values.end() || it->second.empty() ? fallback : it->second;
+    }
 };
 
 /// The command line's options; throws on one it does not know or a required one missing.
 Options parse(int argc, char** argv) {
-    static const char* const known[] = {"--root", "--build", "--kit", "--jobs", "--cmake", "--ctest", "--results",
-                                        "--summary", "--submission", "--source", "--labs", "--started"};
+    static const char* const required[] = {"--root", "--build", "--kit", "--jobs", "--cmake", "--ctest",
+                                           "--submission", "--labs", "--started"};
+    static const char* const optional[] = {"--results", "--summary", "--gpu-queue-seconds"};
     Options parsed;
     std::map<std::string, std::string>& options = parsed.values;
     for (int i = 1; i < argc; ++i) {
         const std::string name = argv[i];
-        if (name == "--") {
-            parsed.report_options.assign(argv + i + 1, argv + argc);
-            break;
-        }
-        if (name == "--configure-arg" && i + 1 < argc) {
-            parsed.configure_args.push_back(argv[++i]);
+        if (name == "--against-kit") {
+            options[name] = "1";
             continue;
         }
-        if (name == "--against-kit" || name == "--copy" || name == "--no-gpu-note") {
-            if (name == "--no-gpu-note" && i + 1 < argc) options[name] = argv[++i];
-            else options[name] = "1";
-            continue;
-        }
-        if (std::find(std::begin(known), std::end(known), name) == std::end(known) || i + 1 >= argc)
+        const bool known = std::find(std::begin(required), std::end(required), name) != std::end(required) ||
+                           std::find(std::begin(optional), std::end(optional), name) != std::end(optional);
+        if ((!known && name != "--configure-arg") || i + 1 >= argc)
             throw std::runtime_error("unknown option or missing value: " + name);
-        options[name] = argv[++i];
+        if (known) options[name] = argv[++i];
+        else parsed.configure_args.push_back(argv[++i]);
     }
-    for (const char* k : known)
+    for (const char* k : required)
         if (options.count(k) == 0) throw std::runtime_error(std::string("missing ") + k);
     return parsed;
 }
@@ -117,16 +119,36 @@ struct Configured {
     std::vector<std::string> notes;  ///< one for each uploaded file that was not graded, saying why
 };
 
-/// The submission's build configured: the assignment's labs from the --source folder (its copy, with --copy).
+/// The model answers, out of reach of the labs' user when grading as root: solutions/ closed to "others" (its owner
+/// and group, who build the kit's gate kernels from it, keep their rights). Gradescope's image does not hold it.
+void close_solutions(const fs::path& root, const std::string& submission) {
+    const fs::path solutions = root / "solutions";
+    if (::geteuid() != 0 || submission == "solutions" || !fs::is_directory(solutions)) return;
+    std::error_code error;
+    fs::permissions(solutions, fs::perms::others_all, fs::perm_options::remove, error);
+    if (error)
+        throw std::runtime_error("cannot close " + solutions.string() + " to the labs' user (chmod o-rwx: " +
+                                 error.message() + "); a lab could read the model answers");
+}
+
+/// The submission's build configured for the assignment's labs: from the kit's own labs/ or solutions/, else from a
+/// copy of the submission's folder (a flat upload's files placed), else (no folder) from the path as given, which
+/// the configuring then refuses, saying so.
 Configured configure(const Options& options, const fs::path& build) {
     const std::map<std::string, std::string>& o = options.values;
-    const auto registry = tilelab::report::load_registry((fs::path(o.at("--root")) / "grader" / "labs.json").string());
+    const fs::path root = o.at("--root"), kit = o.at("--kit");
+    const auto registry = tilelab::report::load_registry((root / "grader" / "labs.json").string());
     const auto labs = tilelab::report::select_labs(registry, tilelab::report::split_list(o.at("--labs")));
-    fs::path source = o.at("--source");
+    const std::string& submission = o.at("--submission");
+    close_solutions(root, submission);
+    fs::path source = submission;
     std::vector<std::string> notes;
-    if (o.count("--copy")) {
-        source = tilelab::grade::copy_submission(source, build);
-        notes = tilelab::grade::place_flat_upload(source, registry, labs);
+    if (submission != "labs" && submission != "solutions") {
+        source = fs::absolute(submission).lexically_normal();
+        if (fs::is_directory(source)) {
+            source = tilelab::grade::copy_submission(source, build);
+            notes = tilelab::grade::place_flat_upload(source, registry, labs);
+        }
     }
     std::string folders, ids;
     for (const std::string& lab : labs) {
@@ -134,6 +156,14 @@ Configured configure(const Options& options, const fs::path& build) {
         ids += (ids.empty() ? "" : ",") + lab;
     }
     std::vector<std::string> command{o.at("--cmake")};
+    if (o.count("--against-kit")) {
+        // In a batch, a GPU check's longest wait for its turn; the measuring checks take turns by a lock.
+        command.insert(command.end(), {"-S", (root / "grader" / "submission").string(), "-G", "Ninja",
+                                       "-DTILELAB_KIT=" + kit.string(),
+                                       "-DTILELAB_GPU_QUEUE_SECONDS=" + options.get("--gpu-queue-seconds", "900")});
+        const char* lock = std::getenv("TILELAB_GPU_LOCK");
+        if (lock == nullptr || *lock == '\0') ::setenv("TILELAB_GPU_LOCK", (build / "gpu.lock").c_str(), 1);
+    }
     command.insert(command.end(), options.configure_args.begin(), options.configure_args.end());
     command.insert(command.end(), {"-B", build.string(), "-DTILELAB_SOURCE=" + source.string(),
                                    "-DTILELAB_ASSIGNMENT=" + folders});
@@ -141,6 +171,20 @@ Configured configure(const Options& options, const fs::path& build) {
         throw std::runtime_error("configuring the submission's build failed (see above); the labs themselves are "
                                  "built by the tests");
     return {ids, notes};
+}
+
+/// The CUDA architectures the kit's GPU backend was built for, "90, 100" (its CMakeCache.txt), for the note on a
+/// grading without a GPU.
+std::string kit_architectures(const fs::path& kit) {
+    std::ifstream cache(kit / "CMakeCache.txt");
+    const std::string key = "CMAKE_CUDA_ARCHITECTURES:";
+    for (std::string line; std::getline(cache, line);) {
+        if (line.rfind(key, 0) != 0 || line.find('=') == std::string::npos) continue;
+        std::string list = line.substr(line.find('=') + 1);
+        for (std::size_t at = list.find(';'); at != std::string::npos; at = list.find(';', at)) list.replace(at, 1, ", ");
+        return list;
+    }
+    return "";
 }
 
 /// The grade's steps (this file's first comment); the exit status.
@@ -177,13 +221,16 @@ int grade(const Options& options) {
     const long started = std::stol(o.at("--started"));
     std::vector<std::string> report{(kit / "grader" / "tilelab-report").string(), "grade", "--build", build.string(),
                                     "--registry", (fs::path(o.at("--root")) / "grader" / "labs.json").string(),
-                                    "--tests", tests.string(), "--results", o.at("--results"), "--summary",
-                                    o.at("--summary"), "--submission", o.at("--submission")};
-    report.insert(report.end(), options.report_options.begin(), options.report_options.end());
+                                    "--tests", tests.string(),
+                                    "--results", options.get("--results", (build / "results.json").string()),
+                                    "--summary", options.get("--summary", (build / "summary.json").string()),
+                                    "--submission", o.at("--submission")};
     report.insert(report.end(), {"--labs", configured_build.lab_ids});
     for (const std::string& note : configured_build.notes) report.insert(report.end(), {"--note", note});
-    if (!no_gpu.empty() && o.count("--no-gpu-note"))  // the GPU backend's builds then only check that labs compile
-        report.insert(report.end(), {"--note", "no GPU (" + no_gpu + "): " + o.at("--no-gpu-note")});
+    if (!no_gpu.empty())  // the GPU backend's builds then only check that labs compile
+        report.insert(report.end(), {"--note", "no GPU (" + no_gpu + "): the GPU backend was compiled for CUDA "
+                                               "architecture " + kit_architectures(kit) + " only, nvcc's check that "
+                                               "the labs compile (its checks are skipped)"});
     if (::geteuid() != 0)
         report.insert(report.end(), {"--note", "not graded as root: the labs' programs ran with this user's rights over "
                                                "the kit's files, so a submission could have tampered with the grading "

@@ -18,12 +18,12 @@ fs::path copy_submission(const fs::path& from, const fs::path& build) {
     fs::create_directories(copy);
     fs::permissions(copy, fs::perms(0755));
     int second_names = 0;
-    std::vector<fs::path> entries;
+    std::vector<fs::path> entries;  // named as in the submission: fs::relative would follow its links
     for (auto it = fs::recursive_directory_iterator(from); it != fs::recursive_directory_iterator(); ++it)
         entries.push_back(it->path());
     std::sort(entries.begin(), entries.end());  // parents before their contents, one order every time
     for (const fs::path& entry : entries) {
-        const fs::path to = copy / fs::relative(entry, from);
+        const fs::path to = copy / entry.lexically_relative(from);
         const fs::file_status status = fs::symlink_status(entry);
         if (fs::is_symlink(status)) {
             fs::copy_symlink(entry, to);
@@ -53,7 +53,7 @@ std::vector<std::string> place_flat_upload(const fs::path& submission, const til
         for (const auto& file : registry.files.at(lab)) expected += (expected.empty() ? "" : ", ") + file;
     std::vector<fs::path> uploaded;
     for (auto it = fs::recursive_directory_iterator(submission); it != fs::recursive_directory_iterator(); ++it)
-        if (!fs::is_directory(it->symlink_status())) uploaded.push_back(fs::relative(it->path(), submission));
+        if (!fs::is_directory(it->symlink_status())) uploaded.push_back(it->path().lexically_relative(submission));
     std::sort(uploaded.begin(), uploaded.end());
     std::vector<std::string> notes;
     for (const fs::path& file : uploaded) {

@@ -79,6 +79,16 @@ TEST_SUITE("device_requirements") {
         }
     }
 
+    TEST_CASE("the oldest architecture built for, from CMAKE_CUDA_ARCHITECTURES; not known where one is a name") {
+        using tilelab::grader::oldest_architecture;
+        CHECK(oldest_architecture("75-real;80-real;86-real;89-real;90-real;100-real;120") == 75);
+        CHECK(oldest_architecture("90,80-virtual") == 80);
+        CHECK(oldest_architecture("120") == 120);
+        CHECK(oldest_architecture("") == 0);
+        CHECK(oldest_architecture("native") == 0);
+        CHECK(oldest_architecture("80-real;all") == 0);
+    }
+
     TEST_CASE("TILELAB_GPU_FOUND's record carries the compute capability, and nothing else reads as one") {
         const FoundGpu t4{true, {7, 5}, "GPU: Tesla T4 (compute capability 7.5)"};
         CHECK(tilelab::grader::found_gpu_record(t4) == "+7.5|GPU: Tesla T4 (compute capability 7.5)");
