@@ -244,7 +244,8 @@ function(tilelab_add_graded_submission root_var)
   if(NOT IS_DIRECTORY "${graded_root}")
     message(FATAL_ERROR "TILELAB_SOURCE: '${TILELAB_SOURCE}' is not a folder (looked for ${graded_root})")
   endif()
-  message(STATUS "TileLab: grading ${TILELAB_ASSIGNMENT} of ${graded_root}")  # only these labs are built, run and counted
+  # Only these labs are built, run and counted.
+  message(STATUS "TileLab: grading ${graded_root}, labs: ${TILELAB_ASSIGNMENT} (empty: every lab)")
   tilelab_add_submission(NAME graded ROOT "${graded_root}" LABS ${TILELAB_ASSIGNMENT} LABELS graded)
   file(MAKE_DIRECTORY "${CMAKE_BINARY_DIR}/verdicts")
   set(${root_var} "${graded_root}" PARENT_SCOPE)

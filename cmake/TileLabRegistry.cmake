@@ -6,7 +6,7 @@
 #   TILELAB_<folder>_SUITES             its checks' suites, each a CTest test (not "build", not compute-sanitizer's)
 #   TILELAB_<folder>_SANITIZER_TOOLS    its compute-sanitizer suites (memcheck, racecheck, synccheck)
 #   TILELAB_<folder>_LAUNCHER, _KERNEL  the contract's names (no kernel: host code, graded with a kit kernel)
-#   TILELAB_<folder>_BLOCK_TILE, _THREADS  the labs.hpp constants of a lab configured by its own
+#   TILELAB_<folder>_BLOCK_TILE, _THREADS  the labs.hpp constants of a lab configured by its own (0: the contract's)
 #   TILELAB_<folder>_KIT_KERNEL         the folder of the lab whose model kernel the kit builds into this lab
 #   TILELAB_<folder>_GATE_REFERENCE     the folder of the lab whose model answer the performance gate races
 #   TILELAB_<folder>_MIN_COMPUTE_CAPABILITY  "major.minor" ("": any GPU)
@@ -95,9 +95,9 @@ function(_tilelab_read_registry path)
       _tilelab_json(${field} "${json}" "" labs ${i} ${field})
     endforeach()
     # A configuration of the lab's own is an object (its labs.hpp constants); else the string "TILE_WIDTH".
-    _tilelab_json(block_tile "${json}" "" labs ${i} configuration block_tile)  # "TILE_WIDTH" has none
-    _tilelab_json(threads "${json}" "" labs ${i} configuration threads)
-    if(NOT block_tile STREQUAL "")
+    _tilelab_json(block_tile "${json}" 0 labs ${i} configuration block_tile)  # "TILE_WIDTH" has none
+    _tilelab_json(threads "${json}" 0 labs ${i} configuration threads)
+    if(NOT block_tile STREQUAL "0")
       list(APPEND fixed ${folder})
     endif()
     _tilelab_json(gate_reference "${json}" "" labs ${i} gate reference)

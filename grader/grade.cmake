@@ -1,7 +1,7 @@
 # Grades a submission: builds the kit's programs where no KIT is given, and has the kit's tilelab-grade copy the
 # submission, configure and build its labs, run the checks, and have tilelab-report print the tables and write
 # results.json (Gradescope's) and summary.json (a batch's) from the checks' records.
-#   cmake [-DSUBMISSION=<folder laid out like labs/>] [-DBUILD=<build folder, default build/grade>]
+#   cmake [-DSUBMISSION=<folder laid out like labs/, default labs>] [-DBUILD=<build folder, default build/grade>]
 #         [-DRESULTS=<results.json>] [-DSUMMARY=<summary.json>] ["-DCONFIGURE_ARGS=-DA=1|-DB=2"] [-DKIT=<kit build>] [-DJOBS=4]
 #         [-DLABS=<labs: 02;03, lab02,lab03 or 02_tiled; default $ENV{TILELAB_LABS}, else all>] -P grader/grade.cmake
 # Only the assignment's LABS are built, run and counted. A submission with no lab folder (a file uploaded on its own)
@@ -12,19 +12,15 @@
 # changed, no grade.
 cmake_minimum_required(VERSION 3.22...3.25)
 get_filename_component(root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
-foreach(default "SUBMISSION=labs" "BUILD=${root}/build/grade" "JOBS=4")
-  string(REGEX MATCH "^([A-Z_]+)=(.*)$" unused "${default}")
-  if(NOT DEFINED ${CMAKE_MATCH_1})
-    set(${CMAKE_MATCH_1} "${CMAKE_MATCH_2}")
-  endif()
-endforeach()
+if(NOT DEFINED BUILD)
+  set(BUILD "${root}/build/grade")  # the other settings' defaults are tilelab-grade's
+endif()
 if(NOT DEFINED LABS)
   set(LABS "$ENV{TILELAB_LABS}")
 endif()
 get_filename_component(build "${BUILD}" ABSOLUTE)
 string(TIMESTAMP started "%s")
 set(kit "${build}")  # where the kit's programs are: this build, or the kit a batch built once
-set(configure "")
 if(DEFINED KIT)
   get_filename_component(kit "${KIT}" ABSOLUTE)
   if(NOT EXISTS "${kit}/tilelab-kit-settings.cmake")
@@ -36,7 +32,8 @@ else()
   # build again for the submission's labs, with the same arguments.
   string(REPLACE "|" ";" configure_args "${CONFIGURE_ARGS}")
   set(configure -S "${root}" --preset grade -DTILELAB_ONE_ARCHITECTURE=ON ${configure_args})
-  execute_process(COMMAND "${CMAKE_COMMAND}" ${configure} -B "${build}" -DTILELAB_SOURCE=labs RESULT_VARIABLE result)
+  execute_process(COMMAND "${CMAKE_COMMAND}" ${configure} -B "${build}" -DTILELAB_SOURCE=labs -DTILELAB_ASSIGNMENT=
+                  RESULT_VARIABLE result)
   if(result EQUAL 0)
     execute_process(COMMAND "${CMAKE_COMMAND}" --build "${build}" RESULT_VARIABLE result)
   endif()
@@ -45,11 +42,9 @@ else()
   endif()
   list(TRANSFORM configure PREPEND "--configure-arg;")
 endif()
-# The rest is the kit's program tilelab-grade (grader/grade/main.cpp): the assignment read, the model answers closed
-# to the labs' user, the submission copied and its build configured, the kit's files sealed, the GPU found once, the
-# labs built, the checks run, the seal checked, and the grade reported by tilelab-report.
+# The rest is the kit's program tilelab-grade (its steps: grader/grade/main.cpp).
 execute_process(COMMAND "${kit}/grader/tilelab-grade" --root "${root}" --build "${build}" --kit "${kit}" ${against_kit}
-                        --jobs ${JOBS} --cmake "${CMAKE_COMMAND}" --ctest "${CMAKE_CTEST_COMMAND}" --results "${RESULTS}"
+                        --jobs "${JOBS}" --cmake "${CMAKE_COMMAND}" --ctest "${CMAKE_CTEST_COMMAND}" --results "${RESULTS}"
                         --summary "${SUMMARY}" --gpu-queue-seconds "${GPU_QUEUE_SECONDS}" --submission "${SUBMISSION}"
                         --labs "${LABS}" --started ${started} ${configure} RESULT_VARIABLE graded)
 if(graded EQUAL 1)

@@ -6,13 +6,15 @@
 // A program of the kit, started before any lab's program runs: what those programs write to the kit cannot change
 // this one while it runs.
 //   tilelab-grade --root <kit sources> --build <build> --kit <kit build> [--against-kit] --jobs <n>
-//                 --cmake <cmake> --ctest <ctest> --submission <labs, solutions or a folder> --labs <assignment>
-//                 --started <epoch s> [--results <results.json>] [--summary <summary.json>]
-//                 [--gpu-queue-seconds <s>] [--configure-arg <arg>]...
-// An option given empty takes its default: <build>/results.json, <build>/summary.json, 900 s. Without
+//                 --cmake <cmake> --ctest <ctest> --labs <assignment> --started <epoch s>
+//                 [--submission <labs, solutions or a folder>] [--jobs <n>] [--results <results.json>]
+//                 [--summary <summary.json>] [--gpu-queue-seconds <s>] [--configure-arg <arg>]...
+// An option left out or given empty takes its default: labs, 4, <build>/results.json, <build>/summary.json,
+// 900 s. Without
 // --against-kit, the build is the kit's own, configured again with the --configure-arg arguments (grade.cmake's).
 // Exits 0 when every check passed, 1 when one failed, 2 when there is no grade (the reason on stderr and in
 // <build>/no-grade.txt).
+#include "batch_plan.hpp"
 #include "kit_seal.hpp"
 #include "options.hpp"
 #include "processes.hpp"
@@ -52,9 +54,8 @@ struct Options {
 
 /// The command line's options; throws on one it does not know or a required one missing.
 Options parse(int argc, char** argv) {
-    static const char* const required[] = {"--root", "--build", "--kit", "--jobs", "--cmake", "--ctest",
-                                           "--submission", "--labs", "--started"};
-    static const char* const optional[] = {"--results", "--summary", "--gpu-queue-seconds"};
+    static const char* const required[] = {"--root", "--build", "--kit", "--cmake", "--ctest", "--labs", "--started"};
+    static const char* const optional[] = {"--submission", "--jobs", "--results", "--summary", "--gpu-queue-seconds"};
     Options parsed;
     std::map<std::string, std::string>& options = parsed.values;
     for (int i = 1; i < argc; ++i) {
@@ -132,21 +133,22 @@ void close_solutions(const fs::path& root, const std::string& submission) {
 }
 
 /// The submission's build configured for the assignment's labs: from the kit's own labs/ or solutions/, else from a
-/// copy of the submission's folder (a flat upload's files placed), else (no folder) from the path as given, which
-/// the configuring then refuses, saying so.
+/// copy of the folder in the submission's that holds its lab folders (itself, or up to two levels down: a zip of a
+/// folder; a flat upload's files placed), else (no folder) from the path as given, which the configuring then
+/// refuses, saying so.
 Configured configure(const Options& options, const fs::path& build) {
     const std::map<std::string, std::string>& o = options.values;
     const fs::path root = o.at("--root"), kit = o.at("--kit");
     const auto registry = tilelab::report::load_registry((root / "grader" / "labs.json").string());
     const auto labs = tilelab::report::select_labs(registry, tilelab::report::split_list(o.at("--labs")));
-    const std::string& submission = o.at("--submission");
+    const std::string submission = options.get("--submission", "labs");
     close_solutions(root, submission);
     fs::path source = submission;
     std::vector<std::string> notes;
     if (submission != "labs" && submission != "solutions") {
         source = fs::absolute(submission).lexically_normal();
         if (fs::is_directory(source)) {
-            source = tilelab::grade::copy_submission(source, build);
+            source = tilelab::grade::copy_submission(tilelab::batch::lab_root(source), build);
             notes = tilelab::grade::place_flat_upload(source, registry, labs);
         }
     }
@@ -202,7 +204,7 @@ int grade(const Options& options) {
     // Every lab at once, as far as each compiles; one that does not is reported by its build check.
     run({o.at("--cmake"), "--build", build.string(), "--target", "tilelab_graded_labs", "--", "-k", "0"}, "/dev/null");
     const long labs_built = now_seconds();
-    run({o.at("--ctest"), "--test-dir", build.string(), "--output-on-failure", "-j", o.at("--jobs"), "--output-log",
+    run({o.at("--ctest"), "--test-dir", build.string(), "--output-on-failure", "-j", options.get("--jobs", "4"), "--output-log",
          (build / "grade.log").string()});
     // CTest's list of tests, typed: a graded test that wrote no record is seen, and failed.
     const fs::path tests = build / "tests.json";
@@ -224,7 +226,7 @@ int grade(const Options& options) {
                                     "--tests", tests.string(),
                                     "--results", options.get("--results", (build / "results.json").string()),
                                     "--summary", options.get("--summary", (build / "summary.json").string()),
-                                    "--submission", o.at("--submission")};
+                                    "--submission", options.get("--submission", "labs")};
     report.insert(report.end(), {"--labs", configured_build.lab_ids});
     for (const std::string& note : configured_build.notes) report.insert(report.end(), {"--note", note});
     if (!no_gpu.empty())  // the GPU backend's builds then only check that labs compile
