@@ -14,15 +14,10 @@
 #include <vector>
 
 namespace fs = std::filesystem;
+using tilelab::unit::write;
 using namespace tilelab::grade;
 
 namespace {
-
-/// Writes @p text to @p file, making its folders.
-void write(const fs::path& file, const std::string& text) {
-    fs::create_directories(file.parent_path());
-    std::ofstream(file, std::ios::trunc) << text;
-}
 
 /// The kit's registry (grader/labs.json): labs 02 and 03 both take a kernel.cu, lab 04 a timing.cu.
 tilelab::report::Registry registry() { return tilelab::report::load_registry(TILELAB_REGISTRY_JSON); }
