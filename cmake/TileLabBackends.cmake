@@ -29,18 +29,6 @@ if("gpu" IN_LIST TILELAB_BACKENDS)
   set(CMAKE_CUDA_STANDARD 17)
   set(CMAKE_CUDA_STANDARD_REQUIRED ON)
   find_package(CUDAToolkit REQUIRED)
-  # The oldest architecture built for ("75-real" -> 75), for the checker's skip on an older GPU; none when the
-  # list has a name ("native", "all") rather than numbers.
-  set(TILELAB_OLDEST_CUDA_ARCHITECTURE "")
-  foreach(_tilelab_architecture IN LISTS CMAKE_CUDA_ARCHITECTURES)
-    if(NOT _tilelab_architecture MATCHES "^([0-9]+)")
-      set(TILELAB_OLDEST_CUDA_ARCHITECTURE "")
-      break()
-    endif()
-    if(NOT TILELAB_OLDEST_CUDA_ARCHITECTURE OR CMAKE_MATCH_1 LESS TILELAB_OLDEST_CUDA_ARCHITECTURE)
-      set(TILELAB_OLDEST_CUDA_ARCHITECTURE ${CMAKE_MATCH_1})
-    endif()
-  endforeach()
   find_program(TILELAB_CUOBJDUMP cuobjdump HINTS "${CUDAToolkit_BIN_DIR}"
                DOC "cuobjdump, for the GPU backend's shared-memory check (it reads the kernel's machine code)")
   if(NOT TILELAB_CUOBJDUMP)

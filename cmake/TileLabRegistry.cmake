@@ -6,7 +6,7 @@
 #   TILELAB_<folder>_SUITES             its checks' suites, each a CTest test (not "build", not compute-sanitizer's)
 #   TILELAB_<folder>_SANITIZER_TOOLS    its compute-sanitizer suites (memcheck, racecheck, synccheck)
 #   TILELAB_<folder>_LAUNCHER, _KERNEL  the contract's names (no kernel: host code, graded with a kit kernel)
-#   TILELAB_<folder>_BLOCK_TILE, _THREADS  the labs.hpp constants of a lab configured by its own
+#   TILELAB_<folder>_BLOCK_TILE, _THREADS  the labs.hpp constants of a lab configured by its own (0: the contract's)
 #   TILELAB_<folder>_KIT_KERNEL         the folder of the lab whose model kernel the kit builds into this lab
 #   TILELAB_<folder>_GATE_REFERENCE     the folder of the lab whose model answer the performance gate races
 #   TILELAB_<folder>_MIN_COMPUTE_CAPABILITY  "major.minor" ("": any GPU)
@@ -15,7 +15,6 @@
 #   TILELAB_SUITE_<suite>_KIND, _TIME_FACTOR (1 unless given), _MEASURES_GPU, _ONE_TILE_WIDTH (ON/OFF),
 #   TILELAB_SUITE_<suite>_GPU_ONLY      why the suite is skipped on the CPU backend ("" when it is not)
 #   TILELAB_SANITIZER_GPU_ONLY          why compute-sanitizer's suites are skipped on the CPU backend
-# and defines tilelab_assignment(), the labs an assignment names.
 include_guard(GLOBAL)
 
 set(TILELAB_REGISTRY "${CMAKE_CURRENT_LIST_DIR}/../grader/labs.json")
@@ -96,9 +95,9 @@ function(_tilelab_read_registry path)
       _tilelab_json(${field} "${json}" "" labs ${i} ${field})
     endforeach()
     # A configuration of the lab's own is an object (its labs.hpp constants); else the string "TILE_WIDTH".
-    _tilelab_json(block_tile "${json}" "" labs ${i} configuration block_tile)  # "TILE_WIDTH" has none
-    _tilelab_json(threads "${json}" "" labs ${i} configuration threads)
-    if(NOT block_tile STREQUAL "")
+    _tilelab_json(block_tile "${json}" 0 labs ${i} configuration block_tile)  # "TILE_WIDTH" has none
+    _tilelab_json(threads "${json}" 0 labs ${i} configuration threads)
+    if(NOT block_tile STREQUAL "0")
       list(APPEND fixed ${folder})
     endif()
     _tilelab_json(gate_reference "${json}" "" labs ${i} gate reference)
@@ -115,36 +114,3 @@ function(_tilelab_read_registry path)
 endfunction()
 
 _tilelab_read_registry("${TILELAB_REGISTRY}")
-
-# tilelab_assignment(<out_var> <items>): the folders of the labs an assignment names (grade.cmake -DLABS, the cache
-# option TILELAB_ASSIGNMENT), in the registry's order; every lab where it names none. Each item, ";", "," or spaces
-# between them, is a lab's number ("02", "2"), id ("lab02") or folder ("02_tiled"); one that names no lab stops here.
-function(tilelab_assignment out_var items)
-  string(REGEX REPLACE "[ ,;]+" ";" items "${items}")
-  list(REMOVE_ITEM items "")
-  set(chosen "")
-  foreach(item IN LISTS items)
-    set(found "")
-    set(known "")
-    foreach(folder IN LISTS TILELAB_LABS)
-      string(REGEX REPLACE "^lab0*" "" number "${TILELAB_${folder}_ID}")
-      list(APPEND known "${TILELAB_${folder}_ID} (${folder})")
-      if(item STREQUAL folder OR item STREQUAL TILELAB_${folder}_ID OR item MATCHES "^0*${number}$")
-        set(found ${folder})
-      endif()
-    endforeach()
-    if(NOT found)
-      string(REPLACE ";" ", " known "${known}")
-      message(FATAL_ERROR "TileLab: the assignment (LABS, TILELAB_LABS or TILELAB_ASSIGNMENT) names '${item}', which is "
-                          "no lab. Name each lab by its number (02), id (lab02) or folder (02_tiled); the labs are ${known}.")
-    endif()
-    list(APPEND chosen ${found})
-  endforeach()
-  set(folders "")
-  foreach(folder IN LISTS TILELAB_LABS)
-    if(folder IN_LIST chosen OR NOT chosen)
-      list(APPEND folders ${folder})
-    endif()
-  endforeach()
-  set(${out_var} ${folders} PARENT_SCOPE)
-endfunction()

@@ -1,15 +1,26 @@
-// tilelab-grade: the part of grading one submission that runs once its build is configured (grade.cmake starts
-// it): seals the kit's files, finds the GPU once, builds the labs, runs the checks, lists the tests, checks the seal
-// and has tilelab-report print the grade and write results.json and summary.json. A program of the kit, started
-// before any lab's program runs: what those programs write to the kit cannot change this one while it runs.
+// tilelab-grade: the part of grading one submission that C++ does better than grade.cmake, which starts it once the
+// kit's programs are there: reads the assignment (the one reader: tilelab::report::select_labs), closes the model
+// answers to the labs' user, copies the submission and places a flat upload's files (submission_copy.hpp),
+// configures the submission's build, seals the kit's files, finds the GPU once, builds the labs, runs the checks,
+// lists the tests, checks the seal and has tilelab-report print the grade and write results.json and summary.json.
+// A program of the kit, started before any lab's program runs: what those programs write to the kit cannot change
+// this one while it runs.
 //   tilelab-grade --root <kit sources> --build <build> --kit <kit build> [--against-kit] --jobs <n>
-//                 --cmake <cmake> --ctest <ctest> --results <results.json> --summary <summary.json>
-//                 --submission <name> --started <epoch s> --configured <epoch s> [--no-gpu-note <text>]
-//                 [-- <more options of tilelab-report grade>]
-// Exits 0 when every check passed, 1 when one failed, 2 when there is no grade (the reason on stderr).
+//                 --cmake <cmake> --ctest <ctest> --labs <assignment> --started <epoch s>
+//                 [--submission <labs, solutions or a folder>] [--jobs <n>] [--results <results.json>]
+//                 [--summary <summary.json>] [--gpu-queue-seconds <s>] [--configure-arg <arg>]...
+// An option left out or given empty takes its default: labs, 4, <build>/results.json, <build>/summary.json,
+// 900 s. Without
+// --against-kit, the build is the kit's own, configured again with the --configure-arg arguments (grade.cmake's).
+// Exits 0 when every check passed, 1 when one failed, 2 when there is no grade (the reason on stderr and in
+// <build>/no-grade.txt).
+#include "batch_plan.hpp"
 #include "kit_seal.hpp"
+#include "options.hpp"
 #include "processes.hpp"
+#include "submission_copy.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -32,31 +43,35 @@ using tilelab::batch::now_seconds;
 /// A grading's command line.
 struct Options {
     std::map<std::string, std::string> values;  ///< "--name value" options, and the flag --against-kit ("1")
-    std::vector<std::string> report_options;    ///< those after "--", passed on to tilelab-report grade
+    std::vector<std::string> configure_args;    ///< the --configure-arg values, in order
+
+    /// The value of option @p name, or @p fallback where it was not given or given empty.
+    std::string get(const std::string& name, const std::string& fallback) const {
+        const auto it = values.find(name);
+        return it == values.end() || it->second.empty() ? fallback : it->second;
+    }
 };
 
 /// The command line's options; throws on one it does not know or a required one missing.
 Options parse(int argc, char** argv) {
-    static const char* const known[] = {"--root", "--build", "--kit", "--jobs", "--cmake", "--ctest", "--results",
-                                        "--summary", "--submission", "--started", "--configured"};
+    static const char* const required[] = {"--root", "--build", "--kit", "--cmake", "--ctest", "--labs", "--started"};
+    static const char* const optional[] = {"--submission", "--jobs", "--results", "--summary", "--gpu-queue-seconds"};
     Options parsed;
     std::map<std::string, std::string>& options = parsed.values;
     for (int i = 1; i < argc; ++i) {
         const std::string name = argv[i];
-        if (name == "--") {
-            parsed.report_options.assign(argv + i + 1, argv + argc);
-            break;
-        }
-        if (name == "--against-kit" || name == "--no-gpu-note") {
-            if (name == "--no-gpu-note" && i + 1 < argc) options[name] = argv[++i];
-            else options[name] = "1";
+        if (name == "--against-kit") {
+            options[name] = "1";
             continue;
         }
-        if (std::find(std::begin(known), std::end(known), name) == std::end(known) || i + 1 >= argc)
+        const bool known = std::find(std::begin(required), std::end(required), name) != std::end(required) ||
+                           std::find(std::begin(optional), std::end(optional), name) != std::end(optional);
+        if ((!known && name != "--configure-arg") || i + 1 >= argc)
             throw std::runtime_error("unknown option or missing value: " + name);
-        options[name] = argv[++i];
+        if (known) options[name] = argv[++i];
+        else parsed.configure_args.push_back(argv[++i]);
     }
-    for (const char* k : known)
+    for (const char* k : required)
         if (options.count(k) == 0) throw std::runtime_error(std::string("missing ") + k);
     return parsed;
 }
@@ -99,10 +114,87 @@ std::string find_gpu(const fs::path& kit, const fs::path& build) {
     return status == 77 ? line : "";
 }
 
+/// What configuring the submission's build found out, for the report.
+struct Configured {
+    std::string lab_ids;             ///< the assignment's labs, "lab02,lab03", in the registry's order
+    std::vector<std::string> notes;  ///< one for each uploaded file that was not graded, saying why
+};
+
+/// The model answers, out of reach of the labs' user when grading as root: solutions/ closed to "others" (its owner
+/// and group, who build the kit's gate kernels from it, keep their rights). Gradescope's image does not hold it.
+void close_solutions(const fs::path& root, const std::string& submission) {
+    const fs::path solutions = root / "solutions";
+    if (::geteuid() != 0 || submission == "solutions" || !fs::is_directory(solutions)) return;
+    std::error_code error;
+    fs::permissions(solutions, fs::perms::others_all, fs::perm_options::remove, error);
+    if (error)
+        throw std::runtime_error("cannot close " + solutions.string() + " to the labs' user (chmod o-rwx: " +
+                                 error.message() + "); a lab could read the model answers");
+}
+
+/// The submission's build configured for the assignment's labs: from the kit's own labs/ or solutions/, else from a
+/// copy of the folder in the submission's that holds its lab folders (itself, or up to two levels down: a zip of a
+/// folder; a flat upload's files placed), else (no folder) from the path as given, which the configuring then
+/// refuses, saying so.
+Configured configure(const Options& options, const fs::path& build) {
+    const std::map<std::string, std::string>& o = options.values;
+    const fs::path root = o.at("--root"), kit = o.at("--kit");
+    const auto registry = tilelab::report::load_registry((root / "grader" / "labs.json").string());
+    const auto labs = tilelab::report::select_labs(registry, tilelab::report::split_list(o.at("--labs")));
+    const std::string submission = options.get("--submission", "labs");
+    close_solutions(root, submission);
+    fs::path source = submission;
+    std::vector<std::string> notes;
+    if (submission != "labs" && submission != "solutions") {
+        source = fs::absolute(submission).lexically_normal();
+        if (fs::is_directory(source)) {
+            source = tilelab::grade::copy_submission(tilelab::batch::lab_root(source), build);
+            notes = tilelab::grade::place_flat_upload(source, registry, labs);
+        }
+    }
+    std::string folders, ids;
+    for (const std::string& lab : labs) {
+        folders += (folders.empty() ? "" : ";") + registry.folders.at(lab);
+        ids += (ids.empty() ? "" : ",") + lab;
+    }
+    std::vector<std::string> command{o.at("--cmake")};
+    if (o.count("--against-kit")) {
+        // In a batch, a GPU check's longest wait for its turn; the measuring checks take turns by a lock.
+        command.insert(command.end(), {"-S", (root / "grader" / "submission").string(), "-G", "Ninja",
+                                       "-DTILELAB_KIT=" + kit.string(),
+                                       "-DTILELAB_GPU_QUEUE_SECONDS=" + options.get("--gpu-queue-seconds", "900")});
+        const char* lock = std::getenv("TILELAB_GPU_LOCK");
+        if (lock == nullptr || *lock == '\0') ::setenv("TILELAB_GPU_LOCK", (build / "gpu.lock").c_str(), 1);
+    }
+    command.insert(command.end(), options.configure_args.begin(), options.configure_args.end());
+    command.insert(command.end(), {"-B", build.string(), "-DTILELAB_SOURCE=" + source.string(),
+                                   "-DTILELAB_ASSIGNMENT=" + folders});
+    if (run(command) != 0)
+        throw std::runtime_error("configuring the submission's build failed (see above); the labs themselves are "
+                                 "built by the tests");
+    return {ids, notes};
+}
+
+/// The CUDA architectures the kit's GPU backend was built for, "90, 100" (its CMakeCache.txt), for the note on a
+/// grading without a GPU.
+std::string kit_architectures(const fs::path& kit) {
+    std::ifstream cache(kit / "CMakeCache.txt");
+    const std::string key = "CMAKE_CUDA_ARCHITECTURES:";
+    for (std::string line; std::getline(cache, line);) {
+        if (line.rfind(key, 0) != 0 || line.find('=') == std::string::npos) continue;
+        std::string list = line.substr(line.find('=') + 1);
+        for (std::size_t at = list.find(';'); at != std::string::npos; at = list.find(';', at)) list.replace(at, 1, ", ");
+        return list;
+    }
+    return "";
+}
+
 /// The grade's steps (this file's first comment); the exit status.
 int grade(const Options& options) {
     const std::map<std::string, std::string>& o = options.values;
     const fs::path build = o.at("--build"), kit = o.at("--kit");
+    const Configured configured_build = configure(options, build);
+    const long configured = now_seconds();
     const tilelab::grade::SealedTree tree{o.at("--root"), build, kit, o.count("--against-kit") > 0};
     fs::remove_all(build / "verdicts");  // no record of an earlier grading may count
     fs::create_directories(build / "verdicts");
@@ -112,7 +204,7 @@ int grade(const Options& options) {
     // Every lab at once, as far as each compiles; one that does not is reported by its build check.
     run({o.at("--cmake"), "--build", build.string(), "--target", "tilelab_graded_labs", "--", "-k", "0"}, "/dev/null");
     const long labs_built = now_seconds();
-    run({o.at("--ctest"), "--test-dir", build.string(), "--output-on-failure", "-j", o.at("--jobs"), "--output-log",
+    run({o.at("--ctest"), "--test-dir", build.string(), "--output-on-failure", "-j", options.get("--jobs", "4"), "--output-log",
          (build / "grade.log").string()});
     // CTest's list of tests, typed: a graded test that wrote no record is seen, and failed.
     const fs::path tests = build / "tests.json";
@@ -128,14 +220,19 @@ int grade(const Options& options) {
                                  "restore the kit (git checkout, or a fresh copy) and grade again, as root so that the "
                                  "labs' programs are confined.");
     }
-    const long started = std::stol(o.at("--started")), configured = std::stol(o.at("--configured"));
+    const long started = std::stol(o.at("--started"));
     std::vector<std::string> report{(kit / "grader" / "tilelab-report").string(), "grade", "--build", build.string(),
                                     "--registry", (fs::path(o.at("--root")) / "grader" / "labs.json").string(),
-                                    "--tests", tests.string(), "--results", o.at("--results"), "--summary",
-                                    o.at("--summary"), "--submission", o.at("--submission")};
-    report.insert(report.end(), options.report_options.begin(), options.report_options.end());
-    if (!no_gpu.empty() && o.count("--no-gpu-note"))  // the GPU backend's builds then only check that labs compile
-        report.insert(report.end(), {"--note", "no GPU (" + no_gpu + "): " + o.at("--no-gpu-note")});
+                                    "--tests", tests.string(),
+                                    "--results", options.get("--results", (build / "results.json").string()),
+                                    "--summary", options.get("--summary", (build / "summary.json").string()),
+                                    "--submission", options.get("--submission", "labs")};
+    report.insert(report.end(), {"--labs", configured_build.lab_ids});
+    for (const std::string& note : configured_build.notes) report.insert(report.end(), {"--note", note});
+    if (!no_gpu.empty())  // the GPU backend's builds then only check that labs compile
+        report.insert(report.end(), {"--note", "no GPU (" + no_gpu + "): the GPU backend was compiled for CUDA "
+                                               "architecture " + kit_architectures(kit) + " only, nvcc's check that "
+                                               "the labs compile (its checks are skipped)"});
     if (::geteuid() != 0)
         report.insert(report.end(), {"--note", "not graded as root: the labs' programs ran with this user's rights over "
                                                "the kit's files, so a submission could have tampered with the grading "
@@ -149,10 +246,17 @@ int grade(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
+    fs::path build;
     try {
-        return grade(parse(argc, argv));
+        const Options options = parse(argc, argv);
+        build = options.values.at("--build");
+        fs::create_directories(build);
+        fs::remove(build / "no-grade.txt");
+        return grade(options);
     } catch (const std::exception& error) {
         std::cerr << "tilelab-grade: " << error.what() << std::endl;
+        // Also where grade.cmake reads it, for its own last words (what Gradescope's results.json then says).
+        if (!build.empty()) std::ofstream(build / "no-grade.txt") << error.what();
         return 2;
     }
 }

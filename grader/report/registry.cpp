@@ -25,6 +25,8 @@ Registry read_registry(const nlohmann::json& registry) {
             const auto id = lab.at("id").get<std::string>();
             out.lab_ids.push_back(id);
             out.folders[id] = lab.value("folder", std::string());  // the unit tests' registries have none
+            for (const auto& file : lab.value("files", std::vector<std::string>()))
+                out.files[id].push_back(out.folders[id] + "/" + file);
             for (const auto& check : lab.at("checks")) {
                 RubricCheck rubric{id, check.at("name").get<std::string>(), check.at("points").get<int>(),
                                    check.at("suites").get<std::vector<std::string>>(), check.value("optional", false)};
@@ -69,14 +71,18 @@ std::vector<std::string> select_labs(const Registry& registry, const std::vector
     std::set<std::string> wanted;
     for (const auto& item : items) {
         if (item.empty()) continue;
-        std::string found;
+        std::string found, known;
         for (const auto& id : registry.lab_ids) {
             const std::string& folder = registry.folders.at(id);
             const std::string number = folder.substr(0, folder.find('_'));  // "02"
             if (item == id || item == folder || item == number || (item.size() == 1 && "0" + item == number))
                 found = id;
+            known += (known.empty() ? "" : ", ") + id + (folder.empty() ? "" : " (" + folder + ")");
         }
-        if (found.empty()) throw std::runtime_error("no lab is named " + item + " (a lab id, number or folder)");
+        if (found.empty())
+            throw std::runtime_error("the assignment (LABS, TILELAB_LABS or --labs) names '" + item + "', which is no "
+                                     "lab. Name each lab by its number (02), id (lab02) or folder (02_tiled); the "
+                                     "labs are " + known + ".");
         wanted.insert(found);
     }
     std::vector<std::string> labs;
@@ -85,17 +91,10 @@ std::vector<std::string> select_labs(const Registry& registry, const std::vector
     return labs;
 }
 
-Registry only_labs(Registry registry, const std::vector<std::string>& ids) {
-    for (const auto& id : ids) {
-        if (std::find(registry.lab_ids.begin(), registry.lab_ids.end(), id) != registry.lab_ids.end()) continue;
-        std::string labs;
-        for (const auto& lab : registry.lab_ids) labs += (labs.empty() ? "" : ", ") + lab;
-        throw std::runtime_error("the assignment names " + id + ", which is no lab's id; the labs are " + labs);
-    }
+Registry only_labs(Registry registry, const std::vector<std::string>& items) {
+    const std::vector<std::string> ids = select_labs(registry, items);
     const auto chosen = [&](const std::string& lab) { return std::find(ids.begin(), ids.end(), lab) != ids.end(); };
-    registry.lab_ids.erase(std::remove_if(registry.lab_ids.begin(), registry.lab_ids.end(),
-                                          [&](const std::string& lab) { return !chosen(lab); }),
-                           registry.lab_ids.end());
+    registry.lab_ids = ids;
     registry.checks.erase(std::remove_if(registry.checks.begin(), registry.checks.end(),
                                          [&](const RubricCheck& check) { return !chosen(check.lab); }),
                           registry.checks.end());

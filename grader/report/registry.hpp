@@ -27,6 +27,7 @@ struct Registry {
     std::set<std::string> suites;      ///< every suite name (a graded test's last part is one of these)
     std::set<std::string> gpu_only_suites;  ///< suites with no test on the CPU backend (a "gpu_only" reason, sanitizers)
     std::map<std::string, std::string> folders;  ///< each lab's folder by id, "lab02" -> "02_tiled"
+    std::map<std::string, std::vector<std::string>> files;  ///< each lab's files by id, "lab02" -> "02_tiled/kernel.cu"
     std::string skipped_checks;        ///< "exclude" or "withhold": what a check skipped for want of a GPU counts
 };
 
@@ -40,14 +41,15 @@ Registry load_registry(const std::string& path);
 /// performance gate, compute-sanitizer), so that the platforms without one (GitHub Classroom) offer its points.
 bool graded_on_cpu(const Registry& registry, const RubricCheck& check);
 
-/// The lab ids that @p items name, in the registry's order: each item a lab id ("lab02"), its number ("02", "2")
-/// or its folder ("02_tiled"); no items: every lab. Throws std::runtime_error naming an item that matches no lab.
+/// The lab ids that an assignment's @p items name, in the registry's order: each item a lab id ("lab02"), its
+/// number ("02", "2") or its folder ("02_tiled"); no items: every lab. The one reader of an assignment (grade.cmake
+/// -DLABS and TILELAB_LABS through tilelab-grade, tilelab-report's --labs). Throws std::runtime_error naming an
+/// item that matches no lab, with the labs there are.
 std::vector<std::string> select_labs(const Registry& registry, const std::vector<std::string>& items);
 
-/// @p registry with only the labs of an assignment (@p ids, lab ids in any order; their checks and suites stay
-/// in the registry's order): what a grade of those labs alone counts. Throws std::runtime_error naming an id that
-/// is no lab's, with the labs there are.
-Registry only_labs(Registry registry, const std::vector<std::string>& ids);
+/// @p registry with only the labs an assignment's @p items name (select_labs; their checks and suites stay in the
+/// registry's order): what a grade of those labs alone counts. Throws as select_labs does.
+Registry only_labs(Registry registry, const std::vector<std::string>& items);
 
 /// The rule for skipped checks in words, as the report prints it after the total.
 std::string skipped_rule_text(const Registry& registry);

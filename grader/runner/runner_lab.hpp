@@ -46,5 +46,14 @@ inline dim3 contract_grid(int rows, int cols, int tile_width) {
     return dim3(static_cast<unsigned>((cols + tile_width - 1) / tile_width),
                 static_cast<unsigned>((rows + tile_width - 1) / tile_width));
 }
+/// A lab's grid (generic.cu.in): block_tile_grid for a lab with a configuration of its own (@p block_tile, its
+/// labs.hpp constant), else (0) the contract's for the tile width the runner is told.
+inline dim3 lab_grid(int rows, int cols, int block_tile) {
+    return block_tile > 0 ? block_tile_grid(rows, cols, block_tile) : contract_grid(rows, cols, contract_tile_width());
+}
+/// A lab's block (generic.cu.in): @p threads of a lab with a configuration of its own, else (0) the contract's.
+inline dim3 lab_block(int threads) {
+    return threads > 0 ? dim3(static_cast<unsigned>(threads)) : contract_block(contract_tile_width());
+}
 
 }  // namespace tilelab::runner

@@ -2,7 +2,10 @@
 
 #include "lab_registry.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cstdio>
+#include <sstream>
 
 namespace tilelab::grader {
 
@@ -30,6 +33,19 @@ ComputeCapability minimum_compute_capability(const std::string& lab_id) {
     const LabEntry* lab = find_lab(lab_id);
     if (lab == nullptr) return {0, 0};
     return {lab->minimum.major, lab->minimum.minor};
+}
+
+int oldest_architecture(const std::string& architectures) {
+    int oldest = 0;
+    std::string separated = architectures;
+    std::replace(separated.begin(), separated.end(), ';', ',');
+    std::istringstream list(separated);
+    for (std::string entry; std::getline(list, entry, ',');) {
+        if (entry.empty() || !std::isdigit(static_cast<unsigned char>(entry[0]))) return 0;
+        const int number = std::stoi(entry);
+        if (oldest == 0 || number < oldest) oldest = number;
+    }
+    return oldest;
 }
 
 std::string device_skip_reason(const std::string& lab_id, ComputeCapability device, int oldest_built) {

@@ -39,7 +39,11 @@ ComputeCapability minimum_compute_capability(const std::string& lab_id);
 /// Empty when @p device can grade @p lab_id; otherwise the line that says why not,
 /// starting "SKIPPED: no usable CUDA GPU (", as every skip for want of a GPU does (CTest, the self-test and the
 /// report read it). @p oldest_built is the oldest architecture the kit's build has machine code
-/// for (TILELAB_OLDEST_CUDA_ARCHITECTURE, 0 when unknown): a GPU older than it cannot run any of the kit's kernels.
+/// for (oldest_architecture, 0 when unknown): a GPU older than it cannot run any of the kit's kernels.
 std::string device_skip_reason(const std::string& lab_id, ComputeCapability device, int oldest_built);
+
+/// The oldest architecture in a build's CMAKE_CUDA_ARCHITECTURES, @p architectures ("75-real,90" -> 75; "," or ";"
+/// between them); 0 (not known) when the list is empty or has a name ("native", "all") rather than numbers.
+int oldest_architecture(const std::string& architectures);
 
 }  // namespace tilelab::grader

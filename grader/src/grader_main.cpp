@@ -16,8 +16,8 @@
 #include <tilelab/random.hpp>
 
 #include <cuda_runtime_api.h>
-#ifndef TILELAB_OLDEST_CUDA_ARCHITECTURE
-#define TILELAB_OLDEST_CUDA_ARCHITECTURE 0  // the build's oldest CUDA architecture (sm_75: 75); 0 when not known
+#ifndef TILELAB_CUDA_ARCHITECTURES
+#define TILELAB_CUDA_ARCHITECTURES ""  // the build's CMAKE_CUDA_ARCHITECTURES, "75-real,90"
 #endif
 #include <doctest/doctest.h>
 
@@ -87,7 +87,8 @@ tilelab::grader::FoundGpu gpu_found() {
 void apply_lab_needs(const char* lab, tilelab::grader::FoundGpu& gpu) {
 #ifndef TILELAB_CPU_BACKEND
     if (!gpu.usable) return;
-    const std::string skip = tilelab::grader::device_skip_reason(lab, gpu.capability, TILELAB_OLDEST_CUDA_ARCHITECTURE);
+    const std::string skip = tilelab::grader::device_skip_reason(
+        lab, gpu.capability, tilelab::grader::oldest_architecture(TILELAB_CUDA_ARCHITECTURES));
     if (skip.empty()) return;
     gpu.usable = false;
     gpu.said += "\n" + skip;

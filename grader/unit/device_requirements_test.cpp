@@ -5,6 +5,9 @@
 
 #include <doctest/doctest.h>
 
+#include <sys/wait.h>
+
+#include <cstdio>
 #include <regex>
 #include <string>
 
@@ -77,6 +80,42 @@ TEST_SUITE("device_requirements") {
             CHECK(reason.find("sm_75") != std::string::npos);
             CHECK(reason.back() == ')');
         }
+    }
+
+#ifdef TILELAB_GPU_CHECKER
+    TEST_CASE("the GPU checker itself, on a GPU older than a lab needs: skipped with the reason, its program not started") {
+        // grade.cmake's record of the GPU (TILELAB_GPU_FOUND), faked as a Turing card (7.5), and a lab program that
+        // fails if started. The reason after the GPU's line: the lab's own minimum where the kit has code for 7.5;
+        // a build for newer GPUs only (CUDAARCHS=90) skips a 7.5 GPU for every lab first, with that reason.
+        const auto& lab = lab_with_minimum();
+        if (lab.minimum.major * 10 + lab.minimum.minor <= 75) return;
+        const std::string command = "TILELAB_GPU_FOUND='+7.5|GPU: Tesla T4 (compute capability 7.5)' '" +
+                                    std::string(TILELAB_GPU_CHECKER) + "' --lab " + lab.id +
+                                    " --tile-width 16 --runner /bin/false 2>&1";
+        FILE* checker = ::popen(command.c_str(), "r");
+        REQUIRE(checker != nullptr);
+        std::string output;
+        char buffer[4096];
+        while (std::fgets(buffer, sizeof buffer, checker) != nullptr) output += buffer;
+        const int status = ::pclose(checker);
+        CAPTURE(output);
+        CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 77));
+        const std::string minimum = std::to_string(lab.minimum.major) + "[.]" + std::to_string(lab.minimum.minor);
+        CHECK(std::regex_search(output, std::regex("GPU: Tesla T4 [(]compute capability 7.5[)]\nSKIPPED: no usable "
+                                                   "CUDA GPU [(](" + std::string(lab.id) + " needs compute capability " +
+                                                   minimum + " or higher|this GPU, of compute capability 7.5, is older "
+                                                   "than the oldest architecture the kit was built for)")));
+    }
+#endif
+
+    TEST_CASE("the oldest architecture built for, from CMAKE_CUDA_ARCHITECTURES; not known where one is a name") {
+        using tilelab::grader::oldest_architecture;
+        CHECK(oldest_architecture("75-real;80-real;86-real;89-real;90-real;100-real;120") == 75);
+        CHECK(oldest_architecture("90,80-virtual") == 80);
+        CHECK(oldest_architecture("120") == 120);
+        CHECK(oldest_architecture("") == 0);
+        CHECK(oldest_architecture("native") == 0);
+        CHECK(oldest_architecture("80-real;all") == 0);
     }
 
     TEST_CASE("TILELAB_GPU_FOUND's record carries the compute capability, and nothing else reads as one") {

@@ -12,15 +12,10 @@
 #include <vector>
 
 namespace fs = std::filesystem;
+using tilelab::unit::write;
 using namespace tilelab::grade;
 
 namespace {
-
-/// Writes @p text to @p file, making its folders.
-void write(const fs::path& file, const std::string& text) {
-    fs::create_directories(file.parent_path());
-    std::ofstream(file, std::ios::trunc) << text;
-}
 
 /// Whether @p files holds @p file.
 bool holds(const std::vector<fs::path>& files, const fs::path& file) {

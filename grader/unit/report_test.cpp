@@ -248,7 +248,8 @@ TEST_SUITE("report") {
         CHECK(summary["labs"][0]["id"] == "lab02");
         CHECK(results_json(grade, {})["tests"].size() == grade.checks.size());
         CHECK_THROWS_WITH(only_labs(all, {"lab09"}),
-                          "the assignment names lab09, which is no lab's id; the labs are lab01, lab02, lab03");
+                          doctest::Contains("names 'lab09', which is no lab. Name each lab by its number (02), id (lab02) "
+                                            "or folder (02_tiled); the labs are lab01, lab02, lab03."));
     }
 
     TEST_CASE("a record of another test, or not JSON, fails its test; a name of no suite is not graded") {

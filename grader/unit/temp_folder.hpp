@@ -1,5 +1,6 @@
 /// @file temp_folder.hpp
-/// @brief A fresh empty folder for one unit test, under the system's temporary folder, removed when it ends.
+/// @brief A fresh empty folder for one unit test, under the system's temporary folder, removed when it ends, and
+/// the writing of a file in it.
 #pragma once
 
 #include <doctest/doctest.h>
@@ -7,6 +8,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <system_error>
 
@@ -27,5 +29,11 @@ struct TempFolder {
         std::filesystem::remove_all(path, ignored);
     }
 };
+
+/// Writes @p text to @p file, making its folders.
+inline void write(const std::filesystem::path& file, const std::string& text) {
+    std::filesystem::create_directories(file.parent_path());
+    std::ofstream(file, std::ios::trunc) << text;
+}
 
 }  // namespace tilelab::unit
