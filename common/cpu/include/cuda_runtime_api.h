@@ -92,6 +92,7 @@ struct cudaDeviceProp {
     char name[256];
     std::size_t totalGlobalMem;
     std::size_t sharedMemPerBlock;
+    std::size_t sharedMemPerBlockOptin;
     int warpSize;
     int maxThreadsPerBlock;
     int maxThreadsDim[3];
@@ -129,6 +130,15 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* kernel);
+/// The kernel attributes cudaFuncSetAttribute sets, with CUDA's values; the CPU backend knows these two.
+enum cudaFuncAttribute {
+    cudaFuncAttributeMaxDynamicSharedMemorySize = 8,     ///< Dynamic shared memory a launch may ask for (bytes).
+    cudaFuncAttributePreferredSharedMemoryCarveout = 9,  ///< A hint (percent of L1 as shared memory, -1 to 100).
+};
+/// Sets @p attribute of @p kernel, as CUDA does: a launch with more than 48 KB of dynamic shared memory needs
+/// cudaFuncAttributeMaxDynamicSharedMemorySize raised first (up to 227 KB less the kernel's static shared memory,
+/// else cudaErrorInvalidValue).
+cudaError_t cudaFuncSetAttribute(const void* kernel, cudaFuncAttribute attribute, int value);
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* kernel, int block_threads,
                                                           std::size_t dynamic_shared_bytes);
 
@@ -140,6 +150,10 @@ cudaError_t cudaMalloc(T** pointer, std::size_t bytes) {
 template <class... P>
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, void (*kernel)(P...)) {
     return cudaFuncGetAttributes(attributes, reinterpret_cast<const void*>(kernel));
+}
+template <class... P>
+cudaError_t cudaFuncSetAttribute(void (*kernel)(P...), cudaFuncAttribute attribute, int value) {
+    return cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), attribute, value);
 }
 template <class... P>
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, void (*kernel)(P...), int block_threads,

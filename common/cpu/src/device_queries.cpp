@@ -16,6 +16,7 @@ namespace tilelab::cpu::detail {
 namespace {
 std::mutex kernels_mutex;
 std::map<const void*, std::size_t> shared_bytes_by_kernel;
+std::map<const void*, std::size_t> max_dynamic_shared_by_kernel;  // set by cudaFuncSetAttribute
 }  // namespace
 
 void record_shared_bytes(const void* kernel, std::size_t bytes) {
@@ -31,6 +32,30 @@ bool shared_bytes_of(const void* kernel, std::size_t* bytes) {
     *bytes = found->second;
     return true;
 }
+
+std::size_t max_dynamic_shared_bytes_of(const void* kernel) {
+    std::lock_guard<std::mutex> lock(kernels_mutex);
+    const auto found = max_dynamic_shared_by_kernel.find(kernel);
+    return found == max_dynamic_shared_by_kernel.end() ? default_dynamic_shared_bytes : found->second;
+}
+
+void reset_kernel_attributes() {
+    std::lock_guard<std::mutex> lock(kernels_mutex);
+    max_dynamic_shared_by_kernel.clear();
+}
+
+namespace {
+// cudaFuncSetAttribute's cudaFuncAttributeMaxDynamicSharedMemorySize: at most what the opt-in limit leaves beside
+// the kernel's static shared memory (known once it has run; taken as none before), as CUDA checks it.
+cudaError_t set_max_dynamic_shared_bytes(const void* kernel, int value) {
+    std::lock_guard<std::mutex> lock(kernels_mutex);
+    const auto found = shared_bytes_by_kernel.find(kernel);
+    const std::size_t static_bytes = found == shared_bytes_by_kernel.end() ? 0 : found->second;
+    if (value < 0 || static_cast<std::size_t>(value) + static_bytes > optin_shared_bytes) return cudaErrorInvalidValue;
+    max_dynamic_shared_by_kernel[kernel] = static_cast<std::size_t>(value);
+    return cudaSuccess;
+}
+}  // namespace
 
 }  // namespace tilelab::cpu::detail
 
@@ -64,6 +89,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* properties, int device) {
     std::size_t free = 0;
     cudaMemGetInfo(&free, &properties->totalGlobalMem);
     properties->sharedMemPerBlock = max_block_shared_bytes;
+    properties->sharedMemPerBlockOptin = optin_shared_bytes;
     properties->warpSize = 32;
     properties->maxThreadsPerBlock = 1024;
     properties->maxThreadsDim[0] = properties->maxThreadsDim[1] = 1024;
@@ -88,6 +114,7 @@ cudaError_t cudaDeviceReset() {
     take_kernel_error();
     clear_sticky_error();
     cudaGetLastError();
+    reset_kernel_attributes();
     return cudaSuccess;
 }
 
@@ -98,8 +125,22 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* ke
     // Known once the kernel has run: the emulator counts the bytes of its __shared__ declarations as they run.
     if (!shared_bytes_of(kernel, &attributes->sharedSizeBytes)) return cudaErrorInvalidDeviceFunction;
     attributes->maxThreadsPerBlock = 1024;
-    attributes->maxDynamicSharedSizeBytes = static_cast<int>(max_block_shared_bytes);
+    attributes->maxDynamicSharedSizeBytes = static_cast<int>(max_dynamic_shared_bytes_of(kernel));
     return cudaSuccess;
+}
+
+cudaError_t cudaFuncSetAttribute(const void* kernel, cudaFuncAttribute attribute, int value) {
+    cudaError_t result = cudaSuccess;
+    if (kernel == nullptr)
+        result = cudaErrorInvalidDeviceFunction;
+    else if (attribute == cudaFuncAttributeMaxDynamicSharedMemorySize)
+        result = set_max_dynamic_shared_bytes(kernel, value);
+    else if (attribute == cudaFuncAttributePreferredSharedMemoryCarveout)
+        result = value >= -1 && value <= 100 ? cudaSuccess : cudaErrorInvalidValue;  // a hint: nothing to emulate
+    else
+        result = cudaErrorInvalidValue;  // an attribute the CPU backend does not know
+    // As CUDA's runtime does, a failed call's error is also the one cudaGetLastError returns next.
+    return result == cudaSuccess ? result : record_error(result);
 }
 
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* kernel, int block_threads,

@@ -69,6 +69,16 @@ void record_shared_bytes(const void* kernel, std::size_t bytes);
 /// The bytes recorded for @p kernel; false when it was never launched.
 bool shared_bytes_of(const void* kernel, std::size_t* bytes);
 
+/// Dynamic shared memory a launch may ask for until the kernel opts in to more: 48 KB, as on every GPU.
+inline constexpr std::size_t default_dynamic_shared_bytes = 48 * 1024;
+/// Shared memory (static and dynamic together) a block may have once its kernel opts in: 227 KB, an H100's.
+inline constexpr std::size_t optin_shared_bytes = 227 * 1024;
+/// The most dynamic shared memory a launch of @p kernel may ask for: default_dynamic_shared_bytes, unless
+/// cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, ...) set another.
+std::size_t max_dynamic_shared_bytes_of(const void* kernel);
+/// Forgets what cudaFuncSetAttribute set (cudaDeviceReset: a new context starts with the defaults).
+void reset_kernel_attributes();
+
 /// What a faulting address is, in words, when it lies next to or inside a device allocation; empty otherwise.
 /// Called from the fault handler: takes no lock and allocates nothing.
 bool describe_device_address(const void* address, char* text, std::size_t size);

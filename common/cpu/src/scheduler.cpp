@@ -33,7 +33,7 @@ namespace {
 namespace ctx = boost::context;
 
 constexpr std::size_t max_static_shared_bytes = 48 * 1024;
-constexpr std::size_t max_dynamic_shared_bytes = 48 * 1024;
+constexpr std::size_t max_dynamic_shared_bytes = detail::optin_shared_bytes;  // the most any kernel may opt in to
 constexpr std::size_t arena_bytes = max_static_shared_bytes + max_dynamic_shared_bytes;
 constexpr std::size_t fiber_stack_bytes = 64 * 1024;
 constexpr std::uint16_t many_readers = 0xFFFF;
@@ -695,8 +695,8 @@ void run_kernel(const LaunchSite& site, dim3 grid, dim3 block, std::size_t dynam
         detail::record_error(refused);
         return;
     }
-    if (dynamic_shared_bytes > max_dynamic_shared_bytes) {
-        detail::record_error(cudaErrorInvalidValue);
+    if (dynamic_shared_bytes > detail::max_dynamic_shared_bytes_of(site.kernel)) {
+        detail::record_error(cudaErrorInvalidValue);  // past 48 KB without cudaFuncSetAttribute, as on a GPU
         return;
     }
     if (running_worker != nullptr) throw std::logic_error("a kernel launched another kernel: not supported");
@@ -766,8 +766,8 @@ void refuse_host_pointer(const LaunchSite& site, dim3 grid, dim3 block, std::siz
         detail::record_error(refused);  // a launch CUDA refuses is refused for that first, as run_kernel does
         return;
     }
-    if (dynamic_shared_bytes > max_dynamic_shared_bytes) {
-        detail::record_error(cudaErrorInvalidValue);
+    if (dynamic_shared_bytes > detail::max_dynamic_shared_bytes_of(site.kernel)) {
+        detail::record_error(cudaErrorInvalidValue);  // past 48 KB without cudaFuncSetAttribute, as on a GPU
         return;
     }
     char address[32];

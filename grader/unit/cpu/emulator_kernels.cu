@@ -46,6 +46,20 @@ __global__ void pointers_kernel(const float* in, float* out, bool write) {
     if (write) out[0] = 1.0f + 0.0f * in[0];
 }
 
+/// Sums a block's values through the last blockDim.x ints of @p words ints of dynamic shared memory (so that a
+/// large launch's far end is used), thread 0 writing the total.
+__global__ void dynamic_tail_sum_kernel(const int* values, int* total, int words) {
+    extern __shared__ int all[];
+    auto tail = all + (words - static_cast<int>(blockDim.x));
+    tail[threadIdx.x] = values[threadIdx.x];
+    __syncthreads();  // every value is in place before thread 0 adds them
+    if (threadIdx.x == 0) {
+        int sum = 0;
+        for (unsigned i = 0; i < blockDim.x; ++i) sum += tail[i];
+        *total = sum;
+    }
+}
+
 /// Sums a block's values through dynamic shared memory, thread 0 writing the total.
 __global__ void dynamic_sum_kernel(const int* values, int* total) {
     extern __shared__ int partial[];
@@ -174,6 +188,25 @@ cudaError_t read_past_end(const float* data, float* out, int count) {
 cudaError_t dynamic_sum(const int* values, int* total, int threads) {
     dynamic_sum_kernel<<<1, threads, threads * sizeof(int)>>>(values, total);
     return launch_result();
+}
+
+cudaError_t dynamic_tail_sum(const int* values, int* total, int threads, std::size_t bytes, int opt_in,
+                             cudaError_t* set, int* reported) {
+    *set = opt_in < 0 ? cudaSuccess
+                      : cudaFuncSetAttribute(dynamic_tail_sum_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             opt_in);
+    dynamic_tail_sum_kernel<<<1, threads, bytes>>>(values, total, static_cast<int>(bytes / sizeof(int)));
+    const cudaError_t result = launch_result();
+    cudaFuncAttributes attributes{};
+    *reported = cudaFuncGetAttributes(&attributes, dynamic_tail_sum_kernel) == cudaSuccess
+                    ? attributes.maxDynamicSharedSizeBytes
+                    : -1;
+    return result;
+}
+
+cudaError_t set_tail_sum_attribute(cudaFuncAttribute attribute, int value, bool no_kernel) {
+    return no_kernel ? cudaFuncSetAttribute(static_cast<const void*>(nullptr), attribute, value)
+                     : cudaFuncSetAttribute(dynamic_tail_sum_kernel, attribute, value);
 }
 
 cudaError_t fill_grid(int* out, dim3 grid) {

@@ -8,6 +8,13 @@ cudaError_t split_barrier(int* out, int threads);
 cudaError_t early_return(int* out, int threads, unsigned active);
 cudaError_t read_past_end(const float* data, float* out, int count);
 cudaError_t dynamic_sum(const int* values, int* total, int threads);
+/// Sums @p threads values through the last @p threads ints of @p bytes of dynamic shared memory; first, where
+/// @p opt_in is not negative, sets the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize to it (@p set gets
+/// what that returned, and @p reported what cudaFuncGetAttributes reports after the launch).
+cudaError_t dynamic_tail_sum(const int* values, int* total, int threads, std::size_t bytes, int opt_in,
+                             cudaError_t* set, int* reported);
+/// cudaFuncSetAttribute(dynamic_tail_sum's kernel, @p attribute, @p value), or with no kernel where @p no_kernel.
+cudaError_t set_tail_sum_attribute(cudaFuncAttribute attribute, int value, bool no_kernel);
 cudaError_t fill_grid(int* out, dim3 grid);
 cudaError_t launch_block(dim3 block);
 cudaError_t run_barriers(int blocks, int threads, int barriers);

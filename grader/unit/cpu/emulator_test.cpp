@@ -88,6 +88,55 @@ TEST_SUITE("cpu-emulator") {
         CHECK(got == 5050);
     }
 
+    TEST_CASE("past 48 KB of dynamic shared memory only after cudaFuncSetAttribute, up to 227 KB, as on a GPU") {
+        cudaDeviceReset();  // a fresh context: no kernel has opted in yet
+        const int threads = 64;
+        std::vector<int> values(threads);
+        std::iota(values.begin(), values.end(), 1);
+        tilelab::DeviceBuffer<int> device_values(values.size()), total(1);
+        device_values.copy_from_host(values.data(), values.size());
+        const std::size_t large = 200 * 1024;
+        cudaError_t set = cudaSuccess;
+        int reported = 0;
+        // 48 KB needs no opt-in; 200 KB without one is refused at the launch.
+        CHECK(dynamic_tail_sum(device_values.data(), total.data(), threads, 48 * 1024, -1, &set, &reported) ==
+              cudaSuccess);
+        CHECK(reported == 48 * 1024);
+        CHECK(dynamic_tail_sum(device_values.data(), total.data(), threads, large, -1, &set, &reported) ==
+              cudaErrorInvalidValue);
+        // After the opt-in the same launch runs, its far end usable, and cudaFuncGetAttributes says the new limit.
+        CHECK(dynamic_tail_sum(device_values.data(), total.data(), threads, large, large, &set, &reported) ==
+              cudaSuccess);
+        CHECK(set == cudaSuccess);
+        CHECK(reported == static_cast<int>(large));
+        int got = 0;
+        total.copy_to_host(&got, 1);
+        CHECK(got == threads * (threads + 1) / 2);
+        // A launch past the limit set is refused; a new context forgets the opt-in.
+        CHECK(dynamic_tail_sum(device_values.data(), total.data(), threads, large + 4, -1, &set, &reported) ==
+              cudaErrorInvalidValue);
+        cudaDeviceReset();
+        CHECK(dynamic_tail_sum(device_values.data(), total.data(), threads, large, -1, &set, &reported) ==
+              cudaErrorInvalidValue);
+    }
+
+    TEST_CASE("cudaFuncSetAttribute refuses what CUDA refuses, and the error is also the last error") {
+        CHECK(set_tail_sum_attribute(cudaFuncAttributeMaxDynamicSharedMemorySize, 227 * 1024, false) == cudaSuccess);
+        CHECK(set_tail_sum_attribute(cudaFuncAttributeMaxDynamicSharedMemorySize, 227 * 1024 + 1, false) ==
+              cudaErrorInvalidValue);
+        CHECK(cudaGetLastError() == cudaErrorInvalidValue);
+        CHECK(cudaGetLastError() == cudaSuccess);
+        CHECK(set_tail_sum_attribute(cudaFuncAttributeMaxDynamicSharedMemorySize, -1, false) == cudaErrorInvalidValue);
+        CHECK(set_tail_sum_attribute(cudaFuncAttributeMaxDynamicSharedMemorySize, 1024, true) ==
+              cudaErrorInvalidDeviceFunction);
+        CHECK(set_tail_sum_attribute(cudaFuncAttributePreferredSharedMemoryCarveout, 50, false) == cudaSuccess);
+        CHECK(set_tail_sum_attribute(cudaFuncAttributePreferredSharedMemoryCarveout, 101, false) ==
+              cudaErrorInvalidValue);
+        CHECK(set_tail_sum_attribute(static_cast<cudaFuncAttribute>(1234), 0, false) == cudaErrorInvalidValue);
+        static_cast<void>(cudaGetLastError());
+        cudaDeviceReset();  // the next tests start with the defaults
+    }
+
     TEST_CASE("runs a launch only when the host waits, and has no time for an event not waited for") {
         tilelab::DeviceBuffer<int> out(2 * 2 * 4);
         cudaError_t unwaited = cudaSuccess;
