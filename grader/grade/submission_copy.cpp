@@ -4,6 +4,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <iterator>
+#include <stdexcept>
 #include <iostream>
 #include <system_error>
 
@@ -11,7 +13,25 @@ namespace tilelab::grade {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+/// True when @p inner is @p outer or lies under it (both as the file system resolves them).
+bool within(const fs::path& inner, const fs::path& outer) {
+    const fs::path i = fs::weakly_canonical(inner), o = fs::weakly_canonical(outer);
+    const auto o_end = std::mismatch(o.begin(), o.end(), i.begin(), i.end()).first;
+    return o_end == o.end() || (std::next(o_end) == o.end() && o_end->empty());  // "/a/b/" holds "/a/b/c" too
+}
+
+}  // namespace
+
 fs::path copy_submission(const fs::path& from, const fs::path& build) {
+    // Copying a folder into itself would copy the build (the kit's, when grade.cmake built one there) into the
+    // copy; a submission inside the build would be deleted as "an earlier copy" before it is read.
+    if (within(build, from) || within(from, build))
+        throw std::invalid_argument("the build folder " + build.string() + " and the submission " + from.string() +
+                                    " hold one another: the grading copies the submission into the build folder, so "
+                                    "give BUILD a folder outside the submission (its default, the kit's build/grade, "
+                                    "is) and the submission a folder outside the build");
     const fs::path copy = build / "submission", links = build / "submission-links";
     fs::remove_all(copy);
     fs::remove_all(links);

@@ -15,7 +15,8 @@ namespace tilelab::grade {
 /// Copies @p from into <build>/submission (files readable by all, writable by their owner; folders open to all),
 /// replacing an earlier copy. A symbolic link stays a link, which the source check refuses; a hard link would
 /// become a plain file, so each file with more than one name gets a second name (a hard link) under
-/// <build>/submission-links/, which the source check sees and refuses too. Returns the copy's folder.
+/// <build>/submission-links/, which the source check sees and refuses too. Returns the copy's folder. Throws
+/// std::invalid_argument, copying nothing, where @p build lies inside @p from or @p from inside @p build.
 std::filesystem::path copy_submission(const std::filesystem::path& from, const std::filesystem::path& build);
 
 /// Where the @p submission holds no lab's folder (an upload of a lab's files alone, or of one folder): moves each

@@ -25,6 +25,20 @@ tilelab::report::Registry registry() { return tilelab::report::load_registry(TIL
 }  // namespace
 
 TEST_SUITE("submission_copy") {
+    TEST_CASE("a build folder inside the submission, or the submission inside the build, is refused before any copy") {
+        tilelab::unit::TempFolder temp;
+        const fs::path from = temp.path / "upload";
+        write(from / "02_tiled" / "kernel.cu", "__global__ void k() {}\n");
+        CHECK_THROWS_WITH_AS(copy_submission(from, from / "build"), doctest::Contains("give BUILD a folder outside"),
+                             std::invalid_argument);
+        CHECK_THROWS_AS(copy_submission(from, from), std::invalid_argument);
+        CHECK_THROWS_AS(copy_submission(temp.path / "build" / "submission", temp.path / "build"), std::invalid_argument);
+        CHECK_FALSE(fs::exists(from / "build" / "submission"));
+        CHECK(fs::exists(from / "02_tiled" / "kernel.cu"));
+        // Side by side, or sharing only the start of a name, is no overlap.
+        CHECK(copy_submission(from, temp.path / "upload-build") == temp.path / "upload-build" / "submission");
+    }
+
     TEST_CASE("the copy: readable by all, a link stays a link, a hard link gets a second name the source check sees") {
         tilelab::unit::TempFolder temp;
         const fs::path from = temp.path / "upload", build = temp.path / "build";
