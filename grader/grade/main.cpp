@@ -9,9 +9,9 @@
 //                 --cmake <cmake> --ctest <ctest> --labs <assignment> --started <epoch s>
 //                 [--submission <labs, solutions or a folder>] [--jobs <n>] [--results <results.json>]
 //                 [--summary <summary.json>] [--gpu-queue-seconds <s>] [--configure-arg <arg>]...
-// An option left out or given empty takes its default: labs, 4, <build>/results.json, <build>/summary.json,
-// 900 s. Without
-// --against-kit, the build is the kit's own, configured again with the --configure-arg arguments (grade.cmake's).
+// An option left out or given empty takes its default: labs, 4, <build>/results.json, <build>/summary.json, 900 s.
+// Without --against-kit, the build is the kit's own, configured again with the --configure-arg arguments
+// (grade.cmake's).
 // Exits 0 when every check passed, 1 when one failed, 2 when there is no grade (the reason on stderr and in
 // <build>/no-grade.txt).
 #include "batch_plan.hpp"
@@ -183,7 +183,8 @@ std::string kit_architectures(const fs::path& kit) {
     for (std::string line; std::getline(cache, line);) {
         if (line.rfind(key, 0) != 0 || line.find('=') == std::string::npos) continue;
         std::string list = line.substr(line.find('=') + 1);
-        for (std::size_t at = list.find(';'); at != std::string::npos; at = list.find(';', at)) list.replace(at, 1, ", ");
+        for (std::size_t at = list.find(';'); at != std::string::npos; at = list.find(';', at))
+            list.replace(at, 1, ", ");
         return list;
     }
     return "";
@@ -204,8 +205,8 @@ int grade(const Options& options) {
     // Every lab at once, as far as each compiles; one that does not is reported by its build check.
     run({o.at("--cmake"), "--build", build.string(), "--target", "tilelab_graded_labs", "--", "-k", "0"}, "/dev/null");
     const long labs_built = now_seconds();
-    run({o.at("--ctest"), "--test-dir", build.string(), "--output-on-failure", "-j", options.get("--jobs", "4"), "--output-log",
-         (build / "grade.log").string()});
+    run({o.at("--ctest"), "--test-dir", build.string(), "--output-on-failure", "-j", options.get("--jobs", "4"),
+         "--output-log", (build / "grade.log").string()});
     // CTest's list of tests, typed: a graded test that wrote no record is seen, and failed.
     const fs::path tests = build / "tests.json";
     if (run({o.at("--ctest"), "--test-dir", build.string(), "--show-only=json-v1"}, tests) != 0)

@@ -4,9 +4,9 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <iostream>
 #include <iterator>
 #include <stdexcept>
-#include <iostream>
 #include <system_error>
 
 namespace tilelab::grade {
