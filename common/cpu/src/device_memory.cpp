@@ -110,6 +110,18 @@ std::map<const unsigned char*, Allocation>::const_iterator find_mapping(const un
     return registry.end();
 }
 
+// The allocation that ends below address, at most 1 MiB below it, where address is in no mapping: a read or write
+// that ran past a buffer's end and its guard page (a row index past the last row) and faulted in whatever lies
+// beyond. registry.end() when none. Lock held or in the fault handler.
+std::map<const unsigned char*, Allocation>::const_iterator overrun_of(const unsigned char* address) {
+    constexpr std::size_t far_past = std::size_t{1} << 20;
+    const auto after = registry.upper_bound(address);
+    if (after == registry.begin()) return registry.end();
+    const auto below = std::prev(after);
+    const unsigned char* end = below->first + below->second.bytes;
+    return address >= end && static_cast<std::size_t>(address - end) <= far_past ? below : registry.end();
+}
+
 // One buffer opened to host code for a copy or fill (when kernels are not running, which opens them all): the
 // buffer holding @p pointer, if any; closed again when the object goes.
 class OpenBuffer {
@@ -182,7 +194,8 @@ std::size_t page_bytes() {
 
 bool describe_device_address(const void* address, char* text, std::size_t size) {
     const auto* byte = static_cast<const unsigned char*>(address);
-    const auto found = find_mapping(byte);
+    auto found = find_mapping(byte);
+    if (found == registry.end()) found = overrun_of(byte);
     if (found == registry.end()) return false;
     const unsigned char* start = found->first;
     const std::size_t bytes = found->second.bytes;

@@ -32,6 +32,19 @@ int access_kind(void* context) {
 #endif
 }
 
+// The stack pointer at the fault, where the platform says (null elsewhere).
+const void* stack_pointer_at(void* context) {
+    const auto* uc = static_cast<const ucontext_t*>(context);
+#if defined(__x86_64__) && defined(REG_RSP)
+    return reinterpret_cast<const void*>(uc->uc_mcontext.gregs[REG_RSP]);
+#elif defined(__aarch64__)
+    return reinterpret_cast<const void*>(uc->uc_mcontext.sp);
+#else
+    static_cast<void>(uc);
+    return nullptr;
+#endif
+}
+
 void on_fault(int signal_number, siginfo_t* info, void* context) {
     static char text[2048];
     static char thread[256];
@@ -42,7 +55,7 @@ void on_fault(int signal_number, siginfo_t* info, void* context) {
     const char* access = kind == 1 ? "a write" : kind == 0 ? "a read" : "an access";
     const bool in_kernel = describe_running_thread(thread, sizeof thread) > 0;
     bool host_access = false;
-    if (is_stack_guard(address)) {
+    if (is_stack_overflow(address, stack_pointer_at(context))) {
         std::snprintf(text, sizeof text,
                       "\nerror: stack overflow %s: a CUDA thread has 64 KiB of stack on the CPU backend "
                       "(cudaErrorIllegalAddress)\n  hint: look for recursion or a large local array in the kernel\n",

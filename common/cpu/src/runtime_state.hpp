@@ -79,7 +79,8 @@ std::size_t max_dynamic_shared_bytes_of(const void* kernel);
 /// Forgets what cudaFuncSetAttribute set (cudaDeviceReset: a new context starts with the defaults).
 void reset_kernel_attributes();
 
-/// What a faulting address is, in words, when it lies next to or inside a device allocation; empty otherwise.
+/// What a faulting address is, in words, when it lies next to or inside a device allocation, or up to 1 MiB past the
+/// end of one (an overrun that faulted beyond the guard page); empty otherwise.
 /// Called from the fault handler: takes no lock and allocates nothing.
 bool describe_device_address(const void* address, char* text, std::size_t size);
 /// The device allocation whose buffer or guard pages hold @p address: its first byte and size; false for none.
@@ -150,8 +151,10 @@ void install_fault_handler();
 void prepare_thread_for_faults();
 /// What the fault handler says about the running kernel thread, or nothing outside a kernel.
 std::size_t describe_running_thread(char* text, std::size_t size);
-/// True when @p address is in the guard page of a fiber stack.
-bool is_stack_guard(const void* address);
+/// True when a fault at @p address, with the faulting thread's stack pointer at @p stack_pointer (null: unknown), is
+/// the running kernel thread overflowing its own fiber stack: the access hit that stack's guard page, or the stack
+/// pointer has gone below it. A wild pointer into another thread's guard page is not an overflow.
+bool is_stack_overflow(const void* address, const void* stack_pointer);
 
 /// @name The runtime trace and the device's clock (runtime_trace.cpp)
 /// @{

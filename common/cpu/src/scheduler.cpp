@@ -62,7 +62,6 @@ public:
             if (base == MAP_FAILED) throw std::bad_alloc();
             mprotect(base, detail::page_bytes(), PROT_NONE);
             all_.push_back(base);
-            register_guard(base);
             free_.push_back(base);
         }
         void* base = free_.back();
@@ -75,33 +74,21 @@ public:
     void deallocate(ctx::stack_context& stack) noexcept {
         free_.push_back(static_cast<char*>(stack.sp) - fiber_stack_bytes - detail::page_bytes());
     }
-    static bool is_guard(const void* address) {
-        std::lock_guard<std::mutex> lock(guards_mutex());
-        for (const void* base : guards())
-            if (address >= base && address < static_cast<const char*>(base) + detail::page_bytes()) return true;
-        return false;
-    }
 
 private:
-    static std::mutex& guards_mutex() {
-        static std::mutex m;
-        return m;
-    }
-    static std::vector<const void*>& guards() {
-        static std::vector<const void*> g;
-        return g;
-    }
-    static void register_guard(const void* base) {
-        std::lock_guard<std::mutex> lock(guards_mutex());
-        guards().push_back(base);
-    }
     std::vector<void*> all_;
     std::vector<void*> free_;
 };
 
+// Hands a fiber its stack, and tells its thread where that stack's guard page is (the fault handler's overflow test).
 struct StackAllocator {
     StackPool* pool;
-    ctx::stack_context allocate() { return pool->allocate(); }
+    const unsigned char** guard;
+    ctx::stack_context allocate() {
+        ctx::stack_context stack = pool->allocate();
+        *guard = static_cast<const unsigned char*>(stack.sp) - stack.size - detail::page_bytes();
+        return stack;
+    }
     void deallocate(ctx::stack_context& stack) noexcept { pool->deallocate(stack); }
 };
 
@@ -123,6 +110,7 @@ struct BlockThread {
     std::uint64_t commits;                    // batches of copies committed
     std::uint64_t reads;                      // shared-memory reads it made in this block (the pipeline check)
     WarpCall* warp = nullptr;                 // the warp-level call it waits at (warp_waiting)
+    const unsigned char* stack_guard = nullptr;  // the inaccessible page below its fiber's stack
     // Per lane l of its warp: the number (Worker::warp_syncs) of the last __syncwarp this thread completed together
     // with lane l. An access by lane l recorded before that __syncwarp is ordered before this thread's accesses.
     // Never reset: numbers from earlier blocks are below every access of this block (32 bits: a worker would need
@@ -547,7 +535,7 @@ void run_block(Worker& w, unsigned long long linear_block) {
         t.copies.clear();
         t.commits = 0;
         t.reads = 0;
-        t.fiber = ctx::fiber(std::allocator_arg, StackAllocator{&w.stacks}, [&w, &t](ctx::fiber&& scheduler) {
+        t.fiber = ctx::fiber(std::allocator_arg, StackAllocator{&w.stacks, &t.stack_guard}, [&w, &t](ctx::fiber&& scheduler) {
             w.scheduler = std::move(scheduler);
             try {
                 (*w.launch->body)();
@@ -1079,7 +1067,19 @@ std::size_t describe_running_thread(char* text, std::size_t size) {
     return written > 0 ? static_cast<std::size_t>(written) : 0;
 }
 
-bool is_stack_guard(const void* address) { return StackPool::is_guard(address); }
+bool is_stack_overflow(const void* address, const void* stack_pointer) {
+    const Worker* w = running_worker;
+    if (w == nullptr || w->current == nullptr || w->current->stack_guard == nullptr) return false;
+    const unsigned char* guard = w->current->stack_guard;
+    const unsigned char* usable = guard + page_bytes();  // the lowest byte the fiber may use
+    const auto* touched = static_cast<const unsigned char*>(address);
+    if (touched >= guard && touched < usable) return true;
+    // A frame larger than the stack moves the stack pointer past the guard, and its first access may land anywhere
+    // below; a stack pointer far below (more than 16 MiB) is on no fiber's stack (the worker's own code faulted).
+    const auto* sp = static_cast<const unsigned char*>(stack_pointer);
+    constexpr std::size_t far_below = std::size_t{16} << 20;
+    return sp != nullptr && sp < usable && static_cast<std::size_t>(usable - sp) <= far_below;
+}
 
 void prepare_thread_for_faults() {
     static thread_local bool done = false;

@@ -41,6 +41,33 @@ __global__ void read_past_end_kernel(const float* data, float* out, int count) {
     out[0] = data[count];
 }
 
+/// Recurses @p depth times with a 1 KiB frame each, far more stack than a CUDA thread has on the CPU backend.
+__device__ int deep_frames(int depth) {
+    volatile char frame[1024];
+    frame[0] = static_cast<char>(depth);
+    return depth == 0 ? 0 : deep_frames(depth - 1) + frame[0];
+}
+
+/// Overflows the thread's stack by recursing @p depth times.
+__global__ void deep_recursion_kernel(int* out, int depth) { out[0] = deep_frames(depth); }
+
+/// Thread 1 publishes the address of one of its locals; thread 0 reads downward from it, a page at a time, until it
+/// reaches the inaccessible page below thread 1's stack: a wild read by thread 0, not its stack overflowing.
+__global__ void read_other_stack_kernel(int* out) {
+    __shared__ unsigned long long published;
+    volatile int local = 1;
+    if (threadIdx.x == 1) published = reinterpret_cast<unsigned long long>(&local);
+    __syncthreads();  // thread 1 has published the address before thread 0 reads from it
+    if (threadIdx.x == 0) {
+        const volatile char* at = reinterpret_cast<const volatile char*>(published & ~0xFFFull);
+        int sum = 0;
+        for (int page = 0; page < 64; ++page) sum += at[-page * 4096];
+        out[0] = sum;
+    }
+    __syncthreads();  // thread 1 (and so its stack) lives on while thread 0 reads
+    out[1] = local;
+}
+
 /// Takes two pointers, and writes 1 to out[0] only when @p write: what a launch checks of its pointer arguments.
 __global__ void pointers_kernel(const float* in, float* out, bool write) {
     if (write) out[0] = 1.0f + 0.0f * in[0];
@@ -182,6 +209,16 @@ cudaError_t early_return(int* out, int threads, unsigned active) {
 
 cudaError_t read_past_end(const float* data, float* out, int count) {
     read_past_end_kernel<<<1, 1>>>(data, out, count);
+    return launch_result();
+}
+
+cudaError_t deep_recursion(int* out, int depth) {
+    deep_recursion_kernel<<<1, 1>>>(out, depth);
+    return launch_result();
+}
+
+cudaError_t read_other_stack(int* out) {
+    read_other_stack_kernel<<<1, 2>>>(out);
     return launch_result();
 }
 

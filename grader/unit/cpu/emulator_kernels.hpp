@@ -7,6 +7,10 @@ cudaError_t reverse_blocks(float* data, int blocks, int threads, bool barrier);
 cudaError_t split_barrier(int* out, int threads);
 cudaError_t early_return(int* out, int threads, unsigned active);
 cudaError_t read_past_end(const float* data, float* out, int count);
+/// Recurses @p depth times in a kernel thread, 1 KiB of stack per call (overflows the stack: a fault).
+cudaError_t deep_recursion(int* out, int depth);
+/// Thread 0 of two reads down from thread 1's stack into the page below it (a wild read: a fault); @p out: 2 ints.
+cudaError_t read_other_stack(int* out);
 cudaError_t dynamic_sum(const int* values, int* total, int threads);
 /// Sums @p threads values through the last @p threads ints of @p bytes of dynamic shared memory; first, where
 /// @p opt_in is not negative, sets the kernel's cudaFuncAttributeMaxDynamicSharedMemorySize to it (@p set gets

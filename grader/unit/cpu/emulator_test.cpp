@@ -516,6 +516,25 @@ TEST_SUITE("cpu-emulator-fault") {
     }
 }
 
+TEST_SUITE("cpu-emulator-stack-overflow") {
+    // Run alone, by a test that expects this process to end with the fault handler's message.
+    TEST_CASE("stops a kernel thread that recurses past its stack") {
+        tilelab::DeviceBuffer<int> out(1);
+        deep_recursion(out.data(), 1000);
+        FAIL("the recursion ran past the stack unnoticed");
+    }
+}
+
+TEST_SUITE("cpu-emulator-wild-stack-read") {
+    // Run alone, by a test that expects this process to end with the fault handler's message: an illegal access,
+    // not a stack overflow (the page is another thread's stack guard, which the reader's own stack never reached).
+    TEST_CASE("calls a wild read into another thread's stack guard an illegal access") {
+        tilelab::DeviceBuffer<int> out(2);
+        read_other_stack(out.data());
+        FAIL("the read below another thread's stack went unnoticed");
+    }
+}
+
 TEST_SUITE("cpu-emulator-host-read") {
     // Run alone, by a test that expects this process to end with the fault handler's message.
     TEST_CASE("stops host code that reads device memory") {
