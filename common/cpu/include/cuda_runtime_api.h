@@ -162,6 +162,34 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, void (*ke
                                                          block_threads, dynamic_shared_bytes);
 }
 
+/// The launch attributes (cudaLaunchAttribute's id) the CPU backend knows, with CUDA's values: those that change
+/// nothing a kernel computes. Clusters, cooperative launches and the rest are not declared, so that a lab using
+/// them fails the build check with a message that names them.
+enum cudaLaunchAttributeID {
+    cudaLaunchAttributeIgnore = 0,    ///< An entry that is skipped.
+    cudaLaunchAttributePriority = 8,  ///< The launch's priority among streams': one queue here, so no effect.
+};
+/// An attribute's value: the part of CUDA's union the known attributes use.
+union cudaLaunchAttributeValue {
+    char pad[64];  ///< CUDA's size of the union.
+    int priority;  ///< For cudaLaunchAttributePriority.
+};
+/// One attribute of a cudaLaunchKernelEx launch.
+struct cudaLaunchAttribute {
+    cudaLaunchAttributeID id;      ///< Which attribute.
+    char pad[8 - sizeof(cudaLaunchAttributeID)];  ///< As CUDA lays it out.
+    cudaLaunchAttributeValue val;  ///< Its value.
+};
+/// A launch as cudaLaunchKernelEx takes it (CUDA's cudaLaunchConfig_t): a kernel's configuration in one struct.
+struct cudaLaunchConfig_t {
+    dim3 gridDim;                   ///< The grid, in blocks.
+    dim3 blockDim;                  ///< The block, in threads.
+    std::size_t dynamicSmemBytes;   ///< Dynamic shared memory per block, in bytes.
+    cudaStream_t stream;            ///< The stream (one queue for all on the CPU backend).
+    cudaLaunchAttribute* attrs;     ///< numAttrs attributes; may be null when numAttrs is 0.
+    unsigned int numAttrs;          ///< How many attributes attrs holds.
+};
+
 /// @name Streams, asynchronous copies, pinned, managed and stream-ordered memory (streams.cpp).
 /// The CPU backend runs all streams' work in one order, the order it was issued (which CUDA allows: work in
 /// different streams may run in any order, this one included), and an asynchronous copy or memset is done,

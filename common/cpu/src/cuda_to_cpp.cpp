@@ -556,6 +556,50 @@ void rewrite_device_parameters(const std::string& s, const Scan& sc, std::vector
     }
 }
 
+// The words and stars of @p text, spaces dropped: "(const void *)" -> "(constvoid*)".
+std::string without_spaces(const std::string& text) {
+    std::string out;
+    for (char c : text)
+        if (!std::isspace(static_cast<unsigned char>(c))) out += c;
+    return out;
+}
+
+// "cudaLaunchKernel((void*)kernel, ...)" -> "cudaLaunchKernel(kernel, ...)": CUDA's cudaLaunchKernel takes the
+// kernel as a const void*, and the CUDA Programming Guide writes the cast; the CPU backend's cudaLaunchKernel needs
+// the kernel's type to pass the arguments, so the cast to void* (C-style or reinterpret_cast) is dropped.
+void strip_launch_kernel_casts(const std::string& s, const Scan& sc, std::vector<Edit>& edits) {
+    auto is_void_pointer = [](const std::string& type) {
+        return type == "void*" || type == "constvoid*" || type == "voidconst*";
+    };
+    for (std::size_t at = find_code(s, sc, "cudaLaunchKernel", 0); at != std::string::npos;
+         at = find_code(s, sc, "cudaLaunchKernel", at + 1)) {
+        std::size_t i = at + std::string("cudaLaunchKernel").size();
+        auto skip_space = [&] {
+            while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+        };
+        skip_space();
+        if (i >= s.size() || s[i] != '(') continue;
+        ++i;
+        skip_space();
+        if (i >= s.size() || !sc.code[i]) continue;
+        const std::size_t cast = i;
+        if (s[i] == '(') {  // (void*) or (const void*)
+            const std::size_t close = s.find(')', i);
+            if (close == std::string::npos) continue;
+            const std::string type = without_spaces(s.substr(i + 1, close - i - 1));
+            if (is_void_pointer(type)) edits.push_back(Edit{cast, close + 1, ""});
+        } else if (s.compare(i, 16, "reinterpret_cast") == 0) {  // reinterpret_cast<const void*>(kernel)
+            i += 16;
+            skip_space();
+            if (i >= s.size() || s[i] != '<') continue;
+            const std::size_t close = s.find('>', i);
+            if (close == std::string::npos) continue;
+            const std::string type = without_spaces(s.substr(i + 1, close - i - 1));
+            if (is_void_pointer(type)) edits.push_back(Edit{cast, close + 1, ""});
+        }
+    }
+}
+
 }  // namespace
 
 std::string cuda_to_cpp(const std::string& source) {
@@ -585,6 +629,7 @@ std::string cuda_to_cpp(const std::string& source) {
     rewrite_local_pointers(source, sc, small);
     rewrite_device_parameters(source, sc, small);
     blank_unroll_pragmas(source, sc, small);
+    strip_launch_kernel_casts(source, sc, small);
     const std::size_t large = edits.size();
     for (const Edit& edit : small) {
         auto inside = [&](std::size_t b, std::size_t e) { return edit.begin >= b && edit.begin < e; };

@@ -312,6 +312,55 @@ cudaError_t launch_kernel_scale(int* out, int scale, cudaStream_t stream) {
     return finish();
 }
 
+cudaError_t launch_kernel_void_cast_scale(int* out, int scale) {
+    void* arguments[] = {(void*)&out, (void*)&scale};
+    const cudaError_t launched = cudaLaunchKernel((void*)scale_kernel, dim3(2), dim3(32), arguments, 0, 0);
+    if (launched != cudaSuccess) return launched;
+    return finish();
+}
+
+cudaError_t launch_kernel_ex_scale(int* out, int scale, cudaStream_t stream) {
+    cudaLaunchAttribute attributes[1] = {};
+    attributes[0].id = cudaLaunchAttributePriority;
+    attributes[0].val.priority = 0;
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3(2);
+    config.blockDim = dim3(32);
+    config.dynamicSmemBytes = 0;
+    config.stream = stream;
+    config.attrs = attributes;
+    config.numAttrs = 1;
+    const cudaError_t launched = cudaLaunchKernelEx(&config, scale_kernel, out, scale);
+    if (launched != cudaSuccess) return launched;
+    return finish();
+}
+
+namespace {
+/// CUDA's min and max overloads: each call is ambiguous unless the backend has nvcc's set.
+__global__ void min_max_kernel(double* out) {
+    const std::size_t big = std::size_t{1} << 40;
+    const long negative = -3;
+    const unsigned int u = 7;
+    out[0] = static_cast<double>(min(big, std::size_t{5}));      // unsigned long
+    out[1] = static_cast<double>(max(big, std::size_t{5}));
+    out[2] = max(0.0f, -2.5f);                                   // float
+    out[3] = min(1.5f, 2.5);                                     // float and double: double
+    out[4] = static_cast<double>(min(negative, 4L));             // long
+    out[5] = static_cast<double>(max(-1LL, 2LL));                // long long
+    out[6] = static_cast<double>(min(u, 3));                     // unsigned and int: unsigned
+    out[7] = static_cast<double>(max(-1, u));                    // -1 as unsigned is the larger
+    out[8] = fminf(min(2.0f, 3.0f), 1.0f);
+    out[9] = max(2.0, 3.0);                                      // double
+    out[10] = static_cast<double>(min(static_cast<int>(threadIdx.x) + 4, 9));  // int
+    out[11] = static_cast<double>(min(threadIdx.x + 4u, 9u));   // unsigned
+}
+}  // namespace
+
+cudaError_t min_max_overloads(double* out) {
+    min_max_kernel<<<1, 1>>>(out);
+    return finish();
+}
+
 namespace {
 constexpr int kPipelineThreads = 32;  // pipeline_sum's block; each thread copies four floats of a chunk
 

@@ -42,6 +42,15 @@ cudaError_t carved_tiles(float* out, int n, bool barrier);
 /// out[i] = i * @p scale for i < 64, by a kernel launched with cudaLaunchKernel on @p stream.
 cudaError_t launch_kernel_scale(int* out, int scale, cudaStream_t stream);
 
+/// out[i] = i * @p scale for i < 64, by a kernel launched with cudaLaunchKernel((void*)kernel, ...), as the CUDA
+/// Programming Guide writes it.
+cudaError_t launch_kernel_void_cast_scale(int* out, int scale);
+/// out[i] = i * @p scale for i < 64, by a kernel launched with cudaLaunchKernelEx and a cudaLaunchConfig_t (with a
+/// priority attribute) on @p stream.
+cudaError_t launch_kernel_ex_scale(int* out, int scale, cudaStream_t stream);
+/// One thread stores CUDA's min and max of mixed types (see the kernel) in out[0..11].
+cudaError_t min_max_overloads(double* out);
+
 /// How pipeline_sum waits for its copies.
 enum class PipelineMode {
     consumer_wait,  ///< cuda::memcpy_async with aligned_size_t<16>, pipe.consumer_wait() before each chunk.

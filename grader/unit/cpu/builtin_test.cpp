@@ -370,6 +370,24 @@ TEST_SUITE("cpu-builtins") {
         CHECK(message_of(code).find("(cooperative_groups::memcpy_async) was still in flight. A wait is missing: the "
                                     "issuing thread must reach cooperative_groups::wait(block)") != std::string::npos);
     }
+
+    TEST_CASE("min and max have CUDA's overloads: each integer width, signed, unsigned and mixed, float and double") {
+        tilelab::DeviceBuffer<double> out(12);
+        REQUIRE(min_max_overloads(out.data()) == cudaSuccess);
+        const std::vector<double> got = to_host(out);
+        CHECK(got[0] == 5.0);
+        CHECK(got[1] == static_cast<double>(std::size_t{1} << 40));
+        CHECK(got[2] == 0.0);
+        CHECK(got[3] == 1.5);
+        CHECK(got[4] == -3.0);
+        CHECK(got[5] == 2.0);
+        CHECK(got[6] == 3.0);
+        CHECK(got[7] == 4294967295.0);  // max(int, unsigned) compares as unsigned, as CUDA's does
+        CHECK(got[8] == 1.0);
+        CHECK(got[9] == 3.0);
+        CHECK(got[10] == 4.0);
+        CHECK(got[11] == 4.0);
+    }
 }
 
 TEST_SUITE("cpu-streams") {
@@ -574,6 +592,23 @@ TEST_SUITE("cpu-streams") {
         REQUIRE(launch_kernel_scale(out.data(), 3, stream) == cudaSuccess);
         const std::vector<int> got = to_host(out);
         for (int i = 0; i < 64; ++i) CHECK(got[i] == 3 * i);
+        CHECK(cudaStreamDestroy(stream) == cudaSuccess);
+    }
+
+    TEST_CASE("cudaLaunchKernel((void*)kernel, ...) takes the kernel cast to void*, as the CUDA Programming Guide writes it") {
+        tilelab::DeviceBuffer<int> out(64);
+        REQUIRE(launch_kernel_void_cast_scale(out.data(), 5) == cudaSuccess);
+        const std::vector<int> got = to_host(out);
+        for (int i = 0; i < 64; ++i) CHECK(got[i] == 5 * i);
+    }
+
+    TEST_CASE("cudaLaunchKernelEx(&config, kernel, args...) with a cudaLaunchConfig_t is the same launch as <<< >>>") {
+        tilelab::DeviceBuffer<int> out(64);
+        cudaStream_t stream = nullptr;
+        REQUIRE(cudaStreamCreate(&stream) == cudaSuccess);
+        REQUIRE(launch_kernel_ex_scale(out.data(), 7, stream) == cudaSuccess);
+        const std::vector<int> got = to_host(out);
+        for (int i = 0; i < 64; ++i) CHECK(got[i] == 7 * i);
         CHECK(cudaStreamDestroy(stream) == cudaSuccess);
     }
 }

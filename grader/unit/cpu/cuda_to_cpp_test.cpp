@@ -119,4 +119,20 @@ TEST_SUITE("cuda-to-cpp") {
         CHECK(has(out, "__global__ void k(float* A, const float* B) {}"));  // kernels take global pointers only
         CHECK(has(out, "load(::tilelab::cpu::DevicePointer<const float> row)"));
     }
+
+    TEST_CASE("drops the cast to void* of cudaLaunchKernel's kernel, which the CPU backend's launch needs typed") {
+        const std::string out = cuda_to_cpp(
+            "void f(void** a) {\n"
+            "  cudaLaunchKernel((void*)k, g, b, a, 0, 0);\n"
+            "  cudaLaunchKernel( ( const void * ) &k, g, b, a);\n"
+            "  cudaLaunchKernel(reinterpret_cast<const void*>(k), g, b, a);\n"
+            "  cudaLaunchKernel((void**)k, g, b, a);\n"
+            "  cudaLaunchKernelExC(&c, (void*)k, a);\n"
+            "}\n");
+        CHECK(has(out, "  cudaLaunchKernel(k, g, b, a, 0, 0);\n"));
+        CHECK(has(out, "  cudaLaunchKernel(  &k, g, b, a);\n"));
+        CHECK(has(out, "  cudaLaunchKernel((k), g, b, a);\n"));
+        CHECK(has(out, "  cudaLaunchKernel((void**)k, g, b, a);\n"));  // not a cast to void*: left alone
+        CHECK(has(out, "  cudaLaunchKernelExC(&c, (void*)k, a);\n"));  // another function
+    }
 }

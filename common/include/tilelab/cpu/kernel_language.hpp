@@ -71,10 +71,39 @@ inline int __syncthreads_or(int predicate, const char* file = __builtin_FILE(), 
 /// CUDA's warp size, which the labs do not depend on.
 constexpr int warpSize = 32;
 
-inline int min(int a, int b) { return a < b ? a : b; }
-inline int max(int a, int b) { return a < b ? b : a; }
-inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
-inline unsigned max(unsigned a, unsigned b) { return a < b ? b : a; }
+/// @name min and max, with CUDA's overloads (crt/math_functions.hpp): one per integer width, signed, unsigned and
+/// mixed (a mixed pair compares as the unsigned type, as CUDA's does), and float and double (fminf, fmin), so that
+/// `min(std::size_t, std::size_t)` or `max(0.0f, x)` picks the overload nvcc picks instead of being ambiguous.
+/// @{
+#define TILELAB_CPU_MIN_MAX(R, A, B)                                                  \
+    inline R min(A a, B b) {                                                          \
+        return static_cast<R>(b) < static_cast<R>(a) ? static_cast<R>(b) : static_cast<R>(a); \
+    }                                                                                 \
+    inline R max(A a, B b) {                                                          \
+        return static_cast<R>(a) < static_cast<R>(b) ? static_cast<R>(b) : static_cast<R>(a); \
+    }
+TILELAB_CPU_MIN_MAX(int, int, int)
+TILELAB_CPU_MIN_MAX(unsigned int, unsigned int, unsigned int)
+TILELAB_CPU_MIN_MAX(unsigned int, int, unsigned int)
+TILELAB_CPU_MIN_MAX(unsigned int, unsigned int, int)
+TILELAB_CPU_MIN_MAX(long int, long int, long int)
+TILELAB_CPU_MIN_MAX(unsigned long int, unsigned long int, unsigned long int)
+TILELAB_CPU_MIN_MAX(unsigned long int, long int, unsigned long int)
+TILELAB_CPU_MIN_MAX(unsigned long int, unsigned long int, long int)
+TILELAB_CPU_MIN_MAX(long long int, long long int, long long int)
+TILELAB_CPU_MIN_MAX(unsigned long long int, unsigned long long int, unsigned long long int)
+TILELAB_CPU_MIN_MAX(unsigned long long int, long long int, unsigned long long int)
+TILELAB_CPU_MIN_MAX(unsigned long long int, unsigned long long int, long long int)
+#undef TILELAB_CPU_MIN_MAX
+inline float min(float a, float b) { return fminf(a, b); }
+inline float max(float a, float b) { return fmaxf(a, b); }
+inline double min(double a, double b) { return fmin(a, b); }
+inline double max(double a, double b) { return fmax(a, b); }
+inline double min(float a, double b) { return fmin(a, b); }
+inline double max(float a, double b) { return fmax(a, b); }
+inline double min(double a, float b) { return fmin(a, b); }
+inline double max(double a, float b) { return fmax(a, b); }
+/// @}
 
 namespace tilelab::cpu {
 
@@ -247,6 +276,17 @@ cudaError_t cudaLaunchKernel(void (*kernel)(P...), dim3 grid, dim3 block, void**
                              std::size_t dynamic_shared_bytes = 0, cudaStream_t = nullptr) {
     return ::tilelab::cpu::detail::launch_from_arguments(kernel, grid, block, arguments, dynamic_shared_bytes,
                                                          std::index_sequence_for<P...>{});
+}
+
+/// cudaLaunchKernelEx(&config, kernel, args...): the same launch as `kernel<<<config.gridDim, config.blockDim,
+/// config.dynamicSmemBytes, config.stream>>>(args...)`. Its attributes are not read: the only ones declared here
+/// change nothing a kernel computes (cudaLaunchAttributeID).
+template <class... P, class... A>
+cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t* config, void (*kernel)(P...), A&&... arguments) {
+    if (config == nullptr) return cudaErrorInvalidValue;
+    ::tilelab::cpu::launch(kernel, "cudaLaunchKernelEx", __FILE__, __LINE__, config->gridDim, config->blockDim,
+                           config->dynamicSmemBytes)(std::forward<A>(arguments)...);
+    return cudaPeekAtLastError();
 }
 
 #include <tilelab/cpu/shared_pointer.hpp>
