@@ -121,6 +121,31 @@ cudaError_t cudaMemcpy(void* destination, const void* source, std::size_t bytes,
 cudaError_t cudaMemset(void* pointer, int value, std::size_t bytes);
 cudaError_t cudaMemGetInfo(std::size_t* free, std::size_t* total);
 
+namespace tilelab::cpu::detail {
+/// cudaMemcpyToSymbol's (@p into_symbol) and cudaMemcpyFromSymbol's work once the symbol's type is known: @p bytes
+/// from @p offset of the @p symbol_bytes at @p symbol, to or from @p other. A `__constant__` or `__device__` variable
+/// is an ordinary global on the CPU backend; the other side is host memory, or a device buffer
+/// (cudaMemcpyDeviceToDevice, or cudaMemcpyDefault given one).
+cudaError_t copy_symbol(void* symbol, std::size_t symbol_bytes, void* other, std::size_t bytes, std::size_t offset,
+                        cudaMemcpyKind kind, bool into_symbol);
+}  // namespace tilelab::cpu::detail
+
+/// Copies @p bytes from @p source into the `__constant__` (or `__device__`) variable @p symbol, from its byte
+/// @p offset on; past the variable's end is cudaErrorInvalidValue, as on a GPU.
+template <class T>
+cudaError_t cudaMemcpyToSymbol(T& symbol, const void* source, std::size_t bytes, std::size_t offset = 0,
+                               cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+    return tilelab::cpu::detail::copy_symbol(static_cast<void*>(&symbol), sizeof(T), const_cast<void*>(source), bytes,
+                                             offset, kind, true);
+}
+/// Copies @p bytes of the variable @p symbol, from its byte @p offset on, to @p destination.
+template <class T>
+cudaError_t cudaMemcpyFromSymbol(void* destination, const T& symbol, std::size_t bytes, std::size_t offset = 0,
+                                 cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+    return tilelab::cpu::detail::copy_symbol(const_cast<void*>(static_cast<const void*>(&symbol)), sizeof(T),
+                                             destination, bytes, offset, kind, false);
+}
+
 cudaError_t cudaEventCreate(cudaEvent_t* event);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);

@@ -374,6 +374,25 @@ cudaError_t cudaMemcpy(void* destination, const void* source, std::size_t bytes,
 
 namespace tilelab::cpu::detail {
 
+cudaError_t copy_symbol(void* symbol, std::size_t symbol_bytes, void* other, std::size_t bytes, std::size_t offset,
+                        cudaMemcpyKind kind, bool into_symbol) {
+    if (offset > symbol_bytes || bytes > symbol_bytes - offset) return record_error(cudaErrorInvalidValue);
+    const cudaMemcpyKind from_host = into_symbol ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+    if (kind != from_host && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+        return record_error(cudaErrorInvalidMemcpyDirection);
+    void* at = static_cast<unsigned char*>(symbol) + offset;
+    const bool other_on_device =
+        kind == cudaMemcpyDeviceToDevice || (kind == cudaMemcpyDefault && is_device_range(other, bytes));
+    // The symbol is host memory here: a device buffer on the other side goes through cudaMemcpy's checks.
+    if (other_on_device)
+        return into_symbol ? cudaMemcpy(at, other, bytes, cudaMemcpyDeviceToHost)
+                           : cudaMemcpy(other, at, bytes, cudaMemcpyHostToDevice);
+    drain_queue();  // a copy waits for the kernels before it, as on a GPU
+    if (const cudaError_t pending = take_kernel_error(); pending != cudaSuccess) return pending;
+    if (bytes > 0) std::memmove(into_symbol ? at : other, into_symbol ? other : at, bytes);
+    return cudaSuccess;
+}
+
 cudaError_t check_copy(void* destination, const void* source, std::size_t bytes, cudaMemcpyKind kind) {
     const bool destination_on_device = kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice;
     const bool source_on_device = kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice;

@@ -437,3 +437,26 @@ cudaError_t group_copy_sum(const float* in, float* out, int chunks, GroupCopyMod
     group_copy_sum_kernel<<<1, kGroupThreads>>>(in, out, chunks, mode);
     return finish();
 }
+
+namespace {
+/// A kernel's sizes and scale, in constant memory as a CUDA course often keeps them.
+__constant__ int constant_factors[4];
+
+/// out[i] = i * constant_factors[i % 4].
+__global__ void constant_scale_kernel(int* out) {
+    const int i = threadIdx.x;
+    out[i] = i * constant_factors[i % 4];
+}
+}  // namespace
+
+cudaError_t constant_scale(int* out, const int* factors, std::size_t bytes, std::size_t offset, const int* device_factors,
+                           int* read_back) {
+    const cudaError_t copied = device_factors != nullptr
+                                   ? cudaMemcpyToSymbol(constant_factors, device_factors, bytes, offset,
+                                                        cudaMemcpyDeviceToDevice)
+                                   : cudaMemcpyToSymbol(constant_factors, factors, bytes, offset);
+    if (copied != cudaSuccess) return copied;
+    constant_scale_kernel<<<1, 64>>>(out);
+    if (const cudaError_t launched = finish(); launched != cudaSuccess) return launched;
+    return cudaMemcpyFromSymbol(read_back, constant_factors, sizeof(constant_factors));
+}

@@ -602,6 +602,27 @@ TEST_SUITE("cpu-streams") {
         for (int i = 0; i < 64; ++i) CHECK(got[i] == 5 * i);
     }
 
+    TEST_CASE("cudaMemcpyToSymbol and cudaMemcpyFromSymbol set and read a __constant__ array that kernels read") {
+        tilelab::DeviceBuffer<int> out(64);
+        const int factors[4] = {2, 3, 5, 7};
+        int back[4] = {};
+        REQUIRE(constant_scale(out.data(), factors, sizeof factors, 0, nullptr, back) == cudaSuccess);
+        std::vector<int> got = to_host(out);
+        for (int i = 0; i < 64; ++i) CHECK(got[i] == i * factors[i % 4]);
+        for (int i = 0; i < 4; ++i) CHECK(back[i] == factors[i]);
+        const int last = 11;  // one element, at byte offset 12, from a device buffer
+        tilelab::DeviceBuffer<int> on_device(1);
+        on_device.copy_from_host(&last, 1);
+        REQUIRE(constant_scale(out.data(), nullptr, sizeof(int), 3 * sizeof(int), on_device.data(), back) ==
+                cudaSuccess);
+        CHECK(back[3] == 11);
+        CHECK(back[0] == 2);
+        got = to_host(out);
+        CHECK(got[7] == 7 * 11);
+        CHECK(constant_scale(out.data(), factors, sizeof factors, sizeof(int), nullptr, back) == cudaErrorInvalidValue);
+        CHECK(cudaGetLastError() == cudaErrorInvalidValue);
+    }
+
     TEST_CASE("cudaLaunchKernelEx(&config, kernel, args...) with a cudaLaunchConfig_t is the same launch as <<< >>>") {
         tilelab::DeviceBuffer<int> out(64);
         cudaStream_t stream = nullptr;
