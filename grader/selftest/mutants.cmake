@@ -470,3 +470,18 @@ tilelab_add_mutant(NAME tensor-accumulates-in-half LAB 09_tensor_cores SUITES in
   FIND2 "/// Rounds every element"
   REPLACE2 "${tilelab_round_to_half}"
   MATCH "these operands are of one sign and span float32's range")
+
+# --- bounds no shape reached (red-team pass, CPU backend) ---
+# Columns from 1040 on skipped: every shape but the far ones (odd_shapes in grader/src/shapes.cpp: a dimension past
+# 4096) stays under 1040 columns, so this kernel earned full marks before they were added.
+tilelab_add_mutant(NAME naive-skips-far-columns LAB 01_naive SUITES odd-shapes
+  FIND "if (row >= rows || col >= cols) return;"
+  REPLACE "if (row >= rows || col >= cols || col >= 1040) return;"
+  MATCH "elements of P were never written")
+
+# Sums added into P (atomicAdd) that nobody cleared: P starts as the kit's NaN, not zero. On the CPU backend the NaN
+# keeps its bits through the additions and reads as "never written"; the hint names the cause either way.
+tilelab_add_mutant(NAME naive-accumulates-into-P LAB 01_naive SUITES tiny
+  FIND "    float sum = 0.0f;\n    for (int k = 0; k < inner; ++k) sum += M[row * inner + k] * N[k * cols + col];\n    P[row * cols + col] = sum;"
+  REPLACE "    for (int k = 0; k < inner; ++k) atomicAdd(&P[row * cols + col], M[row * inner + k] * N[k * cols + col]);"
+  MATCH "P does not start at zero")

@@ -69,7 +69,8 @@ std::vector<std::string> diagnose(const FailedRun& run) {
 
     if (cmp.unwritten == total)
         return {"nothing was written to P: the kernel is not implemented yet, returns before storing, or the "
-                "grid has no blocks"};
+                "grid has no blocks; or it adds into P (P[i] += ..., atomicAdd, beta * P) without first storing "
+                "to it: P does not start at zero (the kit fills it with NaN, and the sum stays NaN)"};
 
     std::size_t bad_outside_partial = 0;
     std::size_t nan_results = 0;
@@ -108,7 +109,8 @@ std::vector<std::string> diagnose(const FailedRun& run) {
     else if (nan_results > 0)
         hints.push_back(std::to_string(nan_results) +
                         " results are NaN: the kernel read past the end of M or N (the grader surrounds the inputs "
-                        "with NaN); check the bounds test on each load");
+                        "with NaN); check the bounds test on each load. Or it added into P before storing to it: "
+                        "P does not start at zero (the kit fills it with NaN)");
     if (cmp.wrong > 0 && only_partial_tile_bad)
         hints.push_back("only elements in the last partial tile of rows or columns are wrong: check the bounds "
                         "tests, and load 0.0f into tile elements that fall outside M or N");
@@ -196,7 +198,9 @@ std::vector<std::string> diagnose_contract_launch(const LabUnderTest& lab, const
     hints.push_back("likely causes, most likely first: (1) x mapped to rows and y to columns; " + contract +
                     "; (2) the kernel relies on a grid or block of your launcher's own (another block size, a 1D "
                     "grid, a count of threads or blocks it assumes): it must work with exactly the kit's launch above; "
-                    "(3) your launcher computes P itself, on the host or through another kernel, which earns nothing");
+                    "(3) your launcher computes P itself, on the host or through another kernel, which earns nothing; "
+                    "(4) the kernel adds into P (+=, atomicAdd) and your launcher clears P first (cudaMemset): the "
+                    "kit's launch does not, and P does not start at zero; store each element instead");
     return hints;
 }
 

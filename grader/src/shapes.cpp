@@ -73,8 +73,12 @@ std::vector<Shape> sanitizer_shapes(const LabUnderTest& lab) {
 
 std::vector<Shape> odd_shapes(const LabUnderTest& lab) {
     const int t = lab.tile_width;
+    // Past 4096 in each dimension (every other shape stays under 1100, the large ones included): a kernel that
+    // drops columns, rows or terms beyond some bound (a buffer sized 1024, a block limit) fails here. Thin, so cheap.
+    const int far = (4096 / t + 1) * t;
     if (lab.needs_tile_multiples)
-        return {{7 * t, 11 * t, 5 * t}, {32 * t, t, 2 * t}, {2 * t, 3 * t, 32 * t}, {8 * t, t, 9 * t}};
+        return {{7 * t, 11 * t, 5 * t}, {32 * t, t, 2 * t}, {2 * t, 3 * t, 32 * t}, {8 * t, t, 9 * t},
+                {t, t, far}, {far, t, t}, {t, far, t}};
     return {
         {97, 131, 61},     // primes
         {1031, 37, 29},    // tall
@@ -82,6 +86,9 @@ std::vector<Shape> odd_shapes(const LabUnderTest& lab) {
         {257, 1, 263},     // thin inner dimension
         {131, 2, 127},
         {1, 1000, 1},      // one long dot product
+        {3, 2, 4099},      // far columns, far rows, a far inner dimension (4099 is prime)
+        {4099, 2, 3},
+        {1, 4099, 1},
     };
 }
 

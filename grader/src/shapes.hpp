@@ -46,7 +46,7 @@ std::vector<Shape> fast_path_shapes(const LabUnderTest& lab);
 /// inner dimension above T has two phases, so a missing bounds check, barrier or zero-fill shows in them all the
 /// same; fewer shapes keep each run short, since every launch under a sanitizer costs tens of milliseconds.
 std::vector<Shape> sanitizer_shapes(const LabUnderTest& lab);
-/// Primes, tall, wide and thin-inner shapes.
+/// Primes, tall, wide and thin-inner shapes, and thin ones with a dimension past 4096 (the rest stay under 1100).
 std::vector<Shape> odd_shapes(const LabUnderTest& lab);
 /// large_side cubed, and (large_side − 1) × (large_side + 1) × (large_side − 3) for labs that take any shape.
 std::vector<Shape> large_shapes(const LabUnderTest& lab);

@@ -49,6 +49,20 @@ TEST_SUITE("shapes") {
         }
     }
 
+    // A kernel that skips columns, rows or terms past some bound (grader/selftest/mutants.cmake,
+    // naive-skips-far-columns) is caught only where a shape reaches beyond it.
+    TEST_CASE("every lab multiplies a shape past 4096 in each dimension") {
+        std::vector<LabUnderTest> labs = any_shape_labs();
+        for (int t : {8, 16, 32}) labs.push_back(lab(t, true));
+        for (const LabUnderTest& l : labs) {
+            const auto all = every_shape(l);
+            CAPTURE(l.tile());
+            CHECK(std::any_of(all.begin(), all.end(), [](const Shape& s) { return s.rows > 4096; }));
+            CHECK(std::any_of(all.begin(), all.end(), [](const Shape& s) { return s.inner > 4096; }));
+            CHECK(std::any_of(all.begin(), all.end(), [](const Shape& s) { return s.cols > 4096; }));
+        }
+    }
+
     TEST_CASE("a lab for any shape meets 1, T-1, T and T+1 in every dimension") {
         for (int t : {8, 16, 32}) {
             const auto edges = tilelab::grader::edge_shapes(lab(t, false));
