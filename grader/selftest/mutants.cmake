@@ -485,3 +485,12 @@ tilelab_add_mutant(NAME naive-accumulates-into-P LAB 01_naive SUITES tiny
   FIND "    float sum = 0.0f;\n    for (int k = 0; k < inner; ++k) sum += M[row * inner + k] * N[k * cols + col];\n    P[row * cols + col] = sum;"
   REPLACE "    for (int k = 0; k < inner; ++k) atomicAdd(&P[row * cols + col], M[row * inner + k] * N[k * cols + col]);"
   MATCH "P does not start at zero")
+
+# M's tile elements outside M left unset instead of 0.0f (N's still zero-filled): each is multiplied by 0, which
+# gives 0 for any finite leftover but NaN for an unwritten one. The CPU backend's fresh shared memory is NaN, and
+# the hint names the cause from its bits; a GPU's leftover shared memory usually holds finite values from an
+# earlier block, so this bug only the CPU backend can show for sure.
+tilelab_add_mutant(NAME boundary-tile-left-unset LAB 03_tiled_boundary SUITES tiny EXPECT none CPU_EXPECT fail
+  FIND "M_tile[ty][tx] = (row < rows && m_col < inner) ? M[row * inner + m_col] : 0.0f;"
+  REPLACE "if (row < rows && m_col < inner) M_tile[ty][tx] = M[row * inner + m_col];"
+  CPU_MATCH "read shared memory [(]or a cudaMalloc buffer of its own[)] before any thread stored to it")

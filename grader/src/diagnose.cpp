@@ -75,6 +75,7 @@ std::vector<std::string> diagnose(const FailedRun& run) {
     std::size_t bad_outside_partial = 0;
     std::size_t nan_results = 0;
     std::size_t past_end_results = 0;  // NaN with the bits the CPU backend keeps past the end of each buffer
+    std::size_t fresh_results = 0;     // NaN with the bits of the CPU backend's fresh shared memory
     for (std::size_t i = 0; i < total; ++i) {
         if (cmp.status[i] == ElementStatus::correct) continue;
         const int row = static_cast<int>(i / s.cols);
@@ -85,6 +86,7 @@ std::vector<std::string> diagnose(const FailedRun& run) {
             std::uint32_t bits = 0;
             std::memcpy(&bits, &run.got[i], sizeof bits);
             past_end_results += tilelab::cpu::is_past_end_poison(bits);
+            fresh_results += bits == tilelab::cpu::fresh_memory_bits;
         }
     }
     // The pattern means something only when P has both full tiles (all right) and partial ones (some wrong).
@@ -101,7 +103,14 @@ std::vector<std::string> diagnose(const FailedRun& run) {
                             " elements of P were never written: check that the grid covers all of P and that "
                             "every thread inside P stores its sum");
     }
-    if (past_end_results > 0)
+    if (fresh_results > 0)
+        hints.push_back(std::to_string(nan_results) +
+                        " results are NaN: the kernel read shared memory (or a cudaMalloc buffer of its own) before "
+                        "any thread stored to it; these results carry the NaN that the CPU backend fills fresh memory "
+                        "with. Most likely a tile element outside M or N is skipped instead of set to 0.0f (0 times "
+                        "an unwritten value is not 0 when that value is NaN or infinite, which leftover shared memory "
+                        "on a GPU may be), or a tile is read before the barrier after its loads");
+    else if (past_end_results > 0)
         hints.push_back(std::to_string(nan_results) +
                         " results are NaN: the kernel read past the end of M or N (these results carry the NaN that "
                         "the CPU backend keeps in the bytes just past the end of every device buffer); check the "

@@ -62,7 +62,7 @@ bool refuses(std::size_t bytes) {
 }
 
 // Bits every byte of fresh device memory gets: as floats, NaN; as ints, -1.
-constexpr int garbage_byte = 0xFF;
+constexpr int garbage_byte = tilelab::cpu::fresh_memory_byte;
 
 // A buffer's first byte is aligned to this, as cudaMalloc's are.
 constexpr std::size_t buffer_alignment = 256;

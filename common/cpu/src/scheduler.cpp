@@ -37,7 +37,7 @@ constexpr std::size_t max_dynamic_shared_bytes = detail::optin_shared_bytes;  //
 constexpr std::size_t arena_bytes = max_static_shared_bytes + max_dynamic_shared_bytes;
 constexpr std::size_t fiber_stack_bytes = 64 * 1024;
 constexpr std::uint16_t many_readers = 0xFFFF;
-constexpr int garbage_byte = 0xFF;  // fresh shared memory reads as NaN (floats) or -1 (ints)
+constexpr int garbage_byte = fresh_memory_byte;  // fresh shared memory reads as NaN (floats) or -1 (ints)
 
 std::atomic<unsigned long long> threads_run{0};
 std::atomic<unsigned long long> barriers_passed{0};
