@@ -38,7 +38,8 @@ mkdir -p "$out" && out=$(cd "$out" && pwd)
 # The kit, once: everything but the students' files (the "grade" preset, grading the stubs, which nobody runs).
 echo "building the kit once in $out/kit ${extra[*]:-}" >&2
 SECONDS=0
-if ! { cmake --preset grade -B "$out/kit" "${extra[@]}" -S "$root" && cmake --build "$out/kit" --target all tilelab-batch; } \
+if ! { cmake --preset grade -B "$out/kit" "${extra[@]}" -S "$root" &&
+       cmake --build "$out/kit" --target all tilelab-batch; } \
      >"$out/kit.log" 2>&1; then
   tail -30 "$out/kit.log" >&2
   echo "building the kit failed (log: $out/kit.log): nothing was graded; this is the kit's problem, not a student's" >&2

@@ -494,3 +494,11 @@ tilelab_add_mutant(NAME boundary-tile-left-unset LAB 03_tiled_boundary SUITES ti
   FIND "M_tile[ty][tx] = (row < rows && m_col < inner) ? M[row * inner + m_col] : 0.0f;"
   REPLACE "if (row < rows && m_col < inner) M_tile[ty][tx] = M[row * inner + m_col];"
   CPU_MATCH "read shared memory [(]or a cudaMalloc buffer of its own[)] before any thread stored to it")
+
+# The fragments' elements left as loaded, not converted with __float_to_tf32: the tensor cores (and the CPU backend)
+# take the top 19 bits, a truncation that errs up to twice TF32's rounding and of one sign per input; on the
+# edges' short sums a product's error passes TF32's bound, and the hint names the missing conversion.
+tilelab_add_mutant(NAME tensor-inputs-not-converted LAB 09_tensor_cores SUITES edges
+  FIND "fragment.x[t] = wmma::__float_to_tf32(fragment.x[t]);"
+  REPLACE "fragment.x[t] = fragment.x[t] + 0.0f;"
+  MATCH "convert every element of M's and N's fragments with wmma::__float_to_tf32")

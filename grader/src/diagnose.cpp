@@ -59,6 +59,23 @@ std::string transposition_hint(const FailedRun& run) {
     return {};
 }
 
+// True when the lab's inputs are TF32 and every wrong element is finite and within a few tolerances of the
+// reference: what inputs truncated instead of rounded leave (a wrong index or a missed term errs by far more).
+bool close_tf32_misses(const FailedRun& run, std::size_t nan_results) {
+    constexpr double close_tolerances = 4.0;
+    const tilelab::ReferenceProduct& ref = run.reference;
+    if (ref.input_precision != tilelab::InputPrecision::tf32 || run.comparison.wrong == 0 || nan_results > 0)
+        return false;
+    for (std::size_t i = 0; i < run.comparison.status.size(); ++i) {
+        if (run.comparison.status[i] != ElementStatus::wrong) continue;
+        const double error = std::fabs(static_cast<double>(run.got[i]) - ref.value[i]);
+        if (!std::isfinite(run.got[i]) ||
+            error > close_tolerances * tilelab::tolerance(ref.inner, ref.magnitude[i], ref.input_precision))
+            return false;
+    }
+    return true;
+}
+
 }  // namespace
 
 std::vector<std::string> diagnose(const FailedRun& run) {
@@ -120,6 +137,12 @@ std::vector<std::string> diagnose(const FailedRun& run) {
                         " results are NaN: the kernel read past the end of M or N (the grader surrounds the inputs "
                         "with NaN); check the bounds test on each load. Or it added into P before storing to it: "
                         "P does not start at zero (the kit fills it with NaN)");
+    if (close_tf32_misses(run, nan_results))
+        hints.push_back(std::to_string(cmp.wrong) +
+                        " results are close to the reference but outside what TF32 inputs allow: convert every "
+                        "element of M's and N's fragments with wmma::__float_to_tf32 before mma_sync (unconverted "
+                        "floats are truncated by the tensor cores, an error of one sign per input that adds up over "
+                        "the inner dimension)");
     if (cmp.wrong > 0 && only_partial_tile_bad)
         hints.push_back("only elements in the last partial tile of rows or columns are wrong: check the bounds "
                         "tests, and load 0.0f into tile elements that fall outside M or N");

@@ -239,4 +239,31 @@ TEST_SUITE("diagnose") {
         s.at(19, 19) = tilelab::unwritten_value();
         CHECK_FALSE(has(s.contract_hints(naive_lab()), "the kernel maps x to rows"));
     }
+
+    TEST_CASE("TF32 inputs truncated instead of converted: close misses name __float_to_tf32, far ones do not") {
+        // A short inner dimension, where one truncated product (up to twice TF32's rounding error per input) is
+        // the whole sum; over long sums the errors average out within TF32's bound, and no grader can tell them.
+        Scenario s({32, 2, 32});
+        s.ref.input_precision = tilelab::InputPrecision::tf32;
+        auto truncated = [](float x) {  // the top 19 bits, as tensor cores take an unconverted float
+            std::uint32_t bits = 0;
+            std::memcpy(&bits, &x, sizeof bits);
+            bits &= 0xFFFFE000u;
+            std::memcpy(&x, &bits, sizeof x);
+            return x;
+        };
+        for (int r = 0; r < 32; ++r)
+            for (int c = 0; c < 32; ++c) {
+                double sum = 0.0;
+                for (int k = 0; k < 2; ++k)
+                    sum += static_cast<double>(truncated(s.M.at(r, k))) * truncated(s.N.at(k, c));
+                s.at(r, c) = static_cast<float>(sum);
+            }
+        REQUIRE_FALSE(tilelab::compare(s.got.data(), s.ref).passed());  // some product errs past TF32's bound
+        CHECK(has(s.hints(), "wmma::__float_to_tf32"));
+        s.at(3, 5) += 1.0f;  // one element off by far more: not a rounding matter
+        CHECK_FALSE(has(s.hints(), "wmma::__float_to_tf32"));
+        s.ref.input_precision = tilelab::InputPrecision::fp32;  // an FP32 lab never gets the hint
+        CHECK_FALSE(has(s.hints(), "wmma::__float_to_tf32"));
+    }
 }

@@ -535,7 +535,8 @@ void run_block(Worker& w, unsigned long long linear_block) {
         t.copies.clear();
         t.commits = 0;
         t.reads = 0;
-        t.fiber = ctx::fiber(std::allocator_arg, StackAllocator{&w.stacks, &t.stack_guard}, [&w, &t](ctx::fiber&& scheduler) {
+        t.fiber = ctx::fiber(
+            std::allocator_arg, StackAllocator{&w.stacks, &t.stack_guard}, [&w, &t](ctx::fiber&& scheduler) {
             w.scheduler = std::move(scheduler);
             try {
                 (*w.launch->body)();

@@ -449,8 +449,8 @@ __global__ void constant_scale_kernel(int* out) {
 }
 }  // namespace
 
-cudaError_t constant_scale(int* out, const int* factors, std::size_t bytes, std::size_t offset, const int* device_factors,
-                           int* read_back) {
+cudaError_t constant_scale(int* out, const int* factors, std::size_t bytes, std::size_t offset,
+                           const int* device_factors, int* read_back) {
     const cudaError_t copied = device_factors != nullptr
                                    ? cudaMemcpyToSymbol(constant_factors, device_factors, bytes, offset,
                                                         cudaMemcpyDeviceToDevice)

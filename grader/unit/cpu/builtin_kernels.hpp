@@ -50,8 +50,8 @@ cudaError_t launch_kernel_void_cast_scale(int* out, int scale);
 /// Sets a `__constant__ int[4]` with cudaMemcpyToSymbol (@p bytes at byte @p offset, from @p factors, or from the
 /// device buffer @p device_factors when not null), runs out[i] = i * factor[i % 4] over 64 threads, and reads the
 /// four factors back into @p read_back with cudaMemcpyFromSymbol.
-cudaError_t constant_scale(int* out, const int* factors, std::size_t bytes, std::size_t offset, const int* device_factors,
-                           int* read_back);
+cudaError_t constant_scale(int* out, const int* factors, std::size_t bytes, std::size_t offset,
+                           const int* device_factors, int* read_back);
 cudaError_t launch_kernel_ex_scale(int* out, int scale, cudaStream_t stream);
 /// One thread stores CUDA's min and max of mixed types (see the kernel) in out[0..11].
 cudaError_t min_max_overloads(double* out);

@@ -1,7 +1,8 @@
 /// @file grader/selftest/accept-styles/launch-kernel-void-cast/01_naive/kernel.cu
-/// @brief Lab 01 launched as the CUDA C++ Programming Guide and the runtime API's examples write cudaLaunchKernel (style:
-/// the kernel cast to `(void*)`, an argument array of `(void*)&arg`, stream 0), which the CPU backend's build once
-/// refused (no cudaLaunchKernel took a void*): the rewrite drops the cast so that the launch keeps the kernel's type.
+/// @brief Lab 01 launched as the CUDA C++ Programming Guide and the runtime API's examples write
+/// cudaLaunchKernel (style: the kernel cast to `(void*)`, an argument array of `(void*)&arg`, stream 0), which the
+/// CPU backend's build once refused (no cudaLaunchKernel took a void*): the rewrite drops the cast so that the
+/// launch keeps the kernel's type.
 #include <tilelab/labs.hpp>
 
 __global__ void matmul_naive_kernel(const float* M, const float* N, float* P, int rows, int inner, int cols) {
