@@ -502,3 +502,12 @@ tilelab_add_mutant(NAME tensor-inputs-not-converted LAB 09_tensor_cores SUITES e
   FIND "fragment.x[t] = wmma::__float_to_tf32(fragment.x[t]);"
   REPLACE "fragment.x[t] = fragment.x[t] + 0.0f;"
   MATCH "convert every element of M's and N's fragments with wmma::__float_to_tf32")
+
+# Each thread also stores into its right neighbour's element. On a GPU the neighbour's own store comes first within
+# a warp and is overwritten: wrong values. The CPU backend runs each thread to its end before the next, so P comes
+# out right there, and the work spread names the store into an element another thread owns.
+tilelab_add_mutant(NAME naive-stores-into-neighbour LAB 01_naive SUITES edges
+  FIND "    P[row * cols + col] = sum;"
+  REPLACE "    P[row * cols + col] = sum;\n    if (col + 1 < cols) P[row * cols + col + 1] = -1.0f;"
+  MATCH "elements wrong"
+  CPU_MATCH "a thread stored to an element another thread owns")

@@ -160,6 +160,18 @@ ShapeVerdict check_work_spread(const LabUnderTest& lab, const Shape& shape, cons
                                           [](const auto& a, const auto& b) { return a.second < b.second; });
     const std::size_t share =
         lab.block_tile == 0 ? 1 : static_cast<std::size_t>(lab.block_tile * lab.block_tile / lab.threads_per_block());
+    // Enough threads wrote to cover P with each one's own share: the work is spread, and the extra stores land on
+    // elements other threads own (an index off by one, a second store), which a GPU's threads would race for.
+    const bool spread = per_thread.size() * share >= count;
+    if (busiest != per_thread.end() && busiest->second > share && spread)
+        return fail("one thread wrote " + std::to_string(busiest->second) + " elements of P (" +
+                    where(static_cast<std::uint32_t>(busiest->first >> 32),
+                          static_cast<std::uint32_t>(busiest->first & 0xFFFFFFFFu)) +
+                    "; " + std::to_string(per_thread.size()) + " threads wrote to P, enough to give each its own): " +
+                    contract_words(lab) +
+                    "\n  hint: a thread stored to an element another thread owns (an index off by one, or a second "
+                    "store next to its own): on a GPU the two stores race and P's value depends on their order; "
+                    "each thread stores only its own output" + (share > 1 ? "s" : ""));
     if (busiest != per_thread.end() && busiest->second > share)
         return fail("one thread wrote " + std::to_string(busiest->second) + " elements of P (" +
                     where(static_cast<std::uint32_t>(busiest->first >> 32),
