@@ -117,7 +117,7 @@ function(_tilelab_add_checks prefix target tile_width backend labels suites)
       add_test(NAME ${prefix}.${suite} COMMAND "$<TARGET_FILE:tilelab-checker-${backend}>" --show-verdict
                "${CMAKE_BINARY_DIR}/verdicts/${prefix}.${suite}")
       set_tests_properties(${prefix}.${suite} PROPERTIES LABELS "${labels};${backend};${suite}" TIMEOUT 30
-                           SKIP_RETURN_CODE 77 FIXTURES_REQUIRED ${prefix}.checked)
+                           SKIP_RETURN_CODE 77 FIXTURES_REQUIRED "${prefix}.checked;${prefix}.built")
     endif()
   endforeach()
   if(series STREQUAL "" AND measuring_series STREQUAL "")
@@ -126,6 +126,11 @@ function(_tilelab_add_checks prefix target tile_width backend labels suites)
   set(command ${ARGN})
   if(ARGN MATCHES "tilelab-checker")
     list(APPEND command --verdict-file "${CMAKE_BINARY_DIR}/verdicts/${prefix}" ${series} ${measuring_series})
+  endif()
+  _tilelab_runner_is_module(module ${backend})
+  if(module AND ARGN MATCHES "tilelab-checker")
+    _tilelab_join_shared_series(${prefix} "${measuring_series}" ${series_timeout} ${command})
+    return()
   endif()
   add_test(NAME ${prefix}.checks COMMAND ${command})
   set_tests_properties(${prefix}.checks PROPERTIES LABELS "${labels};${backend};checks" TIMEOUT ${series_timeout}
@@ -136,6 +141,60 @@ function(_tilelab_add_checks prefix target tile_width backend labels suites)
     # kit (TILELAB_GPU_LEASE), the GPU lock does this for the measuring checks alone.
     set_tests_properties(${prefix}.checks PROPERTIES RUN_SERIAL TRUE)
   endif()
+endfunction()
+
+# The lab's series as a part of its submission's series at its tile width (TILELAB_RUNNER_MODULES): one test,
+# <submission>.tw<N>.checks, runs every lab's series one after another in one checker, with one runner host that
+# loads each lab's module (one CUDA context for all, where each lab's own series would start one; _tilelab_add_runner).
+# Its checks' own tests still show each check; a lab whose build failed is left out by the checker (--built-record) and
+# its checks' tests by CTest (the lab's .built fixture). Labs with measuring checks come last, as those checks come
+# last in a series: they hold the GPU alone until their lab's series ends.
+function(_tilelab_join_shared_series prefix measuring timeout checker)
+  string(REGEX MATCH "^(.+)[.]lab[0-9]+[.](tw[0-9]+)$" unused "${prefix}")
+  set(series "${CMAKE_MATCH_1}.${CMAKE_MATCH_2}")
+  set_property(GLOBAL PROPERTY TILELAB_SHARED_SERIES_PART_${prefix}
+               ${ARGN} --built-record "${CMAKE_BINARY_DIR}/verdicts/${prefix}.build.json")
+  set(list TILELAB_SHARED_SERIES_${series})
+  if(NOT measuring STREQUAL "")
+    set(list TILELAB_SHARED_SERIES_LAST_${series})
+  endif()
+  set_property(GLOBAL APPEND PROPERTY ${list} ${prefix})
+  get_property(all GLOBAL PROPERTY TILELAB_SHARED_SERIES)
+  if(NOT series IN_LIST all)
+    set_property(GLOBAL APPEND PROPERTY TILELAB_SHARED_SERIES ${series})
+    set_property(GLOBAL PROPERTY TILELAB_SHARED_SERIES_CHECKER_${series} "${checker}")
+    set_property(GLOBAL PROPERTY TILELAB_SHARED_SERIES_TIMEOUT_${series} ${TILELAB_GPU_QUEUE_SECONDS})
+  endif()
+  get_property(seconds GLOBAL PROPERTY TILELAB_SHARED_SERIES_TIMEOUT_${series})
+  math(EXPR seconds "${seconds} + ${timeout} - ${TILELAB_GPU_QUEUE_SECONDS}")
+  set_property(GLOBAL PROPERTY TILELAB_SHARED_SERIES_TIMEOUT_${series} ${seconds})
+  if(NOT all)  # the tests, once every lab of the directory has joined its series
+    cmake_language(DEFER CALL _tilelab_add_shared_series_tests)
+  endif()
+endfunction()
+
+# The tests of _tilelab_join_shared_series: <submission>.tw<N>.checks, after its labs' builds.
+function(_tilelab_add_shared_series_tests)
+  get_property(all GLOBAL PROPERTY TILELAB_SHARED_SERIES)
+  foreach(series IN LISTS all)
+    get_property(first GLOBAL PROPERTY TILELAB_SHARED_SERIES_${series})
+    get_property(last GLOBAL PROPERTY TILELAB_SHARED_SERIES_LAST_${series})
+    get_property(command GLOBAL PROPERTY TILELAB_SHARED_SERIES_CHECKER_${series})
+    get_property(timeout GLOBAL PROPERTY TILELAB_SHARED_SERIES_TIMEOUT_${series})
+    set(fixtures "")
+    set(builds "")
+    set(separator "")
+    foreach(prefix IN LISTS first last)
+      get_property(part GLOBAL PROPERTY TILELAB_SHARED_SERIES_PART_${prefix})
+      list(APPEND command ${separator} ${part})
+      set(separator --then)
+      list(APPEND fixtures ${prefix}.checked)
+      list(APPEND builds ${prefix}.build)
+    endforeach()
+    add_test(NAME ${series}.checks COMMAND ${command})
+    set_tests_properties(${series}.checks PROPERTIES LABELS "gpu;checks" TIMEOUT ${timeout} DEPENDS "${builds}"
+                         FIXTURES_SETUP "${fixtures}")
+  endforeach()
 endfunction()
 
 # <program> (with its limits) running the sanitized suite (eight shapes with partial tiles, see shapes.hpp) with

@@ -15,6 +15,9 @@ function(tilelab_export_kit)
   if("cpu" IN_LIST TILELAB_BACKENDS)
     list(APPEND targets tilelab-cuda-to-cpp tilelab_boost_context)
   endif()
+  if("gpu" IN_LIST TILELAB_BACKENDS)
+    list(APPEND targets tilelab-runner-host-gpu tilelab_runner_module_entry_gpu)
+  endif()
   # The labs' adapters and kit kernels (TileLabRunner.cmake), as many as the labs registered so far created.
   get_property(kit_objects GLOBAL PROPERTY TILELAB_KIT_OBJECTS)
   list(APPEND targets ${kit_objects})
@@ -23,7 +26,7 @@ function(tilelab_export_kit)
   # The settings a submission's build must share with the kit: compilers, flags, and the grading options.
   set(settings "# Written by the TileLab kit build (cmake/TileLabKitExport.cmake); read by grader/submission.\n")
   foreach(variable TILELAB_BACKENDS TILELAB_TILE_WIDTHS TILELAB_TEST_TIMEOUT TILELAB_REQUEST_LIMIT TILELAB_PERF_TILE_WIDTH
-                   TILELAB_MIN_SPEEDUP TILELAB_GATE_CUDA_FLAGS TILELAB_SANITIZER_TILE_WIDTH TILELAB_COMPUTE_SANITIZER
+                   TILELAB_MIN_SPEEDUP TILELAB_GATE_CUDA_FLAGS TILELAB_SANITIZER_TILE_WIDTH TILELAB_COMPUTE_SANITIZER TILELAB_RUNNER_MODULES
                    TILELAB_CXXFILT CMAKE_BUILD_TYPE CMAKE_CXX_COMPILER CMAKE_CXX_FLAGS CMAKE_CUDA_COMPILER
                    CMAKE_CUDA_FLAGS CMAKE_CUDA_ARCHITECTURES CMAKE_CUDA_HOST_COMPILER CMAKE_NM)
     if(DEFINED ${variable})

@@ -62,6 +62,7 @@ function(_tilelab_kit_objects out_var lab backend tile_width)
     _tilelab_cpu_sources(${target} "${folder}" "" source "${source}")
   endif()
   add_library(${target} OBJECT "${source}")
+  set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)  # also in labs' modules
   set_property(GLOBAL APPEND PROPERTY TILELAB_KIT_OBJECTS ${target})  # exported with the kit (TileLabKitExport.cmake)
   if(tile_width)
     target_compile_definitions(${target} PRIVATE TILE_WIDTH=${tile_width})
@@ -126,11 +127,26 @@ function(tilelab_lab_cuda_architectures out lab)
   set(${out} "${kept}" PARENT_SCOPE)
 endfunction()
 
+# Whether a lab on @p backend is a module for the runner host (grader/runner/runner_host.cpp) rather than a program
+# of its own: on the GPU, graded against a kit (TILELAB_GPU_LEASE, grader/submission) built with
+# TILELAB_RUNNER_MODULES: every lab of a submission at a tile width then shares one CUDA context (_tilelab_add_checks).
+function(_tilelab_runner_is_module out_var backend)
+  set(${out_var} OFF PARENT_SCOPE)
+  if(backend STREQUAL "gpu" AND TILELAB_GPU_LEASE AND TILELAB_RUNNER_MODULES)
+    set(${out_var} ON PARENT_SCOPE)
+  endif()
+endfunction()
+
 # The runner <target>: the lab's files alone (<target>_lab, so the build check can see what they define), compiled
 # as an unprivileged user of its own when the build runs as root (the launcher: hostile source never runs a
-# compiler that can write the kit), with the adapter, the lab's kit kernel and the runner's harness.
+# compiler that can write the kit), with the adapter, the lab's kit kernel and the runner's harness; or, as a
+# module (_tilelab_runner_is_module), with the adapter, the kit kernel and the module's entry point, which the runner
+# host loads: linked -Bsymbolic (its names resolve inside it) and with no name left undefined, so that what would
+# not link into a program fails its build here too, not when the host loads it.
 function(_tilelab_add_runner target lab tile_width backend launcher source_check flags)
+  _tilelab_runner_is_module(module ${backend})
   add_library(${target}_lab OBJECT EXCLUDE_FROM_ALL ${ARGN})
+  set_target_properties(${target}_lab PROPERTIES POSITION_INDEPENDENT_CODE ${module})
   target_compile_definitions(${target}_lab PRIVATE TILE_WIDTH=${tile_width})
   target_compile_options(${target}_lab PRIVATE ${flags})
   target_link_libraries(${target}_lab PRIVATE tilelab_lab_support_${backend})
@@ -141,8 +157,17 @@ function(_tilelab_add_runner target lab tile_width backend launcher source_check
     set_target_properties(${target}_lab PROPERTIES CUDA_ARCHITECTURES "${architectures}")
   endif()
   _tilelab_kit_objects(adapter ${lab} ${backend} "")
-  add_executable(${target} EXCLUDE_FROM_ALL $<TARGET_OBJECTS:${adapter}>)
-  target_link_libraries(${target} PRIVATE ${target}_lab tilelab_runner_main_${backend} tilelab_lab_support_${backend})
+  if(module)
+    add_library(${target} MODULE EXCLUDE_FROM_ALL $<TARGET_OBJECTS:${adapter}>
+                $<TARGET_OBJECTS:tilelab_runner_module_entry_gpu>)
+    target_link_libraries(${target} PRIVATE ${target}_lab tilelab_lab_support_${backend})
+    target_link_options(${target} PRIVATE "LINKER:-Bsymbolic" "LINKER:--no-undefined")
+    set_target_properties(${target} PROPERTIES TILELAB_SHARED_CUDART ON CUDA_RUNTIME_LIBRARY Shared
+                                               LINKER_LANGUAGE CUDA BUILD_RPATH "${CUDAToolkit_LIBRARY_DIR}")
+  else()
+    add_executable(${target} EXCLUDE_FROM_ALL $<TARGET_OBJECTS:${adapter}>)
+    target_link_libraries(${target} PRIVATE ${target}_lab tilelab_runner_main_${backend} tilelab_lab_support_${backend})
+  endif()
   if(TILELAB_${lab}_KIT_KERNEL)
     _tilelab_kit_objects(kit_kernel ${lab} ${backend} ${tile_width})
     target_sources(${target} PRIVATE $<TARGET_OBJECTS:${kit_kernel}>)
@@ -189,7 +214,13 @@ function(_tilelab_add_lab_targets out_build out_program prefix submission root l
     BACKEND ${backend} TARGETS ${targets} OBJECTS "$<JOIN:$<TARGET_OBJECTS:${target}_lab>,|>" SOURCES ${sources}
     SOURCE_ROOT "${root}" SOURCE_FILES ${TILELAB_${lab}_FILES} SOURCE_LAUNCHER "${launcher}")
   set(${out_build} ${build} PARENT_SCOPE)
-  # The checker (no student code) grades the lab's runner, which it starts in a sandbox of its own.
+  # The checker (no student code) grades the lab's runner, which it starts in a sandbox of its own: the lab's own
+  # program, or the runner host with the lab's module.
+  set(runner --runner "$<TARGET_FILE:${target}>")
+  _tilelab_runner_is_module(module ${backend})
+  if(module)
+    set(runner --runner "$<TARGET_FILE:tilelab-runner-host-gpu>" --module "$<TARGET_FILE:${target}>")
+  endif()
   set(${out_program} "$<TARGET_FILE:tilelab-checker-${backend}>" --lab ${TILELAB_${lab}_ID} --tile-width ${tile_width}
-      --runner "$<TARGET_FILE:${target}>" PARENT_SCOPE)
+      ${runner} PARENT_SCOPE)
 endfunction()

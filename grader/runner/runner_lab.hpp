@@ -7,6 +7,8 @@
 
 #include <cuda_runtime_api.h>
 
+#include <string>
+
 namespace tilelab::runner {
 
 /// A launcher: device pointers in, P = M · N launched (asynchronously).
@@ -26,8 +28,13 @@ struct RunnerLab {
     KernelRecord (*read_record)() = nullptr;
 };
 
-/// The lab this runner holds.
+/// The lab this runner holds: the adapter's, linked into the runner, or the runner host's module loaded last.
 const RunnerLab& runner_lab();
+
+/// Loads a lab's module (a shared object of the lab's files, adapter and module_entry.cpp) at @p tile_width and
+/// answers for it from then on; returns an empty string, or why it could not. Set by the runner host
+/// (runner_host.cpp) before main runs; null in a runner built with its one lab.
+extern std::string (*load_lab_module)(const std::string& path, int tile_width);
 
 /// TILE_WIDTH the lab was built with, as the checker says (--tile-width): the adapters are kit code built once
 /// per lab, so they learn it here rather than from the macro.

@@ -539,11 +539,30 @@ Writer free_memory() {
     return out;
 }
 
+int tile_width = 16;
+std::string lab_not_loaded;  // why the runner host has no lab to answer for (its module did not load)
+
+// The runner host's request for another lab (runner_host.cpp): its module and tile width.
+Writer load_lab(Reader& in) {
+    const std::string path = in.get_string();
+    const int told = in.get<std::int32_t>();
+    if (!in.at_end() || told <= 0) unsupported("malformed load_lab request");
+    if (tilelab::runner::load_lab_module == nullptr) unsupported("this runner holds one lab, built with it");
+    lab_not_loaded = tilelab::runner::load_lab_module(path, told);
+    if (!lab_not_loaded.empty()) unsupported(lab_not_loaded.c_str());
+    tile_width = told;
+    return reply(Status::ok);
+}
+
 Writer answer(const std::vector<unsigned char>& request) {
     Reader in(request);
     const RunnerLab& lab = runner_lab();
     try {
-        switch (in.get<Op>()) {
+        const Op op = in.get<Op>();
+        if (op == Op::load_lab) return load_lab(in);
+        if (op != Op::hello && lab.launcher == nullptr)
+            unsupported(("the lab's module could not be loaded: " + lab_not_loaded).c_str());
+        switch (op) {
             case Op::hello: return hello();
             case Op::multiply: return multiply(in, lab);
             case Op::attributes: return attributes(in, lab);
@@ -558,6 +577,7 @@ Writer answer(const std::vector<unsigned char>& request) {
             case Op::watched_multiply: return watched_multiply(in, lab);
             case Op::scaled_multiply: return scaled_multiply(in, lab);
             case Op::pipelined_multiply: return pipelined_multiply(in, lab);
+            case Op::load_lab: break;  // answered above
         }
         unsupported("unknown request");
     } catch (const RequestFailed& failed) {
@@ -572,8 +592,6 @@ Writer answer(const std::vector<unsigned char>& request) {
     return reply(Status::unsupported);
 }
 
-int tile_width = 16;
-
 int descriptor(int argc, char** argv, const char* option) {
     for (int i = 1; i + 1 < argc; ++i)
         if (std::strcmp(argv[i], option) == 0) return std::atoi(argv[i + 1]);
@@ -583,6 +601,16 @@ int descriptor(int argc, char** argv, const char* option) {
 }  // namespace
 
 int tilelab::runner::contract_tile_width() { return tile_width; }
+std::string (*tilelab::runner::load_lab_module)(const std::string&, int) = nullptr;
+
+namespace {
+// The value of @p option in argv, or empty.
+std::string argument(int argc, char** argv, const char* option) {
+    for (int i = 1; i + 1 < argc; ++i)
+        if (std::strcmp(argv[i], option) == 0) return argv[i + 1];
+    return {};
+}
+}  // namespace
 
 int main(int argc, char** argv) {
     const int in = descriptor(argc, argv, "--in"), out = descriptor(argc, argv, "--out");
@@ -591,6 +619,13 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "this is a TileLab lab runner: the checker starts it (--tile-width N --in FD --out FD)\n");
         return 2;
     }
+    // The runner host's first lab (runner_host.cpp): a module that does not load fails every request but hello,
+    // saying why, rather than the program, so that the checker reports it as the lab's failure.
+    const std::string module = argument(argc, argv, "--module");
+    if (!module.empty())
+        lab_not_loaded = tilelab::runner::load_lab_module == nullptr
+                             ? "this runner holds one lab, built with it (--module is the runner host's)"
+                             : tilelab::runner::load_lab_module(module, tile_width);
     std::signal(SIGPIPE, SIG_IGN);  // a checker that has gone away is an error on write, not a signal
     std::vector<unsigned char> request;
     while (receive_frame(in, request))

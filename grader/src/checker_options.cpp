@@ -45,6 +45,8 @@ CheckerOptions parse_checker_options(int& argc, char** argv) {
         if (arg == "--lab") lab = value();
         else if (arg == "--tile-width") tile_width = std::atoi(value().c_str());
         else if (arg == "--runner") runner = value();
+        else if (arg == "--module") options.module = std::filesystem::absolute(value()).string();
+        else if (arg == "--built-record") options.built_record = value();
         else if (arg == "--sanitizer") sanitizer = value();
         else if (arg == "--sanitizer-tool") options.sanitizer_tool = value();
         else if (arg == "--time-limit") seconds = std::strtod(value().c_str(), nullptr);
@@ -67,6 +69,7 @@ CheckerOptions parse_checker_options(int& argc, char** argv) {
                           std::to_string(sanitizer_error_status), "--print-limit", "20"};
     // Absolute: the runner starts in its scratch folder.
     options.runner.push_back(std::filesystem::absolute(runner).string());
+    if (!options.module.empty()) options.runner.insert(options.runner.end(), {"--module", options.module});
     options.runner.insert(options.runner.end(), {"--tile-width", std::to_string(tile_width)});
     options.deadline = std::chrono::steady_clock::now() +
                        std::chrono::milliseconds(static_cast<long long>(seconds * 1000));

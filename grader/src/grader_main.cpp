@@ -291,6 +291,78 @@ int run_one(doctest::Context& context, const tilelab::grader::CheckerOptions& op
     return result;
 }
 
+// The line that says what is graded, and with which seed (base_seed() throws where TILELAB_SEED is not a number).
+std::string what_is_graded(const tilelab::grader::LabUnderTest& lab) {
+    char line[256];
+    std::snprintf(line, sizeof line, "Grading %s (%s) at TILE_WIDTH %d with seed %llu (set TILELAB_SEED to change it)\n",
+                  lab.name, lab.launcher, lab.tile_width, static_cast<unsigned long long>(tilelab::base_seed()));
+    return line;
+}
+
+// The checks of one lab as a series (--suite): what is graded, the GPU for the lab, then run_series.
+int run_lab_series(int argc, char** argv, const tilelab::grader::CheckerOptions& options) {
+    std::string said;
+    try {
+        said = what_is_graded(options.lab);
+    } catch (const std::exception& error) {
+        said = "error: " + std::string(error.what()) + "\n";
+        return end_every_check(options, 2, said, {error.what(), ""});
+    }
+    tilelab::grader::FoundGpu gpu;
+    try {
+        gpu = gpu_for_lab(options.lab.name, said);
+    } catch (const std::exception& error) {  // the GPU lock could not be held
+        return end_every_check(options, 2, said + "error: " + error.what() + "\n", {error.what(), ""});
+    }
+    const std::string device = gpu.said + "\n";
+    if (!gpu.usable) return end_every_check(options, exit_skipped, said + device, {skip_reason(gpu.said), ""});
+    std::printf("%s", device.c_str());
+    return run_series(argc, argv, options, said + device);
+}
+
+// Whether the build check's record at @p path says the lab built (check_record.hpp).
+bool lab_built(const std::string& path) {
+    try {
+        return tilelab::grader::read_record(path).verdict == "passed";
+    } catch (const std::exception&) {
+        return false;  // no record: the build check did not finish
+    }
+}
+
+// Several labs' series, one after another, separated by --then on the command line: one checker and, where each
+// lab is a module of the runner host (--module), one lab's program and one CUDA context for all of them. A lab
+// whose build did not pass (--built-record) is left out: its checks are not run, as when its series is a test of its
+// own. A lab's measuring checks hold the GPU alone until its series ends, not the next lab's.
+int run_labs_in_series(int argc, char** argv) {
+    std::vector<std::vector<char*>> segments(1, std::vector<char*>{argv[0]});
+    for (int i = 1; i < argc; ++i) {
+        if (std::string(argv[i]) == "--then") segments.push_back({argv[0]});
+        else segments.back().push_back(argv[i]);
+    }
+    int status = 0;
+    for (std::vector<char*>& segment : segments) {
+        int count = static_cast<int>(segment.size());
+        segment.push_back(nullptr);
+        tilelab::grader::CheckerOptions options;
+        try {
+            options = tilelab::grader::parse_checker_options(count, segment.data());
+            if (options.series.empty()) throw std::invalid_argument("each lab of --then needs its --suite checks");
+        } catch (const std::invalid_argument& error) {
+            std::printf("error: %s\n", error.what());
+            return 2;
+        }
+        if (!options.built_record.empty() && !lab_built(options.built_record)) {
+            std::printf("%s: not run, its build check did not pass\n", options.lab.name);
+            continue;
+        }
+        tilelab::grader::set_checker_options(options);
+        const int result = run_lab_series(count, segment.data(), options);
+        tilelab::grader::gpu_lease().release();
+        if (result != 0) status = result;
+    }
+    return status;
+}
+
 // What was written to @p path, onto this process's standard output (for CTest, after the log was written).
 void print_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -316,6 +388,8 @@ int main(int argc, char** argv) {
         std::printf("%s\n", tilelab::grader::found_gpu_record(gpu).substr(1).c_str());
         return gpu.usable ? 0 : exit_skipped;
     }
+    for (int i = 1; i < argc; ++i)
+        if (std::string(argv[i]) == "--then") return run_labs_in_series(argc, argv);
     tilelab::grader::CheckerOptions options;
     try {
         options = tilelab::grader::parse_checker_options(argc, argv);
@@ -331,32 +405,15 @@ int main(int argc, char** argv) {
             log, std::filesystem::path(options.verdict_file).filename().string());
     doctest::Context context(argc, argv);
     if (context.shouldExit()) return context.run();
-    const bool series = !options.series.empty();
+    if (!options.series.empty()) return run_lab_series(argc, argv, options);
 
     std::string said;
     try {
-        const auto& lab = tilelab::grader::lab_under_test();
-        char line[256];
-        std::snprintf(line, sizeof line, "Grading %s (%s) at TILE_WIDTH %d with seed %llu (set TILELAB_SEED to change it)\n",
-                      lab.name, lab.launcher, lab.tile_width, static_cast<unsigned long long>(tilelab::base_seed()));
-        said = line;
+        said = what_is_graded(options.lab);
     } catch (const std::exception& error) {
         said = "error: " + std::string(error.what()) + "\n";
-        if (series) return end_every_check(options, 2, said, {error.what(), ""});
         std::printf("%s", said.c_str());
         return write_record(options, options.verdict_file, check_of_run(argc, argv, options), 2, {error.what(), ""}, 0);
-    }
-    if (series) {
-        tilelab::grader::FoundGpu gpu;
-        try {
-            gpu = gpu_for_lab(options.lab.name, said);
-        } catch (const std::exception& error) {  // the GPU lock could not be held
-            return end_every_check(options, 2, said + "error: " + error.what() + "\n", {error.what(), ""});
-        }
-        const std::string device = gpu.said + "\n";
-        if (!gpu.usable) return end_every_check(options, exit_skipped, said + device, {skip_reason(gpu.said), ""});
-        std::printf("%s", device.c_str());
-        return run_series(argc, argv, options, said + device);
     }
     // One check: its output goes to its log, beside its record, and then to CTest.
     if (options.verdict_file.empty()) {

@@ -12,6 +12,7 @@ namespace tilelab::grader {
 namespace {
 
 std::unique_ptr<RunnerProcess> runner;
+std::vector<std::string> runner_command;  // what the running runner was started with, or switched to since
 bool runner_unusable = false;  // it ended, hung or lost its CUDA context: a later check needs a new one
 bool runner_lost_context = false;  // its CUDA context is lost: the next request, even in this check, needs a new one
 
@@ -39,8 +40,42 @@ struct SharedHoldRelease {
     ~SharedHoldRelease() { gpu_lease().release_shared(); }
 };
 
+// The same command but for the module and its tile width: the same runner host, which can load that module.
+bool same_host(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i] != b[i] && (i == 0 || (a[i - 1] != "--module" && a[i - 1] != "--tile-width"))) return false;
+    return true;
+}
+
+// The next lab of a series of several (--then) in the runner host that served the last: asked to load the lab's
+// module, no new CUDA context. A runner that cannot (not a host, or the module did not load) is ended; the next
+// request starts one for this lab, whose own start says what went wrong.
+void switch_lab() {
+    const CheckerOptions& options = checker_options();
+    if (!runner || runner_command == options.runner) return;
+    if (!options.module.empty() && same_host(runner_command, options.runner)) {
+        wire::Writer request;
+        request.put(wire::Op::load_lab).put_string(options.module).put<std::int32_t>(options.lab.tile_width);
+        ReplyHeader header;
+        try {
+            hold_gpu(GpuUse::shared);
+            const SharedHoldRelease release;
+            runner->call(request, "loading the lab's module", header);
+            if (header.status == wire::Status::ok) {
+                runner_command = options.runner;
+                return;
+            }
+        } catch (const RunnerGone&) {
+        }
+    }
+    runner.reset();
+}
+
 RunnerProcess& started_runner() {
+    switch_lab();
     if (!runner) {
+        runner_command = checker_options().runner;
         runner = std::make_unique<RunnerProcess>(checker_options().runner, checker_options().deadline);
         runner->set_request_limit(
             std::chrono::milliseconds(static_cast<long long>(checker_options().request_limit_seconds * 1000)));

@@ -54,6 +54,10 @@ struct LabUnderTest {
 struct CheckerOptions {
     LabUnderTest lab{};                        ///< The lab, from the registry by --lab and --tile-width.
     std::vector<std::string> runner;           ///< The runner's command: an optional wrapper, then the runner.
+    std::string module;                        ///< The lab's module the runner host loads (--module); empty: none.
+    /// The build check's record of the lab (--built-record): in a series of several labs (--then), a lab whose
+    /// build did not pass is left out, as CTest leaves out the checks of a lab of its own whose build failed.
+    std::string built_record;
     std::chrono::steady_clock::time_point deadline;  ///< When the lab's program must have answered everything.
     std::string verdict_file;                  ///< Where the checker writes its verdict for grade.cmake; may be empty.
     std::string sanitizer_tool;                ///< compute-sanitizer's tool the runner runs under; empty for none.
@@ -66,8 +70,9 @@ struct CheckerOptions {
 /// compute-sanitizer's exit status when its tool found an error (--error-exitcode).
 inline constexpr int sanitizer_error_status = 86;
 
-/// Reads and removes the checker's own options (--lab, --tile-width, --runner, --time-limit, --verdict-file,
-/// --sanitizer PATH with --sanitizer-tool TOOL, --exclusive-gpu, --request-limit SECONDS, --suite ...) from argv; throws std::invalid_argument with a message when one is missing or wrong.
+/// Reads and removes the checker's own options (--lab, --tile-width, --runner, --module, --built-record,
+/// --time-limit, --verdict-file, --sanitizer PATH with --sanitizer-tool TOOL, --exclusive-gpu, --request-limit
+/// SECONDS, --suite ...) from argv; throws std::invalid_argument with a message when one is missing or wrong.
 CheckerOptions parse_checker_options(int& argc, char** argv);
 
 /// The options this process was started with (set once by main).

@@ -43,6 +43,8 @@ enum class Op : std::uint32_t {
                        ///< stores into shared memory scaled by it (the shared-memory check); multiply's reply.
     pipelined_multiply,  ///< A multiply (contract launch) whose reply adds a SharedArrivals record: how the bytes
                          ///< written into shared memory got there (the pipeline check; zeros but on the CPU backend).
+    load_lab,  ///< The runner host (grader/runner/runner_host.cpp): load another lab's module (path, tile width) and
+               ///< answer for it from now on; a runner built with its lab answers Status::unsupported.
 };
 
 /// How a pipelined multiply's kernel filled shared memory (the emulator's count, every block of the launch).
