@@ -66,10 +66,21 @@ function(_tilelab_lab_suites out_var lab tile_width backend skip)
   set(${out_var}_GATE ${gate} PARENT_SCOPE)
 endfunction()
 
-# The performance gate, <prefix>.<suite>: the lab's gate runner (<target>_gate) raced against its reference.
-function(_tilelab_add_gate_test prefix suite target labels)
+# The performance gate, <prefix>.<suite>: the lab's gate runner (<target>_gate) raced against its reference. With
+# the labs as modules (_tilelab_runner_is_module), the gate is a part of its submission's series, as a lab's checks
+# are, and its test shows its verdict.
+function(_tilelab_add_gate_test prefix suite target labels backend)
   math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * ${TILELAB_SUITE_${suite}_TIME_FACTOR}")
   string(REPLACE "$<TARGET_FILE:${target}>" "$<TARGET_FILE:${target}_gate>" program "${ARGN}")
+  _tilelab_runner_is_module(module ${backend})
+  if(module AND program MATCHES "tilelab-checker")
+    math(EXPR seconds "${timeout} * 9 / 10")
+    math(EXPR series_timeout "${TILELAB_GPU_QUEUE_SECONDS} + ${timeout}")
+    _tilelab_join_shared_run(checks ${prefix} checked OFF ${series_timeout} ${program}
+                             --verdict-file "${CMAKE_BINARY_DIR}/verdicts/${prefix}" --suite ${suite}:${seconds}:0:shared)
+    _tilelab_add_shown_check(${prefix} ${suite} "${labels};gpu;${suite}" gpu checked)
+    return()
+  endif()
   _tilelab_checker_limits(command ${timeout} ${prefix}.${suite} ${program})
   add_test(NAME ${prefix}.${suite} COMMAND ${command} --test-suite=${suite})
   # The checker's own limit leaves out any wait for its turn on the GPU in a batch; CTest's allows for it.
@@ -81,6 +92,15 @@ function(_tilelab_add_gate_test prefix suite target labels)
     # (TILELAB_GPU_LEASE), the GPU lock does this for the measuring part alone.
     set_tests_properties(${prefix}.${suite} PROPERTIES RUN_SERIAL TRUE)
   endif()
+endfunction()
+
+# The test <prefix>.<suite> of a check that another test runs: it shows what that run of it printed, and its
+# verdict, once the run is over (fixture <prefix>.<fixture>) and only where the lab built (<prefix>.built).
+function(_tilelab_add_shown_check prefix suite labels backend fixture)
+  add_test(NAME ${prefix}.${suite} COMMAND "$<TARGET_FILE:tilelab-checker-${backend}>" --show-verdict
+           "${CMAKE_BINARY_DIR}/verdicts/${prefix}.${suite}")
+  set_tests_properties(${prefix}.${suite} PROPERTIES LABELS "${labels}" TIMEOUT 30 SKIP_RETURN_CODE 77
+                       FIXTURES_REQUIRED "${prefix}.${fixture};${prefix}.built")
 endfunction()
 
 # The lab's checks at a tile width as one series, the test <prefix>.checks: one checker and one lab's program (one
@@ -100,7 +120,7 @@ function(_tilelab_add_checks prefix target tile_width backend labels suites)
     elseif(backend STREQUAL "cpu" AND NOT TILELAB_SUITE_${suite}_GPU_ONLY STREQUAL "")
       _tilelab_add_gpu_only_test(${prefix}.${suite} "${TILELAB_SUITE_${suite}_GPU_ONLY}" "${labels};cpu;${suite}")
     elseif(TILELAB_SUITE_${suite}_KIND STREQUAL "gate")
-      _tilelab_add_gate_test(${prefix} ${suite} ${target} "${labels}" ${ARGN})
+      _tilelab_add_gate_test(${prefix} ${suite} ${target} "${labels}" ${backend} ${ARGN})
     else()
       set(request_limit 0)
       if(TILELAB_SUITE_${suite}_KIND MATCHES "^(correctness|structure)$")
@@ -114,10 +134,7 @@ function(_tilelab_add_checks prefix target tile_width backend labels suites)
         list(APPEND series --suite ${suite}:${seconds}:${request_limit}:shared)
       endif()
       math(EXPR series_timeout "${series_timeout} + ${timeout}")
-      add_test(NAME ${prefix}.${suite} COMMAND "$<TARGET_FILE:tilelab-checker-${backend}>" --show-verdict
-               "${CMAKE_BINARY_DIR}/verdicts/${prefix}.${suite}")
-      set_tests_properties(${prefix}.${suite} PROPERTIES LABELS "${labels};${backend};${suite}" TIMEOUT 30
-                           SKIP_RETURN_CODE 77 FIXTURES_REQUIRED "${prefix}.checked;${prefix}.built")
+      _tilelab_add_shown_check(${prefix} ${suite} "${labels};${backend};${suite}" ${backend} checked)
     endif()
   endforeach()
   if(series STREQUAL "" AND measuring_series STREQUAL "")
@@ -129,7 +146,11 @@ function(_tilelab_add_checks prefix target tile_width backend labels suites)
   endif()
   _tilelab_runner_is_module(module ${backend})
   if(module AND ARGN MATCHES "tilelab-checker")
-    _tilelab_join_shared_series(${prefix} "${measuring_series}" ${series_timeout} ${command})
+    set(last OFF)
+    if(NOT measuring_series STREQUAL "")
+      set(last ON)
+    endif()
+    _tilelab_join_shared_run(checks ${prefix} checked ${last} ${series_timeout} ${command})
     return()
   endif()
   add_test(NAME ${prefix}.checks COMMAND ${command})
@@ -143,57 +164,69 @@ function(_tilelab_add_checks prefix target tile_width backend labels suites)
   endif()
 endfunction()
 
-# The lab's series as a part of its submission's series at its tile width (TILELAB_RUNNER_MODULES): one test,
-# <submission>.tw<N>.checks, runs every lab's series one after another in one checker, with one runner host that
-# loads each lab's module (one CUDA context for all, where each lab's own series would start one; _tilelab_add_runner).
-# Its checks' own tests still show each check; a lab whose build failed is left out by the checker (--built-record) and
-# its checks' tests by CTest (the lab's .built fixture). Labs with measuring checks come last, as those checks come
-# last in a series: they hold the GPU alone until their lab's series ends.
-function(_tilelab_join_shared_series prefix measuring timeout checker)
+# A lab's part in a run that serves every lab of its submission at its tile width (TILELAB_RUNNER_MODULES): one test,
+# <submission>.tw<N>.<kind>, runs the parts one after another in one checker (--then), with one runner host that loads
+# each lab's module: one CUDA context for all, where each part would start one (_tilelab_add_runner). Kind "checks":
+# each lab's series and its performance gate, labs with measuring checks last (those checks hold the GPU alone until
+# their lab's series ends); kind <tool>: each lab's compute-sanitizer run, all in one run of the tool while each passes
+# (the checker's run_sanitizer_labs). Each check keeps its own test, which shows it once the run has set up
+# <prefix>.<fixture>; a lab whose build failed is left out by the checker (--built-record) and its checks' tests by
+# CTest (the lab's .built fixture). @p timeout: the part's CTest limit, its wait for the GPU included.
+function(_tilelab_join_shared_run kind prefix fixture last timeout checker)
   string(REGEX MATCH "^(.+)[.]lab[0-9]+[.](tw[0-9]+)$" unused "${prefix}")
-  set(series "${CMAKE_MATCH_1}.${CMAKE_MATCH_2}")
-  set_property(GLOBAL PROPERTY TILELAB_SHARED_SERIES_PART_${prefix}
+  set(run "${CMAKE_MATCH_1}.${CMAKE_MATCH_2}.${kind}")
+  get_property(part GLOBAL PROPERTY TILELAB_SHARED_RUN_PARTS)  # parts so far, in every run
+  math(EXPR part "${part} + 1")
+  set_property(GLOBAL PROPERTY TILELAB_SHARED_RUN_PARTS ${part})
+  set_property(GLOBAL PROPERTY TILELAB_SHARED_RUN_PART_${part} ${prefix} ${prefix}.${fixture}
                ${ARGN} --built-record "${CMAKE_BINARY_DIR}/verdicts/${prefix}.build.json")
-  set(list TILELAB_SHARED_SERIES_${series})
-  if(NOT measuring STREQUAL "")
-    set(list TILELAB_SHARED_SERIES_LAST_${series})
+  set(list TILELAB_SHARED_RUN_FIRST_${run})
+  if(last)
+    set(list TILELAB_SHARED_RUN_LAST_${run})
   endif()
-  set_property(GLOBAL APPEND PROPERTY ${list} ${prefix})
-  get_property(all GLOBAL PROPERTY TILELAB_SHARED_SERIES)
-  if(NOT series IN_LIST all)
-    set_property(GLOBAL APPEND PROPERTY TILELAB_SHARED_SERIES ${series})
-    set_property(GLOBAL PROPERTY TILELAB_SHARED_SERIES_CHECKER_${series} "${checker}")
-    set_property(GLOBAL PROPERTY TILELAB_SHARED_SERIES_TIMEOUT_${series} ${TILELAB_GPU_QUEUE_SECONDS})
+  set_property(GLOBAL APPEND PROPERTY ${list} ${part})
+  get_property(all GLOBAL PROPERTY TILELAB_SHARED_RUNS)
+  if(NOT run IN_LIST all)
+    set_property(GLOBAL APPEND PROPERTY TILELAB_SHARED_RUNS ${run})
+    set_property(GLOBAL PROPERTY TILELAB_SHARED_RUN_CHECKER_${run} "${checker}")
+    set_property(GLOBAL PROPERTY TILELAB_SHARED_RUN_TIMEOUT_${run} ${TILELAB_GPU_QUEUE_SECONDS})
   endif()
-  get_property(seconds GLOBAL PROPERTY TILELAB_SHARED_SERIES_TIMEOUT_${series})
+  get_property(seconds GLOBAL PROPERTY TILELAB_SHARED_RUN_TIMEOUT_${run})
   math(EXPR seconds "${seconds} + ${timeout} - ${TILELAB_GPU_QUEUE_SECONDS}")
-  set_property(GLOBAL PROPERTY TILELAB_SHARED_SERIES_TIMEOUT_${series} ${seconds})
-  if(NOT all)  # the tests, once every lab of the directory has joined its series
-    cmake_language(DEFER CALL _tilelab_add_shared_series_tests)
+  if(NOT kind STREQUAL "checks")
+    math(EXPR seconds "${seconds} + ${timeout} - ${TILELAB_GPU_QUEUE_SECONDS}")  # one run, then each lab alone
+  endif()
+  set_property(GLOBAL PROPERTY TILELAB_SHARED_RUN_TIMEOUT_${run} ${seconds})
+  if(NOT all)  # the tests, once every lab of the directory has joined its runs
+    cmake_language(DEFER CALL _tilelab_add_shared_run_tests)
   endif()
 endfunction()
 
-# The tests of _tilelab_join_shared_series: <submission>.tw<N>.checks, after its labs' builds.
-function(_tilelab_add_shared_series_tests)
-  get_property(all GLOBAL PROPERTY TILELAB_SHARED_SERIES)
-  foreach(series IN LISTS all)
-    get_property(first GLOBAL PROPERTY TILELAB_SHARED_SERIES_${series})
-    get_property(last GLOBAL PROPERTY TILELAB_SHARED_SERIES_LAST_${series})
-    get_property(command GLOBAL PROPERTY TILELAB_SHARED_SERIES_CHECKER_${series})
-    get_property(timeout GLOBAL PROPERTY TILELAB_SHARED_SERIES_TIMEOUT_${series})
+# The tests of _tilelab_join_shared_run, after their labs' builds.
+function(_tilelab_add_shared_run_tests)
+  get_property(all GLOBAL PROPERTY TILELAB_SHARED_RUNS)
+  foreach(run IN LISTS all)
+    get_property(first GLOBAL PROPERTY TILELAB_SHARED_RUN_FIRST_${run})
+    get_property(last GLOBAL PROPERTY TILELAB_SHARED_RUN_LAST_${run})
+    get_property(command GLOBAL PROPERTY TILELAB_SHARED_RUN_CHECKER_${run})
+    get_property(timeout GLOBAL PROPERTY TILELAB_SHARED_RUN_TIMEOUT_${run})
     set(fixtures "")
     set(builds "")
     set(separator "")
-    foreach(prefix IN LISTS first last)
-      get_property(part GLOBAL PROPERTY TILELAB_SHARED_SERIES_PART_${prefix})
+    foreach(number IN LISTS first last)
+      get_property(part GLOBAL PROPERTY TILELAB_SHARED_RUN_PART_${number})
+      list(POP_FRONT part prefix fixture)
       list(APPEND command ${separator} ${part})
       set(separator --then)
-      list(APPEND fixtures ${prefix}.checked)
+      list(APPEND fixtures ${fixture})
       list(APPEND builds ${prefix}.build)
     endforeach()
-    add_test(NAME ${series}.checks COMMAND ${command})
-    set_tests_properties(${series}.checks PROPERTIES LABELS "gpu;checks" TIMEOUT ${timeout} DEPENDS "${builds}"
-                         FIXTURES_SETUP "${fixtures}")
+    list(REMOVE_DUPLICATES fixtures)
+    list(REMOVE_DUPLICATES builds)
+    string(REGEX MATCH "[^.]+$" kind "${run}")
+    add_test(NAME ${run} COMMAND ${command})
+    set_tests_properties(${run} PROPERTIES LABELS "gpu;${kind}" TIMEOUT ${timeout} DEPENDS "${builds}"
+                         FIXTURES_SETUP "${fixtures}" ENVIRONMENT "${_tilelab_gate_environment}")
   endforeach()
 endfunction()
 
@@ -218,6 +251,12 @@ function(_tilelab_add_sanitizer_tests prefix lab tile_width backend labels)
       _tilelab_checker_limits(command ${timeout} ${prefix}.${tool} ${ARGN})
       _tilelab_sanitizer_command(command ${tool} ${command})
       math(EXPR timeout "${timeout} + ${TILELAB_GPU_QUEUE_SECONDS}")
+      _tilelab_runner_is_module(module ${backend})
+      if(module AND command MATCHES "tilelab-checker")
+        _tilelab_join_shared_run(${tool} ${prefix} ${tool}-ran OFF ${timeout} ${command})
+        _tilelab_add_shown_check(${prefix} ${tool} "${labels};gpu;sanitizer;${tool}" gpu ${tool}-ran)
+        continue()
+      endif()
       add_test(NAME ${prefix}.${tool} COMMAND ${command})
       set_tests_properties(${prefix}.${tool} PROPERTIES LABELS "${labels};gpu;sanitizer;${tool}"
                            TIMEOUT ${timeout} SKIP_RETURN_CODE 77 FIXTURES_REQUIRED ${prefix}.built)

@@ -71,6 +71,7 @@ CheckerOptions parse_checker_options(int& argc, char** argv) {
     options.runner.push_back(std::filesystem::absolute(runner).string());
     if (!options.module.empty()) options.runner.insert(options.runner.end(), {"--module", options.module});
     options.runner.insert(options.runner.end(), {"--tile-width", std::to_string(tile_width)});
+    options.time_limit_seconds = seconds;
     options.deadline = std::chrono::steady_clock::now() +
                        std::chrono::milliseconds(static_cast<long long>(seconds * 1000));
     return options;

@@ -76,7 +76,7 @@ std::chrono::steady_clock::duration GpuLease::hold(GpuUse use) {
     if (use == GpuUse::timing || use == GpuUse::exclusive) {
         lock(turnstile_fd_, LOCK_EX, turnstile);  // new sharers wait behind this one
         lock(lock_fd_, LOCK_EX, path_);           // until the requests under way are done
-        if (use == GpuUse::exclusive) lock(contexts_fd_, LOCK_EX, contexts);  // and the contexts being created
+        lock(contexts_fd_, LOCK_EX, contexts);    // and the contexts being created (see GpuUse::timing)
         lock(turnstile_fd_, LOCK_UN, turnstile);
     } else {
         lock(turnstile_fd_, LOCK_EX, turnstile);  // not past a checker waiting to hold the GPU alone
@@ -101,7 +101,7 @@ void GpuLease::release_shared() {
 void GpuLease::release() {
     if (!held_) return;
     if (use_ != GpuUse::starting) lock(lock_fd_, LOCK_UN, path_);
-    if (use_ == GpuUse::starting || use_ == GpuUse::exclusive) lock(contexts_fd_, LOCK_UN, path_ + ".contexts");
+    lock(contexts_fd_, LOCK_UN, path_ + ".contexts");
     write_hold_line();
     held_ = false;
 }

@@ -12,16 +12,20 @@ enum class GpuUse {
     starting,   ///< Creating a CUDA context (a lab's program's first request, the checker's device query): it runs
                 ///< no kernel, so only a check that reads the device's free memory must not see it happen.
     shared,     ///< Correctness and sanitizer requests: any number at once (each has its own context).
-    timing,     ///< The performance gate's timed runs: no other kernel runs meanwhile; contexts may start.
+    timing,     ///< The performance gate's timed runs: no other kernel runs or context starts meanwhile (a batch
+                ///< measured a 2048³ race's medians moved 1.6× while other programs started, compute-sanitizer's
+                ///< most: their starts work on the GPU too).
     exclusive,  ///< Lab 04's measuring checks (clock, memory, errors): nothing else runs or starts, since the
                 ///< memory check reads the whole device's free memory.
 };
 
 /// A fair reader-writer lock between processes over three lock files (flock): `<path>` (shared by requests, held
-/// alone by timing and exclusive holds), `<path>.contexts` (shared by starting holds, held alone by exclusive ones)
+/// alone by timing and exclusive holds), `<path>.contexts` (shared by starting holds, held alone by timing and
+/// exclusive ones)
 /// and `<path>.turnstile`, where a checker waiting to hold the GPU alone stops new checkers from sharing it, so it
 /// is not starved. Keeping context creation (about a second each when many programs start at once: the driver makes
-/// contexts one at a time) off `<path>` means a check waiting to time the GPU waits for requests under way only.
+/// contexts one at a time) off `<path>` lets requests run while contexts start; only the holds that measure wait for
+/// both.
 /// A timing or exclusive hold lasts until release() or the process ends; a shared or starting one until
 /// release_shared(). grader/batch.sh names the path (TILELAB_GPU_LOCK, one per GPU) when it grades several
 class GpuLease {

@@ -299,6 +299,122 @@ std::string what_is_graded(const tilelab::grader::LabUnderTest& lab) {
     return line;
 }
 
+// What was written to @p path, onto this process's standard output (for CTest, after the log was written).
+void print_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (in.is_open() && in.peek() != std::ifstream::traits_type::eof()) std::cout << in.rdbuf();
+    std::cout.flush();
+}
+
+// One check (the performance gate, a compute-sanitizer run, a self-test's expected failure): run_one with its output
+// in its log, beside its record, and then on this process's output; its result.
+int run_recorded_check(int argc, char** argv, const tilelab::grader::CheckerOptions& options, const std::string& said) {
+    doctest::Context context(argc, argv);
+    const std::string check = check_of_run(argc, argv, options);
+    const std::string log = tilelab::grader::log_path(options.verdict_file);
+    std::remove(tilelab::grader::record_path(options.verdict_file).c_str());  // none left from an earlier run
+    const auto started = std::chrono::steady_clock::now();
+    tilelab::grader::FailureWords words;
+    int result = 0;
+    try {
+        const tilelab::grader::OutputToFile output(log);
+        result = run_one(context, options, said, words);
+    } catch (const std::exception& error) {  // the log could not be written
+        std::printf("error: %s\n", error.what());
+        return write_record(options, options.verdict_file, check, 1, {error.what(), ""}, 0);
+    }
+    print_file(log);
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
+    return write_record(options, options.verdict_file, check, result, words, took.count());
+}
+
+// One lab of a run of several (--then): its options, and its own argv (what parse_checker_options left).
+struct LabPart {
+    tilelab::grader::CheckerOptions options;
+    std::vector<char*> argv;
+    std::string said;  // what is graded, and on which GPU
+};
+
+// Each lab's compute-sanitizer run (--sanitizer) as one run of the tool over every lab, their modules loaded one
+// after another by one runner host: one CUDA context and one start of the tool, where each lab's run would have its
+// own. Every lab passes when all of their checks passed and the tool found no error; otherwise which lab it was is
+// not known, and each lab runs again alone, as its own test would, for its own verdict. A lab the GPU cannot run is
+// skipped, as alone.
+int run_sanitizer_labs(std::vector<LabPart>& parts) {
+    using namespace tilelab::grader;
+    std::vector<LabPart*> runnable;
+    for (LabPart& part : parts) {
+        set_checker_options(part.options);
+        FoundGpu gpu;
+        try {
+            part.said = what_is_graded(part.options.lab);
+            const OutputToFile quiet(log_path(part.options.verdict_file));
+            gpu = gpu_for_lab(part.options.lab.name, part.said);
+        } catch (const std::exception&) {
+            gpu.usable = true;  // alone, it says what went wrong
+        }
+        part.said += gpu.said + "\n";
+        if (gpu.usable) runnable.push_back(&part);
+        else run_recorded_check(static_cast<int>(part.argv.size()) - 1, part.argv.data(), part.options, what_is_graded(part.options.lab));
+    }
+    if (runnable.size() > 1) {
+        const auto started = std::chrono::steady_clock::now();
+        bool clean = true;
+        std::string tool;
+        for (LabPart* part : runnable) {
+            CheckerOptions options = part->options;
+            options.deadline = std::chrono::steady_clock::now() +
+                               std::chrono::milliseconds(static_cast<long long>(options.time_limit_seconds * 1000));
+            set_checker_options(options);
+            tool = options.sanitizer_tool;
+            begin_check();
+            take_first_failure();
+            doctest::Context context(static_cast<int>(part->argv.size()) - 1, part->argv.data());
+            int result = 1;
+            try {
+                const OutputToFile output(log_path(options.verdict_file));
+                std::printf("%s", part->said.c_str());
+                result = fail_if_nothing_ran(context.run());
+            } catch (const std::exception&) {
+            }
+            take_first_failure();
+            if (result != 0) {
+                clean = false;
+                break;
+            }
+        }
+        if (discard_runner() != 0) clean = false;
+        if (clean) {
+            const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
+            std::string labs;
+            for (const LabPart* part : runnable) labs += std::string(labs.empty() ? "" : ", ") + part->options.lab.name;
+            for (const LabPart* part : runnable) {
+                const std::string& verdict_file = part->options.verdict_file;
+                std::ofstream(log_path(verdict_file), std::ios::app)
+                    << tool << ": no errors, in one run of compute-sanitizer over " << labs << "\n";
+                current_check_measures() = nlohmann::json::object();
+                const int written = write_record(part->options, verdict_file, tool, 0, {},
+                                                 took.count() / static_cast<double>(runnable.size()));
+                if (written != 0) return written;
+            }
+            std::printf("%s: no errors in one run over %s\n", tool.c_str(), labs.c_str());
+            return 0;
+        }
+        std::printf("%s: not every lab passed in one run; each lab runs alone for its own verdict\n", tool.c_str());
+    }
+    for (LabPart* part : runnable) {
+        set_checker_options(part->options);
+        CheckerOptions options = part->options;
+        options.deadline = std::chrono::steady_clock::now() +
+                           std::chrono::milliseconds(static_cast<long long>(options.time_limit_seconds * 1000));
+        set_checker_options(options);
+        run_recorded_check(static_cast<int>(part->argv.size()) - 1, part->argv.data(), options,
+                           what_is_graded(options.lab));
+        discard_runner();
+    }
+    return 0;
+}
+
 // The checks of one lab as a series (--suite): what is graded, the GPU for the lab, then run_series.
 int run_lab_series(int argc, char** argv, const tilelab::grader::CheckerOptions& options) {
     std::string said;
@@ -339,36 +455,42 @@ int run_labs_in_series(int argc, char** argv) {
         if (std::string(argv[i]) == "--then") segments.push_back({argv[0]});
         else segments.back().push_back(argv[i]);
     }
-    int status = 0;
+    std::vector<LabPart> parts;
+    bool sanitized = false;
     for (std::vector<char*>& segment : segments) {
         int count = static_cast<int>(segment.size());
         segment.push_back(nullptr);
-        tilelab::grader::CheckerOptions options;
+        LabPart part;
         try {
-            options = tilelab::grader::parse_checker_options(count, segment.data());
-            if (options.series.empty()) throw std::invalid_argument("each lab of --then needs its --suite checks");
+            part.options = tilelab::grader::parse_checker_options(count, segment.data());
+            sanitized = !part.options.sanitizer_tool.empty();
+            if (part.options.series.empty() == !sanitized || (sanitized && part.options.verdict_file.empty()))
+                throw std::invalid_argument("each lab of --then needs its --suite checks, or its compute-sanitizer "
+                                            "run with --verdict-file, as the first lab has");
         } catch (const std::invalid_argument& error) {
             std::printf("error: %s\n", error.what());
             return 2;
         }
-        if (!options.built_record.empty() && !lab_built(options.built_record)) {
-            std::printf("%s: not run, its build check did not pass\n", options.lab.name);
+        segment.resize(static_cast<std::size_t>(count));
+        segment.push_back(nullptr);
+        part.argv = segment;
+        if (!part.options.built_record.empty() && !lab_built(part.options.built_record)) {
+            std::printf("%s: not run, its build check did not pass\n", part.options.lab.name);
             continue;
         }
-        tilelab::grader::set_checker_options(options);
-        const int result = run_lab_series(count, segment.data(), options);
+        parts.push_back(std::move(part));
+    }
+    if (sanitized) return run_sanitizer_labs(parts);
+    int status = 0;
+    for (LabPart& part : parts) {
+        tilelab::grader::set_checker_options(part.options);
+        const int result = run_lab_series(static_cast<int>(part.argv.size()) - 1, part.argv.data(), part.options);
         tilelab::grader::gpu_lease().release();
         if (result != 0) status = result;
     }
     return status;
 }
 
-// What was written to @p path, onto this process's standard output (for CTest, after the log was written).
-void print_file(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (in.is_open() && in.peek() != std::ifstream::traits_type::eof()) std::cout << in.rdbuf();
-    std::cout.flush();
-}
 
 }  // namespace
 
@@ -420,20 +542,5 @@ int main(int argc, char** argv) {
         tilelab::grader::FailureWords words;
         return run_one(context, options, said, words);
     }
-    const std::string check = check_of_run(argc, argv, options);
-    const std::string log = tilelab::grader::log_path(options.verdict_file);
-    std::remove(tilelab::grader::record_path(options.verdict_file).c_str());  // none left from an earlier run
-    const auto started = std::chrono::steady_clock::now();
-    tilelab::grader::FailureWords words;
-    int result = 0;
-    try {
-        const tilelab::grader::OutputToFile output(log);
-        result = run_one(context, options, said, words);
-    } catch (const std::exception& error) {  // the log could not be written
-        std::printf("error: %s\n", error.what());
-        return write_record(options, options.verdict_file, check, 1, {error.what(), ""}, 0);
-    }
-    print_file(log);
-    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
-    return write_record(options, options.verdict_file, check, result, words, took.count());
+    return run_recorded_check(argc, argv, options, said);
 }

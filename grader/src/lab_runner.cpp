@@ -199,6 +199,14 @@ void begin_check() {
 
 int finish_runner() { return runner ? runner->finish() : 0; }
 
+int discard_runner() {
+    const int status = finish_runner();
+    runner.reset();
+    runner_command.clear();
+    runner_unusable = runner_lost_context = false;
+    return status;
+}
+
 std::string runner_confinement() { return runner ? runner->confinement() : std::string(); }
 
 std::string runner_program() {

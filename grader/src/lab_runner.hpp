@@ -69,6 +69,9 @@ void begin_check();
 /// RunnerProcess::finish); 0 when it never ran.
 int finish_runner();
 
+/// Ends the lab's program as finish_runner() does and puts it away: the next request starts a new one.
+int discard_runner();
+
 /// How the lab's program is confined, once it has started; empty before.
 std::string runner_confinement();
 

@@ -59,6 +59,7 @@ struct CheckerOptions {
     /// build did not pass is left out, as CTest leaves out the checks of a lab of its own whose build failed.
     std::string built_record;
     std::chrono::steady_clock::time_point deadline;  ///< When the lab's program must have answered everything.
+    double time_limit_seconds = 3600;          ///< --time-limit: the deadline's distance from the check's start.
     std::string verdict_file;                  ///< Where the checker writes its verdict for grade.cmake; may be empty.
     std::string sanitizer_tool;                ///< compute-sanitizer's tool the runner runs under; empty for none.
     double request_limit_seconds = 0;          ///< Limit of each request to the runner (0: none), --request-limit.
