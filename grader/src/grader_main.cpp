@@ -328,6 +328,13 @@ int run_recorded_check(int argc, char** argv, const tilelab::grader::CheckerOpti
     return write_record(options, options.verdict_file, check, result, words, took.count());
 }
 
+// A batch's record of who had the GPU how long (TILELAB_GPU_HOLDS_LOG): the holds from now on are the check's whose
+// record is @p options' verdict file.
+void label_holds(const tilelab::grader::CheckerOptions& options) {
+    if (const char* log = std::getenv("TILELAB_GPU_HOLDS_LOG"))
+        tilelab::grader::gpu_lease().log_holds(log, std::filesystem::path(options.verdict_file).filename().string());
+}
+
 // One lab of a run of several (--then): its options, and its own argv (what parse_checker_options left).
 struct LabPart {
     tilelab::grader::CheckerOptions options;
@@ -366,6 +373,7 @@ int run_sanitizer_labs(std::vector<LabPart>& parts) {
             options.deadline = std::chrono::steady_clock::now() +
                                std::chrono::milliseconds(static_cast<long long>(options.time_limit_seconds * 1000));
             set_checker_options(options);
+            label_holds(options);
             tool = options.sanitizer_tool;
             begin_check();
             take_first_failure();
@@ -408,6 +416,7 @@ int run_sanitizer_labs(std::vector<LabPart>& parts) {
         options.deadline = std::chrono::steady_clock::now() +
                            std::chrono::milliseconds(static_cast<long long>(options.time_limit_seconds * 1000));
         set_checker_options(options);
+        label_holds(options);
         run_recorded_check(static_cast<int>(part->argv.size()) - 1, part->argv.data(), options,
                            what_is_graded(options.lab));
         discard_runner();
@@ -522,9 +531,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     tilelab::grader::set_checker_options(options);
-    if (const char* log = std::getenv("TILELAB_GPU_HOLDS_LOG"))  // a batch's record of who had the GPU how long
-        tilelab::grader::gpu_lease().log_holds(
-            log, std::filesystem::path(options.verdict_file).filename().string());
+    label_holds(options);
     doctest::Context context(argc, argv);
     if (context.shouldExit()) return context.run();
     if (!options.series.empty()) return run_lab_series(argc, argv, options);
