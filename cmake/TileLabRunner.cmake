@@ -137,12 +137,20 @@ function(_tilelab_runner_is_module out_var backend)
   endif()
 endfunction()
 
+# What makes <target> a module the runner host loads (grader/runner/runner_host.cpp): the host's shared CUDA
+# runtime, its names resolved inside it (-Bsymbolic, so never to the host's), and none left undefined (what would not
+# link into a program fails its build, not its loading).
+function(tilelab_runner_module_properties target)
+  target_link_options(${target} PRIVATE "LINKER:-Bsymbolic" "LINKER:--no-undefined")
+  set_target_properties(${target} PROPERTIES TILELAB_SHARED_CUDART ON CUDA_RUNTIME_LIBRARY Shared LINKER_LANGUAGE CUDA
+                                             BUILD_RPATH "${CUDAToolkit_LIBRARY_DIR}")
+endfunction()
+
 # The runner <target>: the lab's files alone (<target>_lab, so the build check can see what they define), compiled
 # as an unprivileged user of its own when the build runs as root (the launcher: hostile source never runs a
 # compiler that can write the kit), with the adapter, the lab's kit kernel and the runner's harness; or, as a
 # module (_tilelab_runner_is_module), with the adapter, the kit kernel and the module's entry point, which the runner
-# host loads: linked -Bsymbolic (its names resolve inside it) and with no name left undefined, so that what would
-# not link into a program fails its build here too, not when the host loads it.
+# host loads.
 function(_tilelab_add_runner target lab tile_width backend launcher source_check flags)
   _tilelab_runner_is_module(module ${backend})
   add_library(${target}_lab OBJECT EXCLUDE_FROM_ALL ${ARGN})
@@ -161,9 +169,7 @@ function(_tilelab_add_runner target lab tile_width backend launcher source_check
     add_library(${target} MODULE EXCLUDE_FROM_ALL $<TARGET_OBJECTS:${adapter}>
                 $<TARGET_OBJECTS:tilelab_runner_module_entry_gpu>)
     target_link_libraries(${target} PRIVATE ${target}_lab tilelab_lab_support_${backend})
-    target_link_options(${target} PRIVATE "LINKER:-Bsymbolic" "LINKER:--no-undefined")
-    set_target_properties(${target} PROPERTIES TILELAB_SHARED_CUDART ON CUDA_RUNTIME_LIBRARY Shared
-                                               LINKER_LANGUAGE CUDA BUILD_RPATH "${CUDAToolkit_LIBRARY_DIR}")
+    tilelab_runner_module_properties(${target})
   else()
     add_executable(${target} EXCLUDE_FROM_ALL $<TARGET_OBJECTS:${adapter}>)
     target_link_libraries(${target} PRIVATE ${target}_lab tilelab_runner_main_${backend} tilelab_lab_support_${backend})

@@ -43,7 +43,7 @@ bool kit_object(const fs::path& object, const fs::path& objects_dir) {
     if (object.extension() != ".o") return false;
     const fs::path target = *object.lexically_relative(objects_dir).begin();
     for (const char* pattern : {"tilelab_adapter_*.dir", "tilelab_runner_main_*.dir", "tilelab_gate_model_*.dir",
-                                "tilelab_lab*_kernel_*.dir"})
+                                "tilelab_lab*_kernel_*.dir", "tilelab_runner_module_entry_*.dir"})
         if (::fnmatch(pattern, target.c_str(), 0) == 0) return true;
     return false;
 }
@@ -59,7 +59,8 @@ std::vector<fs::path> sealed_files(const SealedTree& tree) {
     collect(tree.build, [](const fs::path& f) { return named(f, "*CTestTestfile.cmake"); }, files);
     collect(tree.kit / "grader", [&](const fs::path& f) {
         if (tree.against_kit) return named(f, "tilelab-*");
-        return named(f, "tilelab-checker-*") || named(f, "tilelab-gate-model-*") || named(f, "tilelab-report");
+        return named(f, "tilelab-checker-*") || named(f, "tilelab-gate-model-*") || named(f, "tilelab-runner-host-*") ||
+               named(f, "tilelab-report");
     }, files);
     if (tree.against_kit) {
         collect(tree.kit, [](const fs::path& f) { return named(f, "tilelab-kit-*.cmake") || f.extension() == ".a"; },

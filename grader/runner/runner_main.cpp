@@ -139,6 +139,12 @@ Writer hello() {
                      status != cudaSuccess ? cudaGetErrorString(status) : "no device found");
     cudaDeviceProp properties{};
     check(cudaGetDeviceProperties(&properties, 0), "cudaGetDeviceProperties");
+    // A wait for the GPU sleeps rather than spins: with one context in the process CUDA would spin a core per waiting
+    // program, and a class grades many at once on one machine's cores (a wake-up costs microseconds; the checks that
+    // time requests time milliseconds, both sides alike).
+#ifndef TILELAB_CPU_BACKEND
+    check(cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync), "cudaSetDeviceFlags");
+#endif
     check(cudaFree(nullptr), "creating the CUDA context");  // now, while the checker holds the GPU to start it
     Writer out = reply(Status::ok);
     out.put_string(properties.name).put<std::int32_t>(properties.major).put<std::int32_t>(properties.minor);

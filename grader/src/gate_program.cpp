@@ -5,7 +5,9 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <stdexcept>
+#include <vector>
 
 namespace tilelab::grader {
 
@@ -17,23 +19,58 @@ GateModels gate_models(const LabUnderTest& lab) {
 
 std::string gate_program_name(const std::string& model_folder) { return "tilelab-gate-model-" + model_folder; }
 
-std::string gate_program_path(const std::string& model_folder) {
-    namespace fs = std::filesystem;
+namespace {
+
+namespace fs = std::filesystem;
+
+// Where the gate's kit files are: this checker's own folder, or TILELAB_GATE_REFERENCE_DIR's.
+fs::path gate_folder() {
     const char* dir = std::getenv("TILELAB_GATE_REFERENCE_DIR");
-    const fs::path folder = dir != nullptr && *dir != '\0' ? fs::path(dir) : fs::read_symlink("/proc/self/exe").parent_path();
-    const fs::path program = folder / gate_program_name(model_folder);
+    return dir != nullptr && *dir != '\0' ? fs::path(dir) : fs::read_symlink("/proc/self/exe").parent_path();
+}
+
+// Model programs this checker started and no gate uses now: the next gate loads its model into one of them
+// (wire::Op::load_lab) instead of starting a program, and a CUDA context, of its own.
+std::vector<std::unique_ptr<RunnerProcess>>& idle_programs() {
+    static std::vector<std::unique_ptr<RunnerProcess>> idle;
+    return idle;
+}
+
+}  // namespace
+
+std::string gate_program_path(const std::string& model_folder) {
+    const fs::path program = gate_folder() / (gate_program_name(model_folder) + ".so");
     if (!fs::exists(program))
-        throw std::runtime_error("the gate's program " + program.string() +
+        throw std::runtime_error("the gate's model " + program.string() +
                                  " is missing: the kit's build makes it next to the checker (rebuild the kit)");
     return program.string();
 }
 
-GateProgram::GateProgram(const std::string& model_folder, int tile_width)
-    : path_(gate_program_path(model_folder)),
-      process_({path_, "--tile-width", std::to_string(tile_width)}, checker_options().deadline, true) {
+GateProgram::GateProgram(const std::string& model_folder, int tile_width) : path_(gate_program_path(model_folder)) {
+    const std::string name = gate_program_name(model_folder);
+    std::vector<std::unique_ptr<RunnerProcess>>& idle = idle_programs();
+    while (!process_ && !idle.empty()) {
+        process_ = std::move(idle.back());
+        idle.pop_back();
+        process_->set_deadline(checker_options().deadline);
+        wire::Writer load;
+        load.put(wire::Op::load_lab).put_string(path_).put<std::int32_t>(tile_width);
+        try {
+            ask(load, "loading the gate's model " + name, GpuUse::shared);
+        } catch (const std::exception&) {
+            process_.reset();  // it ends; another, or a new one
+            reusable_ = true;
+        }
+    }
+    if (!process_) {
+        const fs::path host = gate_folder() / "tilelab-runner-host-gpu";
+        process_ = std::make_unique<RunnerProcess>(
+            std::vector<std::string>{host.string(), "--module", path_, "--tile-width", std::to_string(tile_width)},
+            checker_options().deadline, true);
+    }
     wire::Writer hello;
     hello.put(wire::Op::hello);
-    const Reply reply = ask(hello, "starting the gate's program " + gate_program_name(model_folder), GpuUse::starting);
+    const Reply reply = ask(hello, "starting the gate's program " + name, GpuUse::starting);
     wire::Reader in = body(reply);
     gpu_.name = in.get_string();
     gpu_.major = in.get<std::int32_t>();
@@ -41,19 +78,25 @@ GateProgram::GateProgram(const std::string& model_folder, int tile_width)
     require_complete(in, "starting the gate's program");
 }
 
+GateProgram::~GateProgram() {
+    if (process_ && reusable_) idle_programs().push_back(std::move(process_));
+}
+
 Reply GateProgram::ask(const wire::Writer& request, const std::string& doing, GpuUse use) {
     // The wait for the GPU is not the check's time: it moves the lab's program's deadline (hold_gpu) and this one's.
     const auto asked = std::chrono::steady_clock::now();
     hold_gpu(use);
-    process_.postpone_deadline(std::chrono::steady_clock::now() - asked);
+    process_->postpone_deadline(std::chrono::steady_clock::now() - asked);
     Reply reply;
     try {
-        reply.bytes = process_.call(request, doing, reply.header);
+        reply.bytes = process_->call(request, doing, reply.header);
     } catch (...) {
         gpu_lease().release_shared();
+        reusable_ = false;
         throw;
     }
     gpu_lease().release_shared();
+    if (reply.header.context_lost) reusable_ = false;
     require_ok(reply, "the gate's program (the kit's own, " + doing + ")");
     return reply;
 }

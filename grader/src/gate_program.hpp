@@ -10,6 +10,7 @@
 #include "lab_under_test.hpp"
 #include "runner_process.hpp"
 
+#include <memory>
 #include <string>
 
 namespace tilelab::grader {
@@ -23,11 +24,12 @@ struct GateModels {
 /// The models of @p lab's gate, from its registry entry; throws std::invalid_argument for a lab without a gate.
 GateModels gate_models(const LabUnderTest& lab);
 
-/// The file name of the gate program of the model in solutions/@p model_folder: "tilelab-gate-model-<folder>".
+/// The name of the gate program of the model in solutions/@p model_folder: "tilelab-gate-model-<folder>".
 std::string gate_program_name(const std::string& model_folder);
 
-/// The gate program of @p model_folder: in this checker's own folder (the kit builds both there), or
-/// TILELAB_GATE_REFERENCE_DIR's when set. Throws std::runtime_error when it is not there.
+/// The gate program's module of @p model_folder (<name>.so, which the runner host loads): in this checker's own
+/// folder (the kit builds both there), or TILELAB_GATE_REFERENCE_DIR's when set. Throws std::runtime_error when it is
+/// not there.
 std::string gate_program_path(const std::string& model_folder);
 
 /// The GPU as a kit program saw it (its reply to hello).
@@ -43,9 +45,14 @@ struct GpuIdentity {
 /// A running gate program, out of the lab's program's reach (unconfined, as the checker's user).
 class GateProgram {
 public:
-    /// Starts the gate program of @p model_folder at @p tile_width, with the check's deadline, and creates its CUDA
-    /// context (holding the GPU as starting a context needs). Throws RunnerGone or std::runtime_error.
+    /// The gate program of @p model_folder at @p tile_width, with the check's deadline: a program an earlier gate of
+    /// this checker left, which loads the model's module, or else the runner host started with it, which creates its
+    /// CUDA context (holding the GPU as starting a context needs). Throws RunnerGone or std::runtime_error.
     GateProgram(const std::string& model_folder, int tile_width);
+    /// Keeps the program for the next gate of this checker while it is usable (it then loads that gate's model).
+    ~GateProgram();
+    GateProgram(const GateProgram&) = delete;
+    GateProgram& operator=(const GateProgram&) = delete;
 
     /// Sends @p request with the GPU held for @p use (as ask_runner does for the lab's program) and returns the
     /// reply; throws RunnerGone, and LabError when the reply is not ok.
@@ -57,8 +64,9 @@ public:
     const std::string& path() const noexcept { return path_; }
 
 private:
-    std::string path_;
-    RunnerProcess process_;
+    std::string path_;                        // the model's module
+    std::unique_ptr<RunnerProcess> process_;  // the runner host that loaded it
+    bool reusable_ = true;                    // no request failed to come back, no context was lost
     GpuIdentity gpu_;
 };
 
