@@ -357,12 +357,16 @@ int run_sanitizer_labs(std::vector<LabPart>& parts) {
             part.said = what_is_graded(part.options.lab);
             const OutputToFile quiet(log_path(part.options.verdict_file));
             gpu = gpu_for_lab(part.options.lab.name, part.said);
-        } catch (const std::exception&) {
+        } catch (const std::exception& error) {
+            if (part.said.empty()) part.said = "error: " + std::string(error.what()) + "\n";
             gpu.usable = true;  // alone, it says what went wrong
         }
+        if (!gpu.usable) {  // skipped, with the reason, as alone
+            run_recorded_check(static_cast<int>(part.argv.size()) - 1, part.argv.data(), part.options, part.said);
+            continue;
+        }
         part.said += gpu.said + "\n";
-        if (gpu.usable) runnable.push_back(&part);
-        else run_recorded_check(static_cast<int>(part.argv.size()) - 1, part.argv.data(), part.options, what_is_graded(part.options.lab));
+        runnable.push_back(&part);
     }
     if (runnable.size() > 1) {
         const auto started = std::chrono::steady_clock::now();
@@ -418,7 +422,7 @@ int run_sanitizer_labs(std::vector<LabPart>& parts) {
         set_checker_options(options);
         label_holds(options);
         run_recorded_check(static_cast<int>(part->argv.size()) - 1, part->argv.data(), options,
-                           what_is_graded(options.lab));
+                           part->said.substr(0, part->said.find('\n') + 1));
         discard_runner();
     }
     return 0;
