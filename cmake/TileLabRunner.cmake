@@ -137,13 +137,19 @@ function(_tilelab_runner_is_module out_var backend)
   endif()
 endfunction()
 
+# <target> linked with the shared CUDA runtime (common/CMakeLists.txt's TILELAB_SHARED_CUDART), found where it was
+# at build time: the runner host and the modules it loads share one runtime.
+function(tilelab_shared_cuda_runtime target)
+  set_target_properties(${target} PROPERTIES TILELAB_SHARED_CUDART ON CUDA_RUNTIME_LIBRARY Shared LINKER_LANGUAGE CUDA
+                                             BUILD_RPATH "${CUDAToolkit_LIBRARY_DIR}")
+endfunction()
+
 # What makes <target> a module the runner host loads (grader/runner/runner_host.cpp): the host's shared CUDA
 # runtime, its names resolved inside it (-Bsymbolic, so never to the host's), and none left undefined (what would not
 # link into a program fails its build, not its loading).
 function(tilelab_runner_module_properties target)
   target_link_options(${target} PRIVATE "LINKER:-Bsymbolic" "LINKER:--no-undefined")
-  set_target_properties(${target} PROPERTIES TILELAB_SHARED_CUDART ON CUDA_RUNTIME_LIBRARY Shared LINKER_LANGUAGE CUDA
-                                             BUILD_RPATH "${CUDAToolkit_LIBRARY_DIR}")
+  tilelab_shared_cuda_runtime(${target})
 endfunction()
 
 # The runner <target>: the lab's files alone (<target>_lab, so the build check can see what they define), compiled

@@ -598,25 +598,23 @@ Writer answer(const std::vector<unsigned char>& request) {
     return reply(Status::unsupported);
 }
 
-int descriptor(int argc, char** argv, const char* option) {
-    for (int i = 1; i + 1 < argc; ++i)
-        if (std::strcmp(argv[i], option) == 0) return std::atoi(argv[i + 1]);
-    return -1;
-}
-
-}  // namespace
-
-int tilelab::runner::contract_tile_width() { return tile_width; }
-std::string (*tilelab::runner::load_lab_module)(const std::string&, int) = nullptr;
-
-namespace {
 // The value of @p option in argv, or empty.
 std::string argument(int argc, char** argv, const char* option) {
     for (int i = 1; i + 1 < argc; ++i)
         if (std::strcmp(argv[i], option) == 0) return argv[i + 1];
     return {};
 }
+
+// The number @p option gives in argv, or -1.
+int descriptor(int argc, char** argv, const char* option) {
+    const std::string value = argument(argc, argv, option);
+    return value.empty() ? -1 : std::atoi(value.c_str());
+}
+
 }  // namespace
+
+int tilelab::runner::contract_tile_width() { return tile_width; }
+std::string (*tilelab::runner::load_lab_module)(const std::string&, int) = nullptr;
 
 int main(int argc, char** argv) {
     const int in = descriptor(argc, argv, "--in"), out = descriptor(argc, argv, "--out");

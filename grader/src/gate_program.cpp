@@ -53,10 +53,8 @@ GateProgram::GateProgram(const std::string& model_folder, int tile_width) : path
         process_ = std::move(idle.back());
         idle.pop_back();
         process_->set_deadline(checker_options().deadline);
-        wire::Writer load;
-        load.put(wire::Op::load_lab).put_string(path_).put<std::int32_t>(tile_width);
         try {
-            ask(load, "loading the gate's model " + name, GpuUse::shared);
+            ask(load_lab_request(path_, tile_width), "loading the gate's model " + name, GpuUse::shared);
         } catch (const std::exception&) {
             process_.reset();  // it ends; another, or a new one
             reusable_ = true;

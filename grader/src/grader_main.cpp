@@ -28,6 +28,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -335,6 +336,13 @@ void label_holds(const tilelab::grader::CheckerOptions& options) {
         tilelab::grader::gpu_lease().log_holds(log, std::filesystem::path(options.verdict_file).filename().string());
 }
 
+// @p options with its deadline --time-limit from now: a lab of a run of several starts its own clock.
+tilelab::grader::CheckerOptions starting_now(tilelab::grader::CheckerOptions options) {
+    options.deadline = std::chrono::steady_clock::now() +
+                       std::chrono::milliseconds(static_cast<long long>(options.time_limit_seconds * 1000));
+    return options;
+}
+
 // One lab of a run of several (--then): its options, and its own argv (what parse_checker_options left).
 struct LabPart {
     tilelab::grader::CheckerOptions options;
@@ -373,9 +381,7 @@ int run_sanitizer_labs(std::vector<LabPart>& parts) {
         bool clean = true;
         std::string tool;
         for (LabPart* part : runnable) {
-            CheckerOptions options = part->options;
-            options.deadline = std::chrono::steady_clock::now() +
-                               std::chrono::milliseconds(static_cast<long long>(options.time_limit_seconds * 1000));
+            const CheckerOptions options = starting_now(part->options);
             set_checker_options(options);
             label_holds(options);
             tool = options.sanitizer_tool;
@@ -415,10 +421,7 @@ int run_sanitizer_labs(std::vector<LabPart>& parts) {
         std::printf("%s: not every lab passed in one run; each lab runs alone for its own verdict\n", tool.c_str());
     }
     for (LabPart* part : runnable) {
-        set_checker_options(part->options);
-        CheckerOptions options = part->options;
-        options.deadline = std::chrono::steady_clock::now() +
-                           std::chrono::milliseconds(static_cast<long long>(options.time_limit_seconds * 1000));
+        const CheckerOptions options = starting_now(part->options);
         set_checker_options(options);
         label_holds(options);
         run_recorded_check(static_cast<int>(part->argv.size()) - 1, part->argv.data(), options,
@@ -469,15 +472,17 @@ int run_labs_in_series(int argc, char** argv) {
         else segments.back().push_back(argv[i]);
     }
     std::vector<LabPart> parts;
-    bool sanitized = false;
+    std::optional<bool> sanitized;  // the first lab's kind of run, which every lab's must be
     for (std::vector<char*>& segment : segments) {
         int count = static_cast<int>(segment.size());
         segment.push_back(nullptr);
         LabPart part;
         try {
             part.options = tilelab::grader::parse_checker_options(count, segment.data());
-            sanitized = !part.options.sanitizer_tool.empty();
-            if (part.options.series.empty() == !sanitized || (sanitized && part.options.verdict_file.empty()))
+            const bool this_sanitized = !part.options.sanitizer_tool.empty();
+            if (!sanitized) sanitized = this_sanitized;
+            if (this_sanitized != *sanitized || part.options.series.empty() == !this_sanitized ||
+                (this_sanitized && part.options.verdict_file.empty()))
                 throw std::invalid_argument("each lab of --then needs its --suite checks, or its compute-sanitizer "
                                             "run with --verdict-file, as the first lab has");
         } catch (const std::invalid_argument& error) {
@@ -493,7 +498,7 @@ int run_labs_in_series(int argc, char** argv) {
         }
         parts.push_back(std::move(part));
     }
-    if (sanitized) return run_sanitizer_labs(parts);
+    if (sanitized.value_or(false)) return run_sanitizer_labs(parts);
     int status = 0;
     for (LabPart& part : parts) {
         tilelab::grader::set_checker_options(part.options);
@@ -503,7 +508,6 @@ int run_labs_in_series(int argc, char** argv) {
     }
     return status;
 }
-
 
 }  // namespace
 

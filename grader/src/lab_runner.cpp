@@ -55,13 +55,11 @@ void switch_lab() {
     const CheckerOptions& options = checker_options();
     if (!runner || runner_command == options.runner) return;
     if (!options.module.empty() && same_host(runner_command, options.runner)) {
-        wire::Writer request;
-        request.put(wire::Op::load_lab).put_string(options.module).put<std::int32_t>(options.lab.tile_width);
         ReplyHeader header;
         try {
             hold_gpu(GpuUse::shared);
             const SharedHoldRelease release;
-            runner->call(request, "loading the lab's module", header);
+            runner->call(load_lab_request(options.module, options.lab.tile_width), "loading the lab's module", header);
             if (header.status == wire::Status::ok) {
                 runner_command = options.runner;
                 return;
@@ -186,6 +184,12 @@ Reply ask_runner(const wire::Writer& request, const std::string& doing, GpuUse u
     }
     if (reply.header.context_lost) runner_unusable = runner_lost_context = true;
     return reply;
+}
+
+wire::Writer load_lab_request(const std::string& module, int tile_width) {
+    wire::Writer request;
+    request.put(wire::Op::load_lab).put_string(module).put<std::int32_t>(tile_width);
+    return request;
 }
 
 void begin_check() {

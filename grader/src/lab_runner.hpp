@@ -59,6 +59,10 @@ std::string runner_program();
 /// gpu_lease().release().
 Reply ask_runner(const wire::Writer& request, const std::string& doing, GpuUse use);
 
+/// The request that has a runner host load another lab's module (wire::Op::load_lab): the lab program of the next
+/// lab of a series, or a gate's next model.
+wire::Writer load_lab_request(const std::string& module, int tile_width);
+
 /// Readies the lab's program for the next check of a series run by one checker (grader_main's --suite): one
 /// that ended, hung or lost its CUDA context in the last check is put away (the next request starts a new one);
 /// a usable one is kept, with checker_options()'s deadline and request limit from now on. Keeping it saves a

@@ -226,6 +226,11 @@ struct CalibrationOutcome {
     std::string said;                        // lines for the gate's output
 };
 
+// The lab's model answer's speedup on this GPU, where the calibration has one.
+std::optional<double> model_speedup_of(const CalibrationOutcome& outcome) {
+    return outcome.calibration ? std::optional<double>(outcome.calibration->model_speedup) : std::nullopt;
+}
+
 // The lab's model answer against the gate's reference on this GPU: the cached record when one matches (see
 // gate_calibration.hpp), else, when @p may_measure, measured now by the gate's own procedure (trials races, the
 // GPU held alone), kept in the cache, and returned.
@@ -381,6 +386,7 @@ TEST_SUITE("perf") {
         std::vector<Trial> done;
         GpuIdentity gpu;
         CalibrationOutcome calibration;
+        GateThreshold threshold;  // from the calibration, before the races: a race may stop early when it is clear
         try {
             GateProgram program(gate_models(lab).reference, lab.tile_width);
             reference.program = &program;
@@ -388,12 +394,10 @@ TEST_SUITE("perf") {
             calibration = calibrate(lab, program, reference, setting, !override, pick);
             // Buffers and warm-up while the GPU is shared; held alone for the timed runs.
             sets = prepare_race(reference, tiled, setting, pick);
-            const std::optional<double> calibrated =
-                calibration.calibration ? std::optional<double>(calibration.calibration->model_speedup) : std::nullopt;
-            const double required_here = gate_threshold(lab.gate_fraction, calibrated, override).required;
+            threshold = gate_threshold(lab.gate_fraction, model_speedup_of(calibration), override);
             for (int t = 0; t < trials; ++t) {
                 hold_gpu(GpuUse::timing);
-                race(reference, tiled, setting, sets, pick, found, required_here);
+                race(reference, tiled, setting, sets, pick, found, threshold.required);
                 gpu_lease().release();
                 Trial trial;
                 trial.pairs = static_cast<int>(tiled.wall_ms.size());
@@ -413,9 +417,7 @@ TEST_SUITE("perf") {
             FAIL(std::string(error.what()));
         }
 
-        const std::optional<double> model_speedup =
-            calibration.calibration ? std::optional<double>(calibration.calibration->model_speedup) : std::nullopt;
-        const GateThreshold threshold = gate_threshold(lab.gate_fraction, model_speedup, override);
+        const std::optional<double> model_speedup = model_speedup_of(calibration);
         const double required = threshold.required;
         const std::string on_this_gpu = gpu.name + ", compute capability " + gpu.compute_capability();
         std::printf("%s", calibration.said.c_str());
