@@ -163,6 +163,12 @@ function(_tilelab_add_runner target lab tile_width backend launcher source_check
   set_target_properties(${target}_lab PROPERTIES POSITION_INDEPENDENT_CODE ${module})
   target_compile_definitions(${target}_lab PRIVATE TILE_WIDTH=${tile_width})
   target_compile_options(${target}_lab PRIVATE ${flags})
+  # __FILE__ (assert, TILELAB_CUDA_CHECK, the CPU backend's launch sites) names the lab's files from the build folder
+  # (submission/02_tiled/kernel.cu), never by a path that holds the student's name: the same file compiles to the
+  # same object for every student, which the batch's compile cache relies on (grader/src/compile_cache.hpp).
+  set(prefix_map "-fmacro-prefix-map=${CMAKE_BINARY_DIR}/=")
+  target_compile_options(${target}_lab PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${prefix_map}>
+                                               $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=${prefix_map}>)
   target_link_libraries(${target}_lab PRIVATE tilelab_lab_support_${backend})
   set_target_properties(${target}_lab PROPERTIES CXX_COMPILER_LAUNCHER "${launcher}" CUDA_COMPILER_LAUNCHER "${launcher}")
   add_dependencies(${target}_lab tilelab-sandbox-compile ${source_check})

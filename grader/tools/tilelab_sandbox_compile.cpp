@@ -1,17 +1,25 @@
 // tilelab-sandbox-compile: CMake's compiler launcher for a lab's files. When the build runs as root it compiles
 // as a user of its own (grader/src/sandbox.cpp) that can write only a scratch folder: the compiler's outputs
 // (-o, -MF) are written there and copied into the build tree by this program afterwards. Otherwise it simply
-// runs the compiler.
+// runs the compiler. As root, with TILELAB_COMPILE_CACHE naming a folder (grader/batch.sh sets it), a compile whose
+// inputs equal an earlier one's takes that one's object (compile_cache.hpp): only as root, since only then can no
+// student's program write the cache (the compiler and the labs' programs run as users of their own).
 //   tilelab-sandbox-compile <compiler> <arguments...>
+#include "compile_cache.hpp"
 #include "sandbox.hpp"
 
 #include <signal.h>
 #include <sys/wait.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
+#include <chrono>
 #include <cstring>
+#include <fstream>
+#include <iostream>
+#include <optional>
 #include <filesystem>
 #include <string>
 #include <utility>
@@ -40,6 +48,26 @@ int main(int argc, char** argv) {
         std::perror(argv[1]);
         return 127;
     }
+    using namespace tilelab::grader;
+    // The batch's cache: the key is taken before anything compiles, from the files as the compiler would read them.
+    std::optional<CompileCache> cache;
+    std::optional<CompileRequest> request;
+    std::optional<std::string> key;
+    std::string why_not;
+    if (const char* folder = std::getenv("TILELAB_COMPILE_CACHE"); folder != nullptr && *folder != '\0') {
+        request = compile_request(args);
+        if (request) {
+            cache.emplace(folder);
+            key = compile_cache_key(args, *request, why_not);
+            if (!key) cache->note("uncached", 0, *request, why_not);
+            else if (const std::optional<double> saved = cache->fetch(*key, *request)) {
+                cache->note("hit", *saved, *request, "");
+                return 0;
+            }
+        }
+    }
+    const auto started = std::chrono::steady_clock::now();
+
     tilelab::grader::Sandbox sandbox;
     try {
         sandbox = tilelab::grader::prepare_sandbox();
@@ -55,6 +83,9 @@ int main(int argc, char** argv) {
         outputs.emplace_back(args[i + 1], scratch);
         args[i + 1] = scratch;
     }
+    // With a key, what the compiler prints goes to a file first: only a compile that printed nothing is kept (a
+    // warning names the student's files), and what it printed is passed on after.
+    const std::string printed = sandbox.scratch + "/printed";
     const pid_t child = fork();
     if (child == 0) {
         setpgid(0, 0);
@@ -64,6 +95,10 @@ int main(int argc, char** argv) {
         }
         setenv("HOME", sandbox.scratch.c_str(), 1);
         setenv("TMPDIR", sandbox.scratch.c_str(), 1);
+        if (key) {
+            const int fd = open(printed.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+            if (fd < 0 || dup2(fd, 1) < 0 || dup2(fd, 2) < 0) _exit(127);
+        }
         auto p = pointers(args);
         execvp(p[0], p.data());
         std::perror(p[0]);
@@ -73,6 +108,12 @@ int main(int argc, char** argv) {
     if (child > 0) waitpid(child, &status, 0);
     tilelab::grader::end_sandboxed_processes(sandbox, child);
     int result = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    std::string said;
+    if (key) {
+        std::ifstream in(printed, std::ios::binary);
+        said.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        std::cerr << said << std::flush;
+    }
     if (result == 0) {
         for (const auto& [wanted, written] : outputs) {
             std::error_code error;
@@ -82,6 +123,15 @@ int main(int argc, char** argv) {
                              error.message().c_str());
                 result = 1;
             }
+        }
+    }
+    if (key) {
+        const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+        if (result == 0 && said.empty()) {
+            cache->store(*key, *request, seconds);
+            cache->note("stored", seconds, *request, "");
+        } else {
+            cache->note("uncached", seconds, *request, result == 0 ? "the compiler printed something" : "it failed");
         }
     }
     tilelab::grader::remove_sandbox(sandbox);
