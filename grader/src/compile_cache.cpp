@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cctype>
 #include <cstdint>
 #include <cstdio>
@@ -15,6 +16,7 @@
 #include <fstream>
 #include <random>
 #include <sstream>
+#include <thread>
 
 extern char** environ;
 
@@ -290,6 +292,39 @@ std::optional<double> CompileCache::fetch(const std::string& key, const CompileR
     if (!request.depfile.empty() && !write_file(request.depfile, request.dep_target + ": " + request.source + "\n"))
         return std::nullopt;
     return std::strtod(read_file(dir / "seconds").c_str(), nullptr);
+}
+
+bool CompileCache::claim(const std::string& key, double stale_seconds) const {
+    const fs::path claim = entry(key).string() + ".compiling";
+    for (int attempt = 0; attempt < 2; ++attempt) {
+        const int fd = ::open(claim.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        if (fd >= 0) {
+            ::close(fd);
+            return true;
+        }
+        std::error_code error;
+        const auto written = fs::last_write_time(claim, error);
+        if (error) continue;  // released meanwhile: try again
+        const double age = std::chrono::duration<double>(fs::file_time_type::clock::now() - written).count();
+        if (age < stale_seconds) return false;
+        fs::remove(claim, error);
+    }
+    return false;
+}
+
+void CompileCache::release(const std::string& key) const {
+    std::error_code error;
+    fs::remove(entry(key).string() + ".compiling", error);
+}
+
+std::optional<double> CompileCache::wait_and_fetch(const std::string& key, const CompileRequest& request,
+                                                   double seconds) const {
+    const fs::path claim = entry(key).string() + ".compiling";
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    std::error_code error;
+    while (fs::exists(claim, error) && std::chrono::steady_clock::now() < until)
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    return fetch(key, request);
 }
 
 void CompileCache::store(const std::string& key, const CompileRequest& request, double seconds) const {

@@ -52,6 +52,18 @@ public:
     /// once is harmless: the first one's entry stays.
     void store(const std::string& key, const CompileRequest& request, double seconds) const;
 
+    /// Claims the compile of @p key for this process, so that others with the same key wait for its object
+    /// instead of compiling it too (a class's first submissions all compile the same files at once); false where
+    /// another process holds the claim. A claim older than @p stale_seconds (its process was killed) is taken over.
+    bool claim(const std::string& key, double stale_seconds = 600) const;
+
+    /// Gives up this process's claim on @p key (after storing, or after a compile that is not kept).
+    void release(const std::string& key) const;
+
+    /// Waits while another process holds the claim on @p key, at most @p seconds, then fetches as fetch() does:
+    /// the seconds the other compile took, or none where it kept no object (then compile it here).
+    std::optional<double> wait_and_fetch(const std::string& key, const CompileRequest& request, double seconds) const;
+
     /// Appends one line, "<event>,<seconds>,<source>,<detail>", to the folder's events.csv (hit, stored,
     /// uncached): how much a batch's cache served.
     void note(const std::string& event, double seconds, const CompileRequest& request, const std::string& detail) const;

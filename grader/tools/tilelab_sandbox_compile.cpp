@@ -54,6 +54,7 @@ int main(int argc, char** argv) {
     std::optional<CompileRequest> request;
     std::optional<std::string> key;
     std::string why_not;
+    bool claimed = false;  // this process compiles the key for every submission that has it
     if (const char* folder = std::getenv("TILELAB_COMPILE_CACHE"); folder != nullptr && *folder != '\0') {
         request = compile_request(args);
         if (request) {
@@ -63,6 +64,15 @@ int main(int argc, char** argv) {
             else if (const std::optional<double> saved = cache->fetch(*key, *request)) {
                 cache->note("hit", *saved, *request, "");
                 return 0;
+            } else if (!cache->claim(*key)) {
+                // Another submission compiles this very file now: its object, once it has one (two minutes at
+                // most, many times a lab's compile; a compile it does not keep is done here after all).
+                if (const std::optional<double> waited = cache->wait_and_fetch(*key, *request, 120)) {
+                    cache->note("hit", *waited, *request, "after waiting for the same compile");
+                    return 0;
+                }
+            } else {
+                claimed = true;
             }
         }
     }
@@ -73,6 +83,7 @@ int main(int argc, char** argv) {
         sandbox = tilelab::grader::prepare_sandbox();
     } catch (const std::exception& error) {
         std::fprintf(stderr, "tilelab-sandbox-compile: %s\n", error.what());
+        if (claimed) cache->release(*key);
         return 1;
     }
     // Outputs go to the scratch folder, the one place the compiler's user may write.
@@ -133,6 +144,7 @@ int main(int argc, char** argv) {
         } else {
             cache->note("uncached", seconds, *request, result == 0 ? "the compiler printed something" : "it failed");
         }
+        if (claimed) cache->release(*key);
     }
     tilelab::grader::remove_sandbox(sandbox);
     return result;

@@ -147,4 +147,29 @@ TEST_SUITE("compile_cache") {
             if (entry.is_directory()) write(entry.path() / "key", "key one, changed");
         CHECK_FALSE(cache.fetch("key one", request));
     }
+
+    TEST_CASE("one process compiles a key at a time; the others wait for its object, or compile when it kept none") {
+        TempFolder folder;
+        const CompileCache cache(folder.path);
+        CompileRequest request{(folder.path / "kernel.cu").string(), (folder.path / "lab.o").string(), "", "lab.o"};
+        CHECK(cache.claim("key"));
+        CHECK_FALSE(cache.claim("key"));
+        CHECK(cache.claim("another key"));
+        // The claim's compile kept nothing (it failed, or printed a warning): the wait ends with no object.
+        cache.release("key");
+        CHECK_FALSE(cache.wait_and_fetch("key", request, 5));
+        // It kept one: the wait ends with it.
+        REQUIRE(cache.claim("key"));
+        write(request.object, "compiled once");
+        cache.store("key", request, 1.5);
+        cache.release("key");
+        std::filesystem::remove(request.object);
+        const auto waited = cache.wait_and_fetch("key", request, 5);
+        REQUIRE(waited);
+        CHECK(read(request.object) == "compiled once");
+        // A claim left by a process that was killed is taken over once it is stale.
+        REQUIRE(cache.claim("stale key"));
+        CHECK_FALSE(cache.claim("stale key", 600));
+        CHECK(cache.claim("stale key", 0));
+    }
 }
