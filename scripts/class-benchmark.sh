@@ -3,7 +3,8 @@
 # solutions, other correct styles, stubs, bad submissions and every self-test mutant), grades it with
 # grader/batch.sh at every tile width on both backends, then grades a sample again one at a time against the
 # same kit, nothing else running, and checks that each gets the same points, check by check. Prints the time end
-# to end, the cost per submission and where it went (build, CPU checks, GPU checks) last.
+# to end, the cost per submission and where it went (build, CPU checks, GPU checks, what the class's compile cache
+# served) last.
 #   scripts/class-benchmark.sh [COUNT] [SAMPLE]      (defaults 200 and 6)
 # Environment: OUT (where logs go; default build/class-benchmark), TILELAB_BATCH_JOBS (-j of batch.sh),
 # TILELAB_CUDA_ARCHS (default: the local GPU's), TILELAB_BATCH_DEADLINE (seconds after which the batch is stopped and
@@ -63,6 +64,15 @@ done
 # Test-seconds per kind of check and backend, over the class (each check's record).
 "$work/out/kit/grader/tilelab-report" timings "$work"/out/builds/*/verdicts | tee "$out/suite-times.txt"
 cp "$work"/alone-*.txt "$out/" 2>/dev/null
+
+# The class's compile cache (grader/src/compile_cache.hpp, grading as root): compiles it served (with the seconds
+# their first compile took, saved each time), compiles done and kept, and those it could not keep, and why.
+if [ -f "$work/out/compile-cache/events.csv" ]; then
+  awk -F, '{ n[$1]++; s[$1] += $2 }
+       END { for (k in n) printf "compile cache: %-8s %6d compiles, %9.1f compile-seconds%s\n", k, n[k], s[k],
+                                 k == "hit" ? " saved" : "" }' "$work/out/compile-cache/events.csv" |
+    sort | tee "$out/compile-cache.txt"
+fi
 
 # How long the GPU was held (grader/src/gpu_lease.hpp's log): alone by the measuring checks, one after another,
 # and shared by the others (the time any shared hold was on, overlapping holds counted once), per kind of check.
