@@ -163,10 +163,11 @@ std::string arguments_of(MatrixFunction function, const std::uint64_t key[3]) {
 // CUDA's rules for a load's or store's arguments (the programming guide, load_matrix_sync): ldm a multiple of 16
 // bytes, the pointer 256-bit aligned.
 void check_rules(const MatrixOperands& o, const char* file, int line) {
-    const std::string call = call_site(o.function, file, line);
+    // Named only for a fault's message: building it on every call was a tenth of lab 09's emulated time.
+    const auto call = [&] { return call_site(o.function, file, line); };
     if (o.ldm % 4 != 0)
         kernel_fault(cudaErrorMisalignedAddress, "misaligned address",
-                     call + " was given ldm " + std::to_string(o.ldm) + ", which is not a multiple of 4: CUDA "
+                     call() + " was given ldm " + std::to_string(o.ldm) + ", which is not a multiple of 4: CUDA "
                      "requires ldm, the distance in elements between the starts of consecutive rows (row major) or "
                      "columns (column major), to be a multiple of 4 elements (16 bytes) for float and tf32 matrices "
                      "(cudaErrorMisalignedAddress: misaligned address)\n  hint: give a shared tile rows whose length "
@@ -184,7 +185,7 @@ void check_rules(const MatrixOperands& o, const char* file, int line) {
         from_start = static_cast<std::size_t>(reinterpret_cast<const unsigned char*>(o.memory) - start);
     if (from_start % 32 != 0)
         kernel_fault(cudaErrorMisalignedAddress, "misaligned address",
-                     call + " was given a pointer to " + place_of(o.memory) + ", which is " +
+                     call() + " was given a pointer to " + place_of(o.memory) + ", which is " +
                          std::to_string(from_start % 32) + " bytes past a 32-byte boundary: CUDA requires the "
                          "matrix's first element to be 256-bit (32-byte) aligned (cudaErrorMisalignedAddress: "
                          "misaligned address)\n  hint: start each fragment's tile at a column that is a multiple of "
