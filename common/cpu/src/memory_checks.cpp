@@ -23,11 +23,13 @@ std::string floats(std::ptrdiff_t bytes) { return std::to_string(bytes / 4); }
 
 void check_device_access(const unsigned char* address, std::size_t bytes, std::size_t alignment, bool write, const char* what,
                          const char* hint) {
-    const std::string access = std::string(what) + (write ? " write" : " read");
+    // The messages are spelled out only for a fault: building them on every access was most of lab 08's
+    // emulated time.
+    const auto access = [&] { return std::string(what) + (write ? " write" : " read"); };
     std::size_t offset = 0;
     if (shared_offset_of(address, &offset)) {
         if (offset % alignment != 0)
-            misaligned(access, "shared memory " + shared_element_name(offset), alignment, offset % alignment, hint);
+            misaligned(access(), "shared memory " + shared_element_name(offset), alignment, offset % alignment, hint);
         note_shared_access(address, bytes, write);
         return;
     }
@@ -35,12 +37,14 @@ void check_device_access(const unsigned char* address, std::size_t bytes, std::s
     std::size_t size = 0;
     if (device_allocation_of(address, &start, &size)) {
         const std::ptrdiff_t at = address - start;
-        const std::string place = "float index " + floats(at) + " of a device buffer of " + floats(static_cast<std::ptrdiff_t>(size)) + " floats";
         if (at >= 0 && static_cast<std::size_t>(at) % alignment != 0)
-            misaligned(access, place, alignment, static_cast<std::size_t>(at) % alignment, hint);
+            misaligned(access(),
+                       "float index " + floats(at) + " of a device buffer of " + floats(static_cast<std::ptrdiff_t>(size)) +
+                           " floats",
+                       alignment, static_cast<std::size_t>(at) % alignment, hint);
         if (at < 0 || static_cast<std::size_t>(at) + bytes > size)
             kernel_fault(cudaErrorIllegalAddress, "illegal memory access",
-                         access + " of floats " + floats(at) + " to " + floats(at + static_cast<std::ptrdiff_t>(bytes) - 4) +
+                         access() + " of floats " + floats(at) + " to " + floats(at + static_cast<std::ptrdiff_t>(bytes) - 4) +
                              " of a device buffer of " + floats(static_cast<std::ptrdiff_t>(size)) +
                              " floats runs outside it (cudaErrorIllegalAddress: an illegal memory access was "
                              "encountered; out-of-bounds " + (write ? "write" : "read") + ")\n  hint: test that the "
@@ -49,7 +53,7 @@ void check_device_access(const unsigned char* address, std::size_t bytes, std::s
         return;
     }
     const auto remainder = static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(address) % alignment);
-    if (remainder != 0) misaligned(access, "a local or host address", alignment, remainder, hint);
+    if (remainder != 0) misaligned(access(), "a local or host address", alignment, remainder, hint);
 }
 
 }  // namespace tilelab::cpu::detail
