@@ -165,10 +165,14 @@ function(_tilelab_add_runner target lab tile_width backend launcher source_check
   target_compile_options(${target}_lab PRIVATE ${flags})
   # __FILE__ (assert, TILELAB_CUDA_CHECK, the CPU backend's launch sites) names the lab's files from the build folder
   # (submission/02_tiled/kernel.cu), never by a path that holds the student's name: the same file compiles to the
-  # same object for every student, which the batch's compile cache relies on (grader/src/compile_cache.hpp).
-  set(prefix_map "-fmacro-prefix-map=${CMAKE_BINARY_DIR}/=")
-  target_compile_options(${target}_lab PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${prefix_map}>
-                                               $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=${prefix_map}>)
+  # same object for every student, which the batch's compile cache relies on (grader/src/compile_cache.hpp; without
+  # the map it caches nothing). Not where the folder's name has a space, a comma or a quote: nvcc splits
+  # -Xcompiler's value there.
+  if(NOT CMAKE_BINARY_DIR MATCHES "[ ,\"']")
+    set(prefix_map "-fmacro-prefix-map=${CMAKE_BINARY_DIR}/=")
+    target_compile_options(${target}_lab PRIVATE $<$<COMPILE_LANGUAGE:CXX>:${prefix_map}>
+                                                 $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=${prefix_map}>)
+  endif()
   target_link_libraries(${target}_lab PRIVATE tilelab_lab_support_${backend})
   set_target_properties(${target}_lab PROPERTIES CXX_COMPILER_LAUNCHER "${launcher}" CUDA_COMPILER_LAUNCHER "${launcher}")
   add_dependencies(${target}_lab tilelab-sandbox-compile ${source_check})

@@ -4,17 +4,19 @@
 #include "sandbox.hpp"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cctype>
+#include <cerrno>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
-#include <random>
 #include <sstream>
 #include <thread>
 
@@ -113,6 +115,19 @@ std::string build_folder_named(const std::string& text, const std::string& build
     return out;
 }
 
+// What in @p text a line-by-line reading could take otherwise than the compiler does, or null.
+const char* misreadable(const std::string& text) {
+    if (text.find('\r') != std::string::npos) return "a carriage return";
+    if (text.find("??") != std::string::npos) return "\"??\" (a trigraph)";
+    if (text.find("%:") != std::string::npos) return "\"%:\" (a digraph of #)";
+    if (text.find("@build") != std::string::npos) return "\"@build\"";
+    for (std::size_t at = text.find('\\'); at != std::string::npos; at = text.find('\\', at + 1)) {
+        const std::size_t next = text.find_first_not_of(" \t", at + 1);
+        if (next == std::string::npos || text[next] == '\n') return "a backslash at the end of a line";
+    }
+    return nullptr;
+}
+
 }  // namespace
 
 std::optional<CompileRequest> compile_request(const std::vector<std::string>& args) {
@@ -142,70 +157,49 @@ std::optional<CompileRequest> compile_request(const std::vector<std::string>& ar
     return request;
 }
 
-std::string without_comments(const std::string& text) {
-    std::string out;
-    out.reserve(text.size());
-    std::size_t i = 0;
-    const std::size_t n = text.size();
-    auto end_line = [&out] {
-        while (!out.empty() && (out.back() == ' ' || out.back() == '\t')) out.pop_back();
-        out += '\n';
-    };
-    while (i < n) {
-        const char c = text[i];
-        if (c == '/' && i + 1 < n && text[i + 1] == '/') {  // to the end of the line (a spliced line included)
-            i += 2;
-            while (i < n && text[i] != '\n') {
-                if (text[i] == '\\' && i + 1 < n && text[i + 1] == '\n') {
-                    end_line();  // the spliced line keeps its number
-                    i += 2;
-                    continue;
-                }
-                ++i;
-            }
-            out += ' ';
-        } else if (c == '/' && i + 1 < n && text[i + 1] == '*') {
-            i += 2;
-            out += ' ';
-            while (i < n && !(text[i] == '*' && i + 1 < n && text[i + 1] == '/')) {
-                if (text[i] == '\n') end_line();
-                ++i;
-            }
-            i = std::min(n, i + 2);
-        } else if (c == 'R' && i + 1 < n && text[i + 1] == '"' && (i == 0 || !is_identifier_char(text[i - 1]) ||
-                                                                  text[i - 1] == 'u' || text[i - 1] == 'U' ||
-                                                                  text[i - 1] == 'L' || text[i - 1] == '8')) {
-            // A raw string: R"delimiter( ... )delimiter", kept whole.
-            const std::size_t paren = text.find('(', i + 2);
-            if (paren == std::string::npos) {
-                out.append(text, i, std::string::npos);
-                break;
-            }
-            const std::string closing = ")" + text.substr(i + 2, paren - i - 2) + "\"";
-            const std::size_t end = text.find(closing, paren + 1);
-            const std::size_t stop = end == std::string::npos ? n : end + closing.size();
-            out.append(text, i, stop - i);
-            i = stop;
-        } else if (c == '"' || (c == '\'' && !(i > 0 && i + 1 < n && std::isxdigit(static_cast<unsigned char>(text[i - 1])) &&
-                                               std::isxdigit(static_cast<unsigned char>(text[i + 1]))))) {
-            // A literal, escapes included; a ' between digits is a digit separator (1'000), not a literal.
-            out += c;
-            ++i;
-            while (i < n && text[i] != c && text[i] != '\n') {
-                if (text[i] == '\\' && i + 1 < n) out += text[i++];
-                out += text[i++];
-            }
-            if (i < n && text[i] == c) out += text[i++];
-        } else if (c == '\n') {
-            end_line();
-            ++i;
-        } else {
-            out += c;
-            ++i;
-        }
+namespace {
+
+// A line that is a comment to the compiler and to nothing else: "//" after blanks, with none of what could end it
+// early or carry it on (a carriage return, a backslash, ??/), and, where @p closing_nothing, none of what could
+// close a comment, string or raw string opened above it (*, ", ').
+bool is_line_comment(const std::string& line, bool closing_nothing) {
+    const std::size_t start = line.find_first_not_of(" \t");
+    if (start == std::string::npos || line.compare(start, 2, "//") != 0) return false;
+    if (line.find_first_of("\r\\") != std::string::npos || line.find("??") != std::string::npos) return false;
+    return !closing_nothing || line.find_first_of("*\"'") == std::string::npos;
+}
+
+}  // namespace
+
+std::string without_name_comments(const std::string& text) {
+    std::vector<std::string> lines;
+    std::size_t begin = 0;
+    while (begin < text.size()) {
+        const std::size_t end = text.find('\n', begin);
+        lines.push_back(text.substr(begin, end == std::string::npos ? std::string::npos : end - begin));
+        if (end == std::string::npos) break;
+        begin = end + 1;
     }
-    // Blank lines at the end change no line's number.
-    while (!out.empty() && out.back() == '\n') out.pop_back();
+    const bool ends_with_newline = !text.empty() && text.back() == '\n';
+    // Leading: nothing is open above them; each becomes an empty line, so every line below keeps its number.
+    auto blank = [](const std::string& line) { return line.find_first_not_of(" \t") == std::string::npos; };
+    std::size_t first = 0;
+    while (first < lines.size() && (blank(lines[first]) || is_line_comment(lines[first], false))) lines[first++].clear();
+    // Trailing: dropped, nothing comes after them. They can close nothing opened above (a file that ends inside a
+    // comment, string or raw string fails to compile either way), and the line above them must not run on into them.
+    std::size_t last = lines.size();
+    if (ends_with_newline)
+        while (last > first && (blank(lines[last - 1]) || is_line_comment(lines[last - 1], true))) --last;
+    if (last < lines.size()) {
+        const std::string& above = last > 0 ? lines[last - 1] : std::string();
+        const std::size_t end = above.find_last_not_of(" \t");
+        if (end != std::string::npos && (above[end] == '\\' || above[end] == '/')) last = lines.size();
+    }
+    std::string out;
+    for (std::size_t i = 0; i < last; ++i) {
+        out += lines[i];
+        if (i + 1 < lines.size() || ends_with_newline) out += '\n';
+    }
     return out;
 }
 
@@ -222,18 +216,29 @@ std::optional<std::string> compile_cache_key(const std::vector<std::string>& arg
     key << "compiler " << args[0] << ' ' << compiler.st_size << ' ' << compiler.st_mtim.tv_sec << '.'
         << compiler.st_mtim.tv_nsec << '\n';
     // A prefix map names the build folder, which holds the student's name; it changes no file the compiler reads.
+    // The key leaves the source's path out ("@source"), so the object must not hold it: only where __FILE__ is
+    // mapped away from the build folder (cmake/TileLabRunner.cmake) is the object the same for every student.
     const std::string cwd = fs::current_path(error).string();
+    bool mapped = false;
     for (std::string arg : args) {
         if (arg == request.source) arg = "@source";
         const bool prefix_map = arg.find("-fmacro-prefix-map=") != std::string::npos ||
                                 arg.find("-ffile-prefix-map=") != std::string::npos;
-        if (const std::size_t at = arg.find(cwd); prefix_map && !cwd.empty() && at != std::string::npos)
+        if (const std::size_t at = arg.find(cwd + "/="); prefix_map && !cwd.empty() && at != std::string::npos) {
             arg.replace(at, cwd.size(), "@build");
+            mapped = true;
+        }
         key << "arg " << arg << '\n';
     }
+    if (!mapped) {
+        why_not = "no -fmacro-prefix-map names the build folder (a folder name with a space or a comma has none)";
+        return std::nullopt;
+    }
     std::vector<std::string> environment;
+    // Which GPU a slot of the batch uses changes no compile whose architectures are named (as the kit's are).
     for (char** entry = environ; *entry != nullptr; ++entry)
-        if (sandbox_variable_allowed(*entry)) environment.emplace_back(*entry);
+        if (sandbox_variable_allowed(*entry) && std::strstr(*entry, "_VISIBLE_DEVICES=") == nullptr)
+            environment.emplace_back(*entry);
     std::sort(environment.begin(), environment.end());
     for (const std::string& entry : environment) key << "env " << entry << '\n';
 
@@ -242,7 +247,8 @@ std::optional<std::string> compile_cache_key(const std::vector<std::string>& arg
     const fs::path folder = source.parent_path().empty() ? fs::path(".") : source.parent_path();
     std::vector<fs::path> files;
     std::uintmax_t bytes = 0;
-    for (const fs::directory_entry& entry : fs::directory_iterator(folder, error)) {
+    for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
+        const fs::directory_entry& entry = *it;
         if (entry.is_symlink(error) || !entry.is_regular_file(error)) {
             why_not = "the lab's folder holds " + entry.path().filename().string() + ", which is no plain file";
             return std::nullopt;
@@ -260,7 +266,15 @@ std::optional<std::string> compile_cache_key(const std::vector<std::string>& arg
     }
     std::sort(files.begin(), files.end());
     for (const fs::path& file : files) {
-        const std::string text = build_folder_named(without_comments(read_file(file)), cwd);
+        const std::string raw = read_file(file);
+        // What would make a line-by-line reading of the file differ from the compiler's: a carriage return (a line
+        // end to the compiler), a backslash at a line's end (a line spliced to the next), trigraphs and digraphs
+        // (??/ is a backslash, %: a #), and the key's own placeholder.
+        if (const char* unread = misreadable(raw)) {
+            why_not = file.filename().string() + " holds " + unread;
+            return std::nullopt;
+        }
+        const std::string text = build_folder_named(without_name_comments(raw), cwd);
         for (const char* word : {"__DATE__", "__TIME__", "__TIMESTAMP__", "__has_include", "__has_include_next"})
             if (has_identifier(text, word)) {
                 why_not = file.filename().string() + " uses " + word;
@@ -299,6 +313,10 @@ bool CompileCache::claim(const std::string& key, double stale_seconds) const {
     for (int attempt = 0; attempt < 2; ++attempt) {
         const int fd = ::open(claim.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         if (fd >= 0) {
+            // The claimant's process id: others wait only while it lives.
+            const std::string pid = std::to_string(getpid());
+            const ssize_t written = ::write(fd, pid.data(), pid.size());
+            (void)written;
             ::close(fd);
             return true;
         }
@@ -312,8 +330,10 @@ bool CompileCache::claim(const std::string& key, double stale_seconds) const {
     return false;
 }
 
-void CompileCache::release(const std::string& key) const {
+void CompileCache::release(const std::string& key, bool kept) const {
     std::error_code error;
+    // A compile that was not kept is not waited for again: the next ones with this key compile at once.
+    if (!kept) write_file(entry(key).string() + ".not-kept", "");
     fs::remove(entry(key).string() + ".compiling", error);
 }
 
@@ -322,8 +342,16 @@ std::optional<double> CompileCache::wait_and_fetch(const std::string& key, const
     const fs::path claim = entry(key).string() + ".compiling";
     const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
     std::error_code error;
-    while (fs::exists(claim, error) && std::chrono::steady_clock::now() < until)
+    if (fs::exists(entry(key).string() + ".not-kept", error)) return fetch(key, request);
+    // While the claim is there and its process lives (a process of this machine: on another node of a cluster the
+    // id names nothing here, and the wait ends at once).
+    while (std::chrono::steady_clock::now() < until) {
+        const std::string pid = read_file(claim);
+        if (pid.empty()) break;
+        const long id = std::strtol(pid.c_str(), nullptr, 10);
+        if (id <= 0 || (::kill(static_cast<pid_t>(id), 0) != 0 && errno == ESRCH)) break;
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
     return fetch(key, request);
 }
 
@@ -331,8 +359,9 @@ void CompileCache::store(const std::string& key, const CompileRequest& request, 
     std::error_code error;
     const fs::path dir = entry(key);
     if (fs::exists(dir, error)) return;
-    std::random_device entropy;
-    const fs::path partial = folder_ / ("partial-" + std::to_string(getpid()) + "-" + std::to_string(entropy()));
+    const fs::path partial =
+        folder_ / ("partial-" + std::to_string(getpid()) + "-" +
+                   std::to_string(std::chrono::steady_clock::now().time_since_epoch().count()));
     if (!fs::create_directories(partial, error) || !write_file(partial / "key", key) ||
         !write_file(partial / "seconds", std::to_string(seconds))) {
         fs::remove_all(partial, error);

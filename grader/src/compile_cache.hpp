@@ -24,17 +24,20 @@ struct CompileRequest {
 /// (a link, a preprocessor run, a tool that is no compiler).
 std::optional<CompileRequest> compile_request(const std::vector<std::string>& args);
 
-/// C and C++ text without its comments: each comment becomes one space, and the line breaks inside a block comment
-/// stay, so that every line keeps its number (__LINE__); string and character literals, raw strings included, are
-/// kept as written; spaces and tabs at the end of a line go, and so do blank lines at the end.
-std::string without_comments(const std::string& text);
+/// @p text as the cache keys it: the lines of "//" comments (and blank ones) at its start made empty, so that every
+/// line keeps its number (__LINE__), and those at its end dropped, where a student's name usually is; nothing else
+/// changes. Only lines that are comments to the compiler whatever comes before them: none that holds a carriage
+/// return, a backslash or "??", and, at the end, none that holds what could close a comment or a string above it.
+std::string without_name_comments(const std::string& text);
 
 /// The cache key of the compile: the compiler (its path, size and time), every argument (the source's path as
 /// "@source", the build folder in a -fmacro-prefix-map as "@build"), the allowed environment
-/// (sandbox_variable_allowed) and every file of the source's folder without comments (the build folder in a #line
-/// as "@build"). None, with @p why_not, where a cached object might not be what compiling would give: the folder
-/// holds a folder or link, or more than 1 MiB; a file uses __DATE__, __TIME__, __TIMESTAMP__ or __has_include; or
-/// an #include (#include_next, #import, #embed) names a file by a macro, an absolute path or a path with "..".
+/// (sandbox_variable_allowed) and every file of the source's folder as without_name_comments() gives it (the build
+/// folder in a #line as "@build"). None, with @p why_not, where a cached object might not be what compiling would
+/// give: no -fmacro-prefix-map names the build folder; the folder holds a folder or link, or more than 1 MiB; a file
+/// holds a carriage return, a backslash at a line's end, "??", "%:" or "@build", or uses __DATE__, __TIME__,
+/// __TIMESTAMP__ or __has_include; or an #include (#include_next, #import, #embed) names a file by a macro, an
+/// absolute path or a path with "..".
 std::optional<std::string> compile_cache_key(const std::vector<std::string>& args, const CompileRequest& request,
                                              std::string& why_not);
 
@@ -57,11 +60,13 @@ public:
     /// another process holds the claim. A claim older than @p stale_seconds (its process was killed) is taken over.
     bool claim(const std::string& key, double stale_seconds = 600) const;
 
-    /// Gives up this process's claim on @p key (after storing, or after a compile that is not kept).
-    void release(const std::string& key) const;
+    /// Gives up this process's claim on @p key, after storing (@p kept) or after a compile that is not kept: then
+    /// the key is marked, and later compiles with it do not wait for one another.
+    void release(const std::string& key, bool kept) const;
 
-    /// Waits while another process holds the claim on @p key, at most @p seconds, then fetches as fetch() does:
-    /// the seconds the other compile took, or none where it kept no object (then compile it here).
+    /// Waits while another process of this machine holds the claim on @p key and lives, at most @p seconds, then
+    /// fetches as fetch() does: the seconds the other compile took, or none where it kept no object (then compile it
+    /// here). No wait where an earlier compile with this key was not kept.
     std::optional<double> wait_and_fetch(const std::string& key, const CompileRequest& request, double seconds) const;
 
     /// Appends one line, "<event>,<seconds>,<source>,<detail>", to the folder's events.csv (hit, stored,

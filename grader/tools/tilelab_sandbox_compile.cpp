@@ -2,8 +2,9 @@
 // as a user of its own (grader/src/sandbox.cpp) that can write only a scratch folder: the compiler's outputs
 // (-o, -MF) are written there and copied into the build tree by this program afterwards. Otherwise it simply
 // runs the compiler. As root, with TILELAB_COMPILE_CACHE naming a folder (grader/batch.sh sets it), a compile whose
-// inputs equal an earlier one's takes that one's object (compile_cache.hpp): only as root, since only then can no
-// student's program write the cache (the compiler and the labs' programs run as users of their own).
+// inputs equal an earlier one's takes that one's object (compile_cache.hpp): only as root with a user id of the
+// compile's own, since only then can no student's program write the cache or this compile's outputs (the compiler
+// and the labs' programs run as users of their own).
 //   tilelab-sandbox-compile <compiler> <arguments...>
 #include "compile_cache.hpp"
 #include "sandbox.hpp"
@@ -17,7 +18,6 @@
 #include <cstdlib>
 #include <chrono>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <filesystem>
@@ -49,43 +49,51 @@ int main(int argc, char** argv) {
         return 127;
     }
     using namespace tilelab::grader;
-    // The batch's cache: the key is taken before anything compiles, from the files as the compiler would read them.
+    tilelab::grader::Sandbox sandbox;
+    try {
+        sandbox = tilelab::grader::prepare_sandbox();
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "tilelab-sandbox-compile: %s\n", error.what());
+        return 1;
+    }
+    // The batch's cache: only where the compiler runs as a user of its own, which nothing else runs as (with the
+    // shared "nobody", a lab's program of another submission could reach this compile's scratch folder). The key
+    // is taken before anything compiles. Whatever goes wrong with the cache, the file is compiled as without it.
     std::optional<CompileCache> cache;
     std::optional<CompileRequest> request;
     std::optional<std::string> key;
-    std::string why_not;
     bool claimed = false;  // this process compiles the key for every submission that has it
-    if (const char* folder = std::getenv("TILELAB_COMPILE_CACHE"); folder != nullptr && *folder != '\0') {
+    const char* folder = std::getenv("TILELAB_COMPILE_CACHE");
+    if (folder != nullptr && *folder != '\0' && sandbox.confined && sandbox.own_uid) try {
         request = compile_request(args);
         if (request) {
             cache.emplace(folder);
+            std::string why_not;
             key = compile_cache_key(args, *request, why_not);
-            if (!key) cache->note("uncached", 0, *request, why_not);
-            else if (const std::optional<double> saved = cache->fetch(*key, *request)) {
+            if (!key) {
+                cache->note("uncached", 0, *request, why_not);
+            } else if (const std::optional<double> saved = cache->fetch(*key, *request)) {
                 cache->note("hit", *saved, *request, "");
+                tilelab::grader::remove_sandbox(sandbox);
                 return 0;
             } else if (!cache->claim(*key)) {
-                // Another submission compiles this very file now: its object, once it has one (two minutes at
-                // most, many times a lab's compile; a compile it does not keep is done here after all).
-                if (const std::optional<double> waited = cache->wait_and_fetch(*key, *request, 120)) {
+                // Another submission compiles this very file now: its object, once it has one (a minute at most,
+                // many times a lab's compile; a compile it does not keep is done here after all).
+                if (const std::optional<double> waited = cache->wait_and_fetch(*key, *request, 60)) {
                     cache->note("hit", *waited, *request, "after waiting for the same compile");
+                    tilelab::grader::remove_sandbox(sandbox);
                     return 0;
                 }
             } else {
                 claimed = true;
             }
         }
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "tilelab-sandbox-compile: the class's compile cache is not used: %s\n", error.what());
+        key.reset();
     }
     const auto started = std::chrono::steady_clock::now();
 
-    tilelab::grader::Sandbox sandbox;
-    try {
-        sandbox = tilelab::grader::prepare_sandbox();
-    } catch (const std::exception& error) {
-        std::fprintf(stderr, "tilelab-sandbox-compile: %s\n", error.what());
-        if (claimed) cache->release(*key);
-        return 1;
-    }
     // Outputs go to the scratch folder, the one place the compiler's user may write.
     std::vector<std::pair<std::string, std::string>> outputs;
     for (std::size_t i = 0; i + 1 < args.size(); ++i) {
@@ -121,8 +129,11 @@ int main(int argc, char** argv) {
     int result = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
     std::string said;
     if (key) {
-        std::ifstream in(printed, std::ios::binary);
-        said.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+        // Not through a link the compiler's user might have left there.
+        const int fd = open(printed.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        char buffer[65536];
+        for (ssize_t got; fd >= 0 && (got = read(fd, buffer, sizeof buffer)) > 0;) said.append(buffer, got);
+        if (fd >= 0) close(fd);
         std::cerr << said << std::flush;
     }
     if (result == 0) {
@@ -136,15 +147,19 @@ int main(int argc, char** argv) {
             }
         }
     }
-    if (key) {
+    if (key) try {
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-        if (result == 0 && said.empty()) {
+        const bool kept = result == 0 && said.empty();
+        if (kept) {
             cache->store(*key, *request, seconds);
             cache->note("stored", seconds, *request, "");
         } else {
             cache->note("uncached", seconds, *request, result == 0 ? "the compiler printed something" : "it failed");
         }
-        if (claimed) cache->release(*key);
+        if (claimed) cache->release(*key, kept);
+    } catch (const std::exception& error) {
+        std::fprintf(stderr, "tilelab-sandbox-compile: the class's compile cache did not keep this compile: %s\n",
+                     error.what());
     }
     tilelab::grader::remove_sandbox(sandbox);
     return result;

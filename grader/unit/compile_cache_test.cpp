@@ -15,7 +15,7 @@ using tilelab::grader::compile_cache_key;
 using tilelab::grader::compile_request;
 using tilelab::grader::CompileCache;
 using tilelab::grader::CompileRequest;
-using tilelab::grader::without_comments;
+using tilelab::grader::without_name_comments;
 using tilelab::unit::TempFolder;
 using tilelab::unit::write;
 
@@ -29,8 +29,8 @@ std::string read(const fs::path& file) {
 // A compile as CMake writes it for a lab's file, of @p source; the compiler is this test's own program (the key
 // reads its size and time, nothing runs it).
 std::vector<std::string> compile_of(const fs::path& source, const std::string& flag = "-DTILE_WIDTH=16") {
-    return {"/proc/self/exe", flag, "-MD", "-MT", "lab.o", "-MF", "lab.o.d", "-x", "cu", "-c", source.string(),
-            "-o", "lab.o"};
+    return {"/proc/self/exe", flag, "-Xcompiler=-fmacro-prefix-map=" + fs::current_path().string() + "/=", "-MD",
+            "-MT", "lab.o", "-MF", "lab.o.d", "-x", "cu", "-c", source.string(), "-o", "lab.o"};
 }
 
 // The key of compiling @p file, or "" with why_not set.
@@ -61,13 +61,36 @@ TEST_SUITE("compile_cache") {
         CHECK_FALSE(compile_request({"tilelab-source-check", "/s", "02_tiled/kernel.cu"}));
     }
 
-    TEST_CASE("comments leave no trace, and every line keeps its number") {
-        CHECK(without_comments("a = 1; // note\nb = 2;\n") == "a = 1;\nb = 2;");
-        CHECK(without_comments("a /* one\ntwo */ b\n") == "a\n b");
-        CHECK(without_comments("s = \"// not a comment\"; c = '/';\n") == "s = \"// not a comment\"; c = '/';");
-        CHECK(without_comments("r = R\"x(/* kept */)x\";\n") == "r = R\"x(/* kept */)x\";");
-        CHECK(without_comments("n = 1'000; // x\n") == "n = 1'000;");
-        CHECK(without_comments("code();\n// Bob\n\n") == "code();");
+    TEST_CASE("a name in comment lines at the start or the end leaves no trace; every other line stays as written") {
+        CHECK(without_name_comments("// Alice\n// CS 4xx\ncode();\n") == "\n\ncode();\n");
+        CHECK(without_name_comments("code();\n// student-002-bob\n\n") == "code();\n");
+        CHECK(without_name_comments("a = 1; // note\nb = 2;\n") == "a = 1; // note\nb = 2;\n");
+        CHECK(without_name_comments("a();\n// mid\nb();\n") == "a();\n// mid\nb();\n");
+        // What might close something opened above, or run on, stays.
+        CHECK(without_name_comments("/* open\n// */ evil();\n") == "/* open\n// */ evil();\n");
+        CHECK(without_name_comments("s = R\"x(\n// )x\";\n") == "s = R\"x(\n// )x\";\n");
+        CHECK(without_name_comments("// note \\\nevil();\n") == "// note \\\nevil();\n");
+    }
+
+    TEST_CASE("what a line-by-line reading could misread is never cached") {
+        TempFolder folder;
+        const fs::path file = folder.path / "02_tiled" / "kernel.cu";
+        // Each hides code from a reading that ends lines at "\n" only, or spells a directive another way.
+        const std::vector<std::pair<std::string, std::string>> refused = {
+            {"// TODO\r evil();\ncode();\n", "carriage return"},
+            {"/* TODO *\\\n/ evil(); /* */\ncode();\n", "backslash at the end of a line"},
+            {"// x \\\r\nevil();\n", "carriage return"},
+            {"%:include \"../x.h\"\n", "digraph"},
+            {"int a = 1 ?\?/\n;\n", "trigraph"},
+            {"#line 1 \"@build/x.cu\"\n", "@build"},
+        };
+        for (const auto& [text, why] : refused) {
+            CAPTURE(text);
+            write(file, text);
+            std::string why_not;
+            CHECK(key_of(file, why_not).empty());
+            CHECK(why_not.find(why) != std::string::npos);
+        }
     }
 
     TEST_CASE("the same code with other comments, in another student's folder, has the same key") {
@@ -122,6 +145,15 @@ TEST_SUITE("compile_cache") {
         write(file, "// #include \"/etc/hostname\" in a comment, and __TIME__ too\n#include <cstdio>\n");
         std::string why_not;
         CHECK_FALSE(key_of(file, why_not).empty());
+        // Without a prefix map naming the build folder, __FILE__ would put the student's path in the object.
+        {
+            std::vector<std::string> args = compile_of(file);
+            args.erase(args.begin() + 2);
+            const auto request = compile_request(args);
+            REQUIRE(request);
+            CHECK_FALSE(compile_cache_key(args, *request, why_not));
+            CHECK(why_not.find("-fmacro-prefix-map") != std::string::npos);
+        }
         fs::create_directories(folder.path / "02_tiled" / "more");
         CHECK(key_of(file, why_not).empty());
         CHECK(why_not.find("no plain file") != std::string::npos);
@@ -156,13 +188,13 @@ TEST_SUITE("compile_cache") {
         CHECK_FALSE(cache.claim("key"));
         CHECK(cache.claim("another key"));
         // The claim's compile kept nothing (it failed, or printed a warning): the wait ends with no object.
-        cache.release("key");
+        cache.release("key", false);
         CHECK_FALSE(cache.wait_and_fetch("key", request, 5));
         // It kept one: the wait ends with it.
         REQUIRE(cache.claim("key"));
         write(request.object, "compiled once");
         cache.store("key", request, 1.5);
-        cache.release("key");
+        cache.release("key", true);
         std::filesystem::remove(request.object);
         const auto waited = cache.wait_and_fetch("key", request, 5);
         REQUIRE(waited);
