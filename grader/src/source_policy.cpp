@@ -782,6 +782,16 @@ SourceScan check_source_text(const std::string& text) {
             return out;
         }
     }
+    // A carriage return ends a line for the compilers, not for this check's reading, which ends lines at "\n":
+    // "// note\r" followed by code hid that code from it. One before "\n" (a CRLF line end) is only a blank.
+    for (std::size_t at = text.find('\r'); at != std::string::npos; at = text.find('\r', at + 1)) {
+        if (at + 1 < text.size() && text[at + 1] == '\n') continue;
+        const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+        out.findings.push_back(SourceFinding{"", line, "a carriage return that is not part of a line end (CR LF) ends a "
+                                                       "line for the compiler but not for an editor: save the file "
+                                                       "with LF or CRLF line ends"});
+        return out;
+    }
     Lexer lexer(text);
     lexer.run();
     out.findings = lexer.findings;

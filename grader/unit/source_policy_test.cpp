@@ -99,6 +99,10 @@ TEST_SUITE("source_policy") {
         CHECK(refused("_Pragma(\"redefine_extname f g\")\n", "redefine_extname", 1));
         CHECK(refused("int \\u0074ilelab;\n", "universal character", 1));
         CHECK(refused("?\?=include <x>\n", "trigraph", 1));
+        // A lone carriage return ends a line for the compiler: the code after it is no comment.
+        CHECK(refused("int a;\n// note\rvoid f() { auto p = &tilelab::cpu::launch; }\n", "carriage return", 2));
+        CHECK(refused("// note\r#include \"../x.h\"\n", "carriage return", 1));
+        CHECK(broken("int a;\r\n// note\r\nint b;\r\n").empty());
         // A raw string's end found in the text as written: what follows it is code.
         CHECK(refused("const char* r = R\"(a)\\\n\" tilelab_x )\";\nint tilelab_y;\n", "tilelab_y", 3));
     }
