@@ -49,6 +49,7 @@ std::string gate_program_path(const std::string& model_folder) {
 GateProgram::GateProgram(const std::string& model_folder, int tile_width) : path_(gate_program_path(model_folder)) {
     const std::string name = gate_program_name(model_folder);
     std::vector<std::unique_ptr<RunnerProcess>>& idle = idle_programs();
+    bool started = false;  // a program of its own, whose hello creates its CUDA context
     while (!process_ && !idle.empty()) {
         process_ = std::move(idle.back());
         idle.pop_back();
@@ -65,10 +66,12 @@ GateProgram::GateProgram(const std::string& model_folder, int tile_width) : path
         process_ = std::make_unique<RunnerProcess>(
             std::vector<std::string>{host.string(), "--module", path_, "--tile-width", std::to_string(tile_width)},
             checker_options().deadline, true);
+        started = true;
     }
     wire::Writer hello;
     hello.put(wire::Op::hello);
-    const Reply reply = ask(hello, "starting the gate's program " + name, GpuUse::starting);
+    // Only a new program creates a context; a kept one's hello just asks which GPU it runs on.
+    const Reply reply = ask(hello, "starting the gate's program " + name, started ? GpuUse::starting : GpuUse::shared);
     wire::Reader in = body(reply);
     gpu_.name = in.get_string();
     gpu_.major = in.get<std::int32_t>();

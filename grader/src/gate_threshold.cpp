@@ -24,6 +24,12 @@ std::string GateThreshold::explain() const {
     return text;
 }
 
+bool race_decided_early(int pairs, double speedup, double required) {
+    for (const EarlyStop& stop : early_stops)
+        if (pairs == stop.pairs && (speedup >= required * stop.margin || speedup * stop.margin <= required)) return true;
+    return false;
+}
+
 std::optional<double> speedup_override(const char* text) {
     if (text == nullptr || *text == '\0') return std::nullopt;
     char* end = nullptr;

@@ -30,6 +30,26 @@ struct GateThreshold {
     std::string explain() const;
 };
 
+/// A point at which a gate's race may stop before its last pair: once it has timed `pairs` pairs, when its speedup so
+/// far is `margin` times above the requirement or `margin` times below it. A race's speedup moves by a few
+/// hundredths from its first pairs to its last (docs/benchmarks.md#gate_2048: every trial's min..max within 0.04x of
+/// its median), so a kernel that far from the line is decided as surely as by every pair; only the kernels near it
+/// need them all. The gate's races hold the GPU alone, and in a class they are most of the time it is held so.
+struct EarlyStop {
+    int pairs;      ///< Timed pairs after which this stop is considered.
+    double margin;  ///< How far the speedup must be from the requirement, as a factor, either way.
+};
+
+/// The race's early stops, in order: far from the line after two or three pairs (a model answer at 2.2x against
+/// 1.3x, naive code at 1.0x), nearer it after five (lab 06's model answer at 1.18x against 1.09x). A margin must stay
+/// wider than a race's spread on either side of every requirement (grader/unit/gate_threshold_test.cpp checks them
+/// on the margin data).
+inline constexpr EarlyStop early_stops[] = {{2, 1.30}, {3, 1.20}, {5, 1.06}};
+
+/// Whether a race that has timed @p pairs pairs, its speedup so far @p speedup, is decided against @p required by
+/// one of early_stops (only at a stop's own number of pairs).
+bool race_decided_early(int pairs, double speedup, double required);
+
 /// The override in TILELAB_MIN_SPEEDUP's text @p text: nothing when @p text is null or empty; otherwise the
 /// number, which must be finite and above 0 (throws std::invalid_argument with a message when it is not: a
 /// misspelt override must not let every kernel pass).

@@ -54,7 +54,7 @@ GpuLease::GpuLease(std::string path) : path_(std::move(path)) {}
 
 GpuLease::~GpuLease() {
     if (held_) write_hold_line();  // a timing or exclusive hold ends with the process
-    for (const int fd : {lock_fd_, contexts_fd_, turnstile_fd_})
+    for (const int fd : {lock_fd_, contexts_fd_, turnstile_fd_, starts_fd_})
         if (fd >= 0) ::close(fd);
 }
 
@@ -63,6 +63,7 @@ void GpuLease::open_lock_files() {
     lock_fd_ = open_lock_file(path_);
     contexts_fd_ = open_lock_file(path_ + ".contexts");
     turnstile_fd_ = open_lock_file(path_ + ".turnstile");
+    starts_fd_ = open_lock_file(path_ + ".starts");
 }
 
 std::chrono::steady_clock::duration GpuLease::hold(GpuUse use) {
@@ -72,19 +73,24 @@ std::chrono::steady_clock::duration GpuLease::hold(GpuUse use) {
     // deadlock with a checker at the turnstile that waits for this one to let go.
     release();
     open_lock_files();
-    const std::string turnstile = path_ + ".turnstile", contexts = path_ + ".contexts";
+    const std::string turnstile = path_ + ".turnstile", contexts = path_ + ".contexts", starts = path_ + ".starts";
     if (use == GpuUse::timing || use == GpuUse::exclusive) {
-        lock(turnstile_fd_, LOCK_EX, turnstile);  // new sharers wait behind this one
+        // The contexts first, with requests still running: a context takes seconds to create when many programs
+        // start at once, and every request of the batch waited for that behind the turnstile.
+        lock(starts_fd_, LOCK_EX, starts);        // new contexts wait behind this one
+        lock(contexts_fd_, LOCK_EX, contexts);    // until those being created are done (see GpuUse::timing)
+        lock(turnstile_fd_, LOCK_EX, turnstile);  // then new requests wait behind this one too
         lock(lock_fd_, LOCK_EX, path_);           // until the requests under way are done
-        lock(contexts_fd_, LOCK_EX, contexts);    // and the contexts being created (see GpuUse::timing)
         lock(turnstile_fd_, LOCK_UN, turnstile);
+        lock(starts_fd_, LOCK_UN, starts);
+    } else if (use == GpuUse::starting) {
+        lock(starts_fd_, LOCK_EX, starts);  // not past a checker waiting to hold the GPU alone
+        lock(starts_fd_, LOCK_UN, starts);
+        lock(contexts_fd_, LOCK_SH, contexts);
     } else {
         lock(turnstile_fd_, LOCK_EX, turnstile);  // not past a checker waiting to hold the GPU alone
         lock(turnstile_fd_, LOCK_UN, turnstile);
-        if (use == GpuUse::starting)
-            lock(contexts_fd_, LOCK_SH, contexts);
-        else
-            lock(lock_fd_, LOCK_SH, path_);
+        lock(lock_fd_, LOCK_SH, path_);
     }
     asked_ = start;
     held_ = true;

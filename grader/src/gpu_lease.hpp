@@ -19,13 +19,13 @@ enum class GpuUse {
                 ///< memory check reads the whole device's free memory.
 };
 
-/// A fair reader-writer lock between processes over three lock files (flock): `<path>` (shared by requests, held
+/// A fair reader-writer lock between processes over four lock files (flock): `<path>` (shared by requests, held
 /// alone by timing and exclusive holds), `<path>.contexts` (shared by starting holds, held alone by timing and
-/// exclusive ones)
-/// and `<path>.turnstile`, where a checker waiting to hold the GPU alone stops new checkers from sharing it, so it
-/// is not starved. Keeping context creation (about a second each when many programs start at once: the driver makes
-/// contexts one at a time) off `<path>` lets requests run while contexts start; only the holds that measure wait for
-/// both.
+/// exclusive ones), and two turnstiles, `<path>.starts` and `<path>.turnstile`, where a checker waiting to hold the
+/// GPU alone stops new contexts and then new requests, so it is not starved. Keeping context creation (a second or
+/// more each when many programs start at once: the driver makes contexts one at a time) off `<path>` lets requests
+/// run while contexts start; a hold that measures waits for the contexts under way first, while requests still
+/// run, and only then stops new requests and waits for those under way (short: one request each).
 /// A timing or exclusive hold lasts until release() or the process ends; a shared or starting one until
 /// release_shared(). grader/batch.sh names the path (TILELAB_GPU_LOCK, one per GPU) when it grades several
 class GpuLease {
@@ -66,6 +66,7 @@ private:
     int lock_fd_ = -1;
     int contexts_fd_ = -1;
     int turnstile_fd_ = -1;
+    int starts_fd_ = -1;
     bool held_ = false;
     GpuUse use_ = GpuUse::shared;
 };

@@ -182,22 +182,15 @@ int prepare_race(Side& reference, Side& contender, const RaceSetting& setting, s
     return sets;
 }
 
-// Pairs after which a race may stop early, and by how much its speedup must then clear the requirement, either way.
-// A kernel far from the line (a model answer at 2.2x against 1.3x required, naive code at 1.0x) is decided by
-// six pairs as surely as by sixteen, since the spread of a race's medians is a few hundredths; only the kernels
-// near it need every pair. Six pairs instead of sixteen is most of a class's time with the GPU held alone.
-constexpr int early_pairs = 5;
-constexpr double early_margin = 1.2;
-
 // One race, with the GPU held alone by the caller: after a warm-up pair, setting.repeats timed requests of each
-// side in turn, each of the contender's results audited; or, where @p required is given, only early_pairs of them
-// when the contender's speedup so far is early_margin times above or below it. Leaves each side's times per launch
+// side in turn, each of the contender's results audited; or, where @p required is given, fewer when the race is
+// decided early (early_stops, gate_threshold.hpp). Leaves each side's times per launch
 // in wall_ms and event_ms.
 void race(Side& reference, Side& contender, const RaceSetting& setting, int sets, std::mt19937_64& pick, Audit& found,
           std::optional<double> required = std::nullopt) {
-    // The samples are spread over the pairs a race surely times: all of them, or the first early_pairs (later
-    // audits still check that each result is the one the program reported).
-    const int sampled_pairs = required ? std::min(early_pairs, setting.repeats) : setting.repeats;
+    // The samples are spread over the pairs a race surely times: all of them, or those before its first early stop
+    // (later audits still check that each result is the one the program reported).
+    const int sampled_pairs = required ? std::min(early_stops[0].pairs, setting.repeats) : setting.repeats;
     const int samples_per_audit = (sampled_elements + sampled_pairs - 1) / sampled_pairs;
     for (Side* side : {&reference, &contender}) {
         side->wall_ms.clear();
@@ -213,10 +206,9 @@ void race(Side& reference, Side& contender, const RaceSetting& setting, int sets
             side->wall_ms.push_back(static_cast<float>(t.wall_ms / sets));
             side->event_ms.push_back(t.event_ms / static_cast<float>(sets));
         }
-        if (required && i + 1 == early_pairs && early_pairs < setting.repeats) {
-            const double speedup = median(reference.wall_ms) / median(contender.wall_ms);
-            if (speedup >= *required * early_margin || speedup * early_margin <= *required) return;
-        }
+        if (required && i + 1 < setting.repeats &&
+            race_decided_early(i + 1, median(reference.wall_ms) / median(contender.wall_ms), *required))
+            return;
     }
 }
 

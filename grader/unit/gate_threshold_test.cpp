@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <optional>
 #include <set>
@@ -99,6 +100,49 @@ TEST_SUITE("gate_threshold") {
                 const std::string lab = entry.id;
                 CHECK_MESSAGE(measured_models.count(lab) == 1, lab << "'s model is not in margins.json");
             }
+    }
+
+    TEST_CASE("a race stops early only where its last pairs could not change the verdict, on the margin data") {
+        int decided_early = 0, measured = 0;
+        for (const Measured& m : margin_data()) {
+            const double required = gate_threshold(lab_entry(m.lab).gate_fraction, m.model_speedup, std::nullopt).required;
+            ++measured;
+            // A race's first pairs read its speedup within a spread (margin) of the whole race's: a stop needs a gap
+            // wider than that on either side of this requirement, or a reading just past the stop could belong to
+            // a kernel on the line's other side.
+            for (const EarlyStop& stop : early_stops) {
+                INFO(m.lab << " requires " << required << "x; the stop after " << stop.pairs << " pairs is "
+                           << stop.margin << " times away");
+                CHECK(required * stop.margin - required > margin);
+                CHECK(required - required / stop.margin > margin);
+            }
+            for (const double so_far : {m.speedup - margin, m.speedup, m.speedup + margin})
+                for (const EarlyStop& stop : early_stops)
+                    if (race_decided_early(stop.pairs, so_far, required)) {
+                        INFO(m.lab << " " << m.kernel << ": " << so_far << "x after " << stop.pairs << " pairs");
+                        CHECK((so_far >= required) == m.honest);
+                    }
+            bool stops = false;
+            for (const EarlyStop& stop : early_stops) stops = stops || race_decided_early(stop.pairs, m.speedup, required);
+            decided_early += stops;
+        }
+        // Most kernels are far from the line: the stops are what keeps a class's gates short.
+        CHECK(decided_early * 4 >= measured * 3);
+    }
+
+    TEST_CASE("a race stops only at a stop's own number of pairs, and never on the line") {
+        CHECK(race_decided_early(early_stops[0].pairs, 2.0, 1.3));
+        CHECK(race_decided_early(early_stops[0].pairs, 0.9, 1.3));
+        CHECK_FALSE(race_decided_early(early_stops[0].pairs - 1, 2.0, 1.3));
+        CHECK_FALSE(race_decided_early(early_stops[std::size(early_stops) - 1].pairs + 1, 2.0, 1.3));
+        for (const EarlyStop& stop : early_stops) {
+            CHECK(stop.margin > 1.0);
+            CHECK_FALSE(race_decided_early(stop.pairs, 1.3, 1.3));
+        }
+        for (std::size_t i = 1; i < std::size(early_stops); ++i) {  // later stops, closer to the line
+            CHECK(early_stops[i].pairs > early_stops[i - 1].pairs);
+            CHECK(early_stops[i].margin < early_stops[i - 1].margin);
+        }
     }
 
     TEST_CASE("derived: 1 + f x (model - 1), not below 1.0") {

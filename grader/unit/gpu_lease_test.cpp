@@ -39,7 +39,7 @@ public:
         for (const pid_t pid : children_) waitpid(pid, &status, 0);
         close(channel_[0]);
         close(channel_[1]);
-        for (const char* suffix : {"", ".turnstile", ".contexts"}) std::remove((path + suffix).c_str());
+        for (const char* suffix : {"", ".turnstile", ".contexts", ".starts"}) std::remove((path + suffix).c_str());
     }
 
     void spawn(GpuUse use, char tag, int hold_ms) {
@@ -133,6 +133,20 @@ TEST_SUITE("gpu_lease") {
         CHECK_MESSAGE(std::chrono::steady_clock::now() - asked >= std::chrono::milliseconds(400),
                       "the gate timed the GPU while a context was being created");
         gate.release();
+    }
+
+    TEST_CASE("while the gate waits for a context being created, requests still run") {
+        LockScene scene;
+        scene.spawn(GpuUse::starting, 'C', 800);
+        REQUIRE(scene.next_tag(3000) == 'C');
+        scene.spawn(GpuUse::timing, 'T', 0);
+        CHECK_MESSAGE(scene.next_tag(200) == 0, "the gate timed the GPU while a context was being created");
+        // The gate is waiting for the context: a request goes on, a new context waits behind the gate.
+        scene.spawn(GpuUse::shared, 'S', 0);
+        CHECK_MESSAGE(scene.next_tag(300) == 'S', "a request waited for a context being created by another program");
+        scene.spawn(GpuUse::starting, 'D', 0);
+        CHECK(scene.next_tag(3000) == 'T');
+        CHECK(scene.next_tag(3000) == 'D');
     }
 
     TEST_CASE("sharers share") {
