@@ -67,8 +67,8 @@ function(_tilelab_lab_suites out_var lab tile_width backend skip)
 endfunction()
 
 # The performance gate, <prefix>.<suite>: the lab's gate runner (<target>_gate) raced against its reference. With
-# the labs as modules (_tilelab_runner_is_module), the gate is a part of its submission's run of gates, one checker
-# that races every lab's gate module in turn beside the run of the labs' checks, and its test shows its verdict.
+# the labs as modules (_tilelab_runner_is_module), the gate is a part of its submission's series, as a lab's checks
+# are, and its test shows its verdict.
 function(_tilelab_add_gate_test prefix suite target labels backend)
   math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * ${TILELAB_SUITE_${suite}_TIME_FACTOR}")
   string(REPLACE "$<TARGET_FILE:${target}>" "$<TARGET_FILE:${target}_gate>" program "${ARGN}")
@@ -76,9 +76,9 @@ function(_tilelab_add_gate_test prefix suite target labels backend)
   if(module AND program MATCHES "tilelab-checker")
     math(EXPR seconds "${timeout} * 9 / 10")
     math(EXPR series_timeout "${TILELAB_GPU_QUEUE_SECONDS} + ${timeout}")
-    _tilelab_join_shared_run(gates ${prefix} gated OFF ${series_timeout} ${program}
+    _tilelab_join_shared_run(checks ${prefix} checked OFF ${series_timeout} ${program}
                              --verdict-file "${CMAKE_BINARY_DIR}/verdicts/${prefix}" --suite ${suite}:${seconds}:0:shared)
-    _tilelab_add_shown_check(${prefix} ${suite} "${labels};gpu;${suite}" gpu gated)
+    _tilelab_add_shown_check(${prefix} ${suite} "${labels};gpu;${suite}" gpu checked)
     return()
   endif()
   _tilelab_checker_limits(command ${timeout} ${prefix}.${suite} ${program})
@@ -167,10 +167,9 @@ endfunction()
 # A lab's part in a run that serves every lab of its submission at its tile width (TILELAB_RUNNER_MODULES): one test,
 # <submission>.tw<N>.<kind>, runs the parts one after another in one checker (--then), with one runner host that loads
 # each lab's module: one CUDA context for all, where each part would start one (_tilelab_add_runner). Kind "checks":
-# each lab's series, labs with measuring checks last (those checks hold the GPU alone until their lab's series ends);
-# kind "gates": each lab's performance gate, beside the checks (a gate mostly waits for its turn to hold the GPU
-# alone, which the checks need not wait for); kind <tool>: each lab's compute-sanitizer run, all in one run of the
-# tool while each passes (the checker's run_sanitizer_labs). Each check keeps its own test, which shows it once the run has set up
+# each lab's series and its performance gate, labs with measuring checks last (those checks hold the GPU alone until
+# their lab's series ends); kind <tool>: each lab's compute-sanitizer run, all in one run of the tool while each passes
+# (the checker's run_sanitizer_labs). Each check keeps its own test, which shows it once the run has set up
 # <prefix>.<fixture>; a lab whose build failed is left out by the checker (--built-record) and its checks' tests by
 # CTest (the lab's .built fixture). @p timeout: the part's CTest limit, its wait for the GPU included.
 function(_tilelab_join_shared_run kind prefix fixture last timeout checker)
@@ -229,13 +228,12 @@ function(_tilelab_add_shared_run_tests)
     # after another, and the checks with the gates longest of all, so a submission's grading ends with its last
     # short test rather than with a run that began last.
     list(LENGTH fixtures cost)
-    if(kind STREQUAL "gates")
-      math(EXPR cost "${cost} * 300")  # each gate waits its turn to hold the GPU alone
+    if(run MATCHES "[.]tw${TILELAB_PERF_TILE_WIDTH}[.]checks$")
+      math(EXPR cost "${cost} * 4")  # the gates' tile width: its series holds the gates too
     elseif(kind STREQUAL "checks")
-      math(EXPR cost "${cost} * 200")
-    else()
-      math(EXPR cost "${cost} * 100")
+      math(EXPR cost "${cost} * 2")
     endif()
+    math(EXPR cost "${cost} * 100")
     add_test(NAME ${run} COMMAND ${command})
     set_tests_properties(${run} PROPERTIES LABELS "gpu;${kind}" TIMEOUT ${timeout} DEPENDS "${builds}"
                          FIXTURES_SETUP "${fixtures}" ENVIRONMENT "${_tilelab_gate_environment}" COST ${cost})

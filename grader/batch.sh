@@ -49,9 +49,5 @@ echo "kit built in $SECONDS s" >&2 && echo "$SECONDS" >"$out/kit-seconds.txt"
 # The class's compile cache (grader/src/compile_cache.hpp), new with each kit: a lab file that compiles as an earlier
 # one did (a stub left as given, a copy, the same code with other comments) takes that one's object. Used only when
 # grading as root; its folder is the grader's alone (0755).
-# The CPU backend's labs run their blocks on two threads each (TILELAB_CPU_WORKERS; graded alone, on every hardware
-# thread): a class grades many at once, and a lab's program with a thread per core each left the GPU checks' programs,
-# which answer one request at a time, waiting for a core. The checks are the same either way.
-export TILELAB_CPU_WORKERS=${TILELAB_CPU_WORKERS:-2}
 rm -rf "$out/compile-cache" && mkdir -m 0755 "$out/compile-cache" && export TILELAB_COMPILE_CACHE="$out/compile-cache"
 exec -a "$0" "$out/kit/grader/tilelab-batch" "$@"
