@@ -40,11 +40,13 @@ struct EarlyStop {
     double margin;  ///< How far the speedup must be from the requirement, as a factor, either way.
 };
 
-/// The race's early stops, in order: far from the line after two or three pairs (a model answer at 2.2x against
-/// 1.3x, naive code at 1.0x), nearer it after five (lab 06's model answer at 1.18x against 1.09x). A margin must stay
-/// wider than a race's spread on either side of every requirement (grader/unit/gate_threshold_test.cpp checks them
-/// on the margin data).
-inline constexpr EarlyStop early_stops[] = {{2, 1.30}, {3, 1.20}, {5, 1.06}};
+/// The race's early stops: after five pairs, a kernel 1.2 times from the line (a model answer at 2.2x against 1.3x,
+/// naive code at 1.0x). A margin must stay wider than a race's spread on either side of every requirement
+/// (grader/unit/gate_threshold_test.cpp checks that on the margin data). Stops after two or three pairs, and one
+/// 1.06 times from the line after five, were tried in classes on the H100 machine and not kept: honest kernels then
+/// failed gates in two runs of three (docs/benchmarks.md#class_early_stops). A median of two or three requests is
+/// moved by one request that a loaded machine delays; a median of five is not.
+inline constexpr EarlyStop early_stops[] = {{5, 1.20}};
 
 /// Whether a race that has timed @p pairs pairs, its speedup so far @p speedup, is decided against @p required by
 /// one of early_stops (only at a stop's own number of pairs).
