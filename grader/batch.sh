@@ -46,12 +46,12 @@ if ! { cmake --preset grade -B "$out/kit" "${extra[@]}" -S "$root" &&
   exit 1
 fi
 echo "kit built in $SECONDS s" >&2 && echo "$SECONDS" >"$out/kit-seconds.txt"
-# The class's compile cache (grader/src/compile_cache.hpp), new with each kit: a lab file that compiles as an earlier
-# one did (a stub left as given, a copy, the same code with other comments) takes that one's object. Used only when
-# grading as root; its folder is the grader's alone (0755).
 # The CPU backend's labs run their blocks on two threads each (TILELAB_CPU_WORKERS; graded alone, on every hardware
 # thread). A class grades many at once: with a thread per core in each lab's program, the GPU checks' programs, which
 # answer one request at a time and whose gates time those answers, waited for a core. The checks are the same.
 export TILELAB_CPU_WORKERS=${TILELAB_CPU_WORKERS:-2}
+# The class's compile cache (grader/src/compile_cache.hpp), new with each kit: a lab file that compiles as an earlier
+# one did (a stub left as given, a copy, the same code with other comments) takes that one's object. Used only when
+# grading as root; its folder is the grader's alone (0755).
 rm -rf "$out/compile-cache" && mkdir -m 0755 "$out/compile-cache" && export TILELAB_COMPILE_CACHE="$out/compile-cache"
 exec -a "$0" "$out/kit/grader/tilelab-batch" "$@"

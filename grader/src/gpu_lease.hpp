@@ -10,7 +10,7 @@ namespace tilelab::grader {
 /// How a check uses the GPU.
 enum class GpuUse {
     starting,   ///< Creating a CUDA context (a lab's program's first request, the checker's device query): it runs
-                ///< no kernel, so only a check that reads the device's free memory must not see it happen.
+                ///< no kernel, so only the checks that measure must not see it happen (timing, exclusive).
     shared,     ///< Correctness and sanitizer requests: any number at once (each has its own context).
     timing,     ///< The performance gate's timed runs: no other kernel runs or context starts meanwhile (a batch
                 ///< measured a 2048³ race's medians moved 1.6× while other programs started, compute-sanitizer's
