@@ -768,6 +768,11 @@ bool read_plain(const std::filesystem::path& path, std::string& text) {
     return got == 0;
 }
 
+// The line, from 1, of the character at @p offset in @p text as written (no splicing).
+int line_of_offset(const std::string& text, std::size_t offset) {
+    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
+}
+
 }  // namespace
 
 SourceScan check_source_text(const std::string& text) {
@@ -776,7 +781,7 @@ SourceScan check_source_text(const std::string& text) {
     // honour them: refused, so that the check and every compiler read the same characters.
     for (std::size_t at = text.find("??"); at != std::string::npos; at = text.find("??", at + 1)) {
         if (at + 2 < text.size() && std::strchr("=/'()!<>-", text[at + 2]) != nullptr && text[at + 2] != '\0') {
-            const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+            const int line = line_of_offset(text, at);
             out.findings.push_back(SourceFinding{"", line, "a trigraph (??" + std::string(1, text[at + 2]) +
                                                                ") stands for another character: write that character"});
             return out;
@@ -786,7 +791,7 @@ SourceScan check_source_text(const std::string& text) {
     // "// note\r" followed by code hid that code from it. One before "\n" (a CRLF line end) is only a blank.
     for (std::size_t at = text.find('\r'); at != std::string::npos; at = text.find('\r', at + 1)) {
         if (at + 1 < text.size() && text[at + 1] == '\n') continue;
-        const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(at), '\n'));
+        const int line = line_of_offset(text, at);
         out.findings.push_back(SourceFinding{"", line, "a carriage return that is not part of a line end (CR LF) ends a "
                                                        "line for the compiler but not for an editor: save the file "
                                                        "with LF or CRLF line ends"});
