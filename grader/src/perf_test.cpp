@@ -11,7 +11,7 @@
 // of a request (tens of microseconds) is well under 1% and the same for both. The operands are drawn afresh for
 // every request from a seed this checker picks after the last reply, so no program knows a result before it has
 // computed it; after each of the lab's replies this checker downloads one result, chosen at random, and checks
-// its digest (every bit of it) and sampled elements against float64. A program that replied before its kernels
+// its digest (every bit of it) and sampled elements against float64, once it has let go of the GPU. A program that replied before its kernels
 // had run, or skipped launches, sends digests it cannot know.
 //
 // The speedup required is calibrated on the GPU it runs on (gate_threshold.hpp): the lab's own model answer, in a
@@ -128,21 +128,52 @@ struct Audit {
     int audited = 0;  // results read back and checked
 };
 
-// Downloads one of the lab's results of the last timed request, chosen now, and checks it against its digest and
-// the float64 product.
-void audit(Side& lab, const Timed& timed, int n, std::uint64_t seed, int samples, std::mt19937_64& pick, Audit& found) {
+// One of the lab's results, read back while the GPU is held alone and checked after the hold: its digest and the
+// float64 samples are this checker's CPU work (some 25 ms a result at 2048², a third of a pair's time), and the
+// GPU held alone would sit idle meanwhile, with every other check of a batch waiting.
+struct ReadBack {
+    std::vector<float> P;
+    std::uint64_t digest = 0;  // the one the timed reply sent
+    std::uint64_t seed = 0;
+    int set = 0;
+    int samples = 0;
+};
+
+// Read-back results kept for checking after the hold, at most this many bytes (a race's six at 2048² take 96 MiB):
+// past it, results are checked as they come.
+constexpr std::size_t max_read_back_bytes = std::size_t{256} << 20;
+
+// Downloads one of the lab's results of the last timed request, chosen now, for audit() to check.
+ReadBack read_back(Side& lab, const Timed& timed, int n, std::uint64_t seed, int samples, std::mt19937_64& pick) {
     const int set = std::uniform_int_distribution<int>(0, static_cast<int>(timed.digests.size()) - 1)(pick);
     wire::Writer request;
     request.put(wire::Op::perf_result).put<std::int32_t>(set);
     const Reply reply = lab.ask(request, "reading back a result of the timed runs", GpuUse::timing);
     wire::Reader in = body(reply);
-    const std::vector<float> P = in.get_floats();
+    ReadBack result;
+    result.P = in.get_floats();
     require_complete(in, "reading back a result of the timed runs");
-    if (P.size() != static_cast<std::size_t>(n) * n) throw RunnerGone("the lab's program sent back a result of the wrong size");
+    if (result.P.size() != static_cast<std::size_t>(n) * n)
+        throw RunnerGone("the lab's program sent back a result of the wrong size");
+    result.digest = timed.digests[static_cast<std::size_t>(set)];
+    result.seed = seed;
+    result.set = set;
+    result.samples = samples;
+    return result;
+}
+
+// Checks a result read back against its digest and the float64 product.
+void audit(const ReadBack& result, int n, std::mt19937_64& pick, Audit& found) {
     ++found.audited;
-    if (gate::digest(P.data(), P.size()) != timed.digests[static_cast<std::size_t>(set)]) ++found.forged;
-    found.wrong += wrong_samples(P, n, seed, set, samples, pick);
-    found.sampled += samples;
+    if (gate::digest(result.P.data(), result.P.size()) != result.digest) ++found.forged;
+    found.wrong += wrong_samples(result.P, n, result.seed, result.set, result.samples, pick);
+    found.sampled += result.samples;
+}
+
+// Audits the results kept for later, and forgets them.
+void audit_kept(std::vector<ReadBack>& kept, int n, std::mt19937_64& pick, Audit& found) {
+    for (const ReadBack& result : kept) audit(result, n, pick, found);
+    kept.clear();
 }
 
 float min_of(const std::vector<float>& v) { return *std::min_element(v.begin(), v.end()); }
@@ -183,15 +214,17 @@ int prepare_race(Side& reference, Side& contender, const RaceSetting& setting, s
 }
 
 // One race, with the GPU held alone by the caller: after a warm-up pair, setting.repeats timed requests of each
-// side in turn, each of the contender's results audited; or, where @p required is given, fewer when the race is
-// decided early (early_stops, gate_threshold.hpp). Leaves each side's times per launch
-// in wall_ms and event_ms.
+// side in turn, a result of each of the contender's requests read back and audited; or, where @p required is
+// given, fewer when the race is decided early (early_stops, gate_threshold.hpp). Leaves each side's times per
+// launch in wall_ms and event_ms. With @p kept, the results read back wait there to be audited once the caller
+// has let go of the GPU (audit_kept), up to max_read_back_bytes.
 void race(Side& reference, Side& contender, const RaceSetting& setting, int sets, std::mt19937_64& pick, Audit& found,
-          std::optional<double> required = std::nullopt) {
+          std::optional<double> required = std::nullopt, std::vector<ReadBack>* kept = nullptr) {
     // The samples are spread over the pairs a race surely times: all of them, or those before its first early stop
     // (later audits still check that each result is the one the program reported).
     const int sampled_pairs = required ? std::min(early_stops[0].pairs, setting.repeats) : setting.repeats;
     const int samples_per_audit = (sampled_elements + sampled_pairs - 1) / sampled_pairs;
+    const std::size_t result_bytes = static_cast<std::size_t>(setting.n) * setting.n * sizeof(float);
     for (Side* side : {&reference, &contender}) {
         side->wall_ms.clear();
         side->event_ms.clear();
@@ -200,8 +233,14 @@ void race(Side& reference, Side& contender, const RaceSetting& setting, int sets
         for (Side* side : {&reference, &contender}) {
             const std::uint64_t seed = pick();
             const Timed t = timed_request(*side, seed, sets, GpuUse::timing);
-            if (side == &contender)
-                audit(*side, t, setting.n, seed, i < 0 || i >= sampled_pairs ? 0 : samples_per_audit, pick, found);
+            if (side == &contender) {
+                ReadBack result = read_back(*side, t, setting.n, seed,
+                                            i < 0 || i >= sampled_pairs ? 0 : samples_per_audit, pick);
+                if (kept != nullptr && (kept->size() + 1) * result_bytes <= max_read_back_bytes)
+                    kept->push_back(std::move(result));
+                else
+                    audit(result, setting.n, pick, found);
+            }
             if (i < 0) continue;
             side->wall_ms.push_back(static_cast<float>(t.wall_ms / sets));
             side->event_ms.push_back(t.event_ms / static_cast<float>(sets));
@@ -388,9 +427,11 @@ TEST_SUITE("perf") {
             sets = prepare_race(reference, tiled, setting, pick);
             threshold = gate_threshold(lab.gate_fraction, model_speedup_of(calibration), override);
             for (int t = 0; t < trials; ++t) {
+                std::vector<ReadBack> kept;
                 hold_gpu(GpuUse::timing);
-                race(reference, tiled, setting, sets, pick, found, threshold.required);
+                race(reference, tiled, setting, sets, pick, found, threshold.required, &kept);
                 gpu_lease().release();
+                audit_kept(kept, n, pick, found);  // the GPU is the batch's again meanwhile
                 Trial trial;
                 trial.pairs = static_cast<int>(tiled.wall_ms.size());
                 trial.reference_median = median(reference.wall_ms);
