@@ -48,11 +48,6 @@ const char* use_name(GpuUse use) {
     return "?";
 }
 
-// Contexts created at once, at most (GpuUse::starting). The driver creates them one at a time, so more at once
-// only makes each take longer (48 at once took 10 s each), and a gate waits for every one under way before it
-// times: two keep the driver busy and that wait short.
-constexpr int start_slots = 2;
-
 }  // namespace
 
 GpuLease::GpuLease(std::string path) : path_(std::move(path)) {}
@@ -60,8 +55,6 @@ GpuLease::GpuLease(std::string path) : path_(std::move(path)) {}
 GpuLease::~GpuLease() {
     if (held_) write_hold_line();  // a timing or exclusive hold ends with the process
     for (const int fd : {lock_fd_, contexts_fd_, turnstile_fd_, starts_fd_})
-        if (fd >= 0) ::close(fd);
-    for (const int fd : start_slot_fds_)
         if (fd >= 0) ::close(fd);
 }
 
@@ -71,20 +64,6 @@ void GpuLease::open_lock_files() {
     contexts_fd_ = open_lock_file(path_ + ".contexts");
     turnstile_fd_ = open_lock_file(path_ + ".turnstile");
     starts_fd_ = open_lock_file(path_ + ".starts");
-    start_slot_fds_.clear();
-    for (int slot = 0; slot < start_slots; ++slot)
-        start_slot_fds_.push_back(open_lock_file(path_ + ".start-slot-" + std::to_string(slot)));
-}
-
-void GpuLease::take_start_slot() {
-    for (const int fd : start_slot_fds_)
-        if (::flock(fd, LOCK_EX | LOCK_NB) == 0) {
-            start_slot_fd_ = fd;
-            return;
-        }
-    // All taken: wait for one of them (a process's own, so that waiters spread over the slots).
-    start_slot_fd_ = start_slot_fds_[static_cast<std::size_t>(::getpid()) % start_slot_fds_.size()];
-    lock(start_slot_fd_, LOCK_EX, path_ + ".start-slot");
 }
 
 std::chrono::steady_clock::duration GpuLease::hold(GpuUse use) {
@@ -105,9 +84,6 @@ std::chrono::steady_clock::duration GpuLease::hold(GpuUse use) {
         lock(turnstile_fd_, LOCK_UN, turnstile);
         lock(starts_fd_, LOCK_UN, starts);
     } else if (use == GpuUse::starting) {
-        // A slot first (start_slots), then the turnstile: a start waiting for a slot holds no context, so a gate
-        // waits only for the few starts under way.
-        take_start_slot();
         lock(starts_fd_, LOCK_EX, starts);  // not past a checker waiting to hold the GPU alone
         lock(starts_fd_, LOCK_UN, starts);
         lock(contexts_fd_, LOCK_SH, contexts);
@@ -132,8 +108,6 @@ void GpuLease::release() {
     if (!held_) return;
     if (use_ != GpuUse::starting) lock(lock_fd_, LOCK_UN, path_);
     lock(contexts_fd_, LOCK_UN, path_ + ".contexts");
-    if (start_slot_fd_ >= 0) lock(start_slot_fd_, LOCK_UN, path_ + ".start-slot");
-    start_slot_fd_ = -1;
     write_hold_line();
     held_ = false;
 }

@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <string>
-#include <vector>
 
 namespace tilelab::grader {
 
@@ -20,15 +19,13 @@ enum class GpuUse {
                 ///< memory check reads the whole device's free memory.
 };
 
-/// A fair reader-writer lock between processes over lock files (flock): `<path>` (shared by requests, held
+/// A fair reader-writer lock between processes over four lock files (flock): `<path>` (shared by requests, held
 /// alone by timing and exclusive holds), `<path>.contexts` (shared by starting holds, held alone by timing and
-/// exclusive ones), two turnstiles, `<path>.starts` and `<path>.turnstile`, where a checker waiting to hold the
-/// GPU alone stops new contexts and then new requests, so it is not starved, and two start slots,
-/// `<path>.start-slot-0` and `-1`, each held by one context being created. Keeping context creation (the driver
-/// makes contexts one at a time: 48 started at once took 10 s each) off `<path>` lets requests run while contexts
-/// start; the slots keep a burst of starts from holding `.contexts` all at once, so a hold that measures waits for
-/// two contexts at most, while requests still run, and only then stops new requests and waits for those under way
-/// (short: one request each).
+/// exclusive ones), and two turnstiles, `<path>.starts` and `<path>.turnstile`, where a checker waiting to hold the
+/// GPU alone stops new contexts and then new requests, so it is not starved. Keeping context creation (a second or
+/// more each when many programs start at once: the driver makes contexts one at a time) off `<path>` lets requests
+/// run while contexts start; a hold that measures waits for the contexts under way first, while requests still
+/// run, and only then stops new requests and waits for those under way (short: one request each).
 /// A timing or exclusive hold lasts until release() or the process ends; a shared or starting one until
 /// release_shared(). The path is TILELAB_GPU_LOCK: the batch's, one per GPU, when grader/batch.sh grades several
 /// submissions at once, else tilelab-grade's in its build folder; without it a checker holds nothing.
@@ -60,7 +57,6 @@ public:
 private:
     void write_hold_line() const;
     void open_lock_files();
-    void take_start_slot();
 
     std::string path_;
     std::string log_;
@@ -72,8 +68,6 @@ private:
     int contexts_fd_ = -1;
     int turnstile_fd_ = -1;
     int starts_fd_ = -1;
-    std::vector<int> start_slot_fds_;  // `<path>.start-slot-<i>`: one held per context being created
-    int start_slot_fd_ = -1;           // the one this lease holds while it starts a context
     bool held_ = false;
     GpuUse use_ = GpuUse::shared;
 };
