@@ -90,7 +90,8 @@ Reply GateProgram::ask(const wire::Writer& request, const std::string& doing, Gp
     process_->postpone_deadline(std::chrono::steady_clock::now() - asked);
     Reply reply;
     try {
-        reply.bytes = process_->call(request, doing, reply.header);
+        reply.bytes = use == GpuUse::starting ? process_->call_as_start(request, doing, reply.header)
+                                              : process_->call(request, doing, reply.header);
     } catch (...) {
         gpu_lease().release_shared();
         reusable_ = false;

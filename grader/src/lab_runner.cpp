@@ -86,7 +86,7 @@ RunnerProcess& started_runner() {
         hold_gpu(GpuUse::starting);
         const SharedHoldRelease release;
         ReplyHeader header;
-        runner->call(hello_request(), "starting the lab's program", header);
+        runner->call_as_start(hello_request(), "starting the lab's program", header);
     }
     return *runner;
 }

@@ -156,6 +156,25 @@ std::vector<unsigned char> RunnerProcess::call(const wire::Writer& request, cons
     return payload;
 }
 
+std::vector<unsigned char> RunnerProcess::call_as_start(const wire::Writer& request, const std::string& doing,
+                                                        ReplyHeader& header) {
+    const auto deadline = deadline_;
+    const auto limit = request_limit_;
+    const auto started = Clock::now();
+    deadline_ = started + start_allowance;
+    request_limit_ = std::chrono::milliseconds{0};
+    struct Restore {  // the check's own limits again, whatever happens; its deadline later by the start's time
+        RunnerProcess& process;
+        Clock::time_point deadline, started;
+        std::chrono::milliseconds limit;
+        ~Restore() {
+            process.deadline_ = deadline + (Clock::now() - started);
+            process.request_limit_ = limit;
+        }
+    } restore{*this, deadline, started, limit};
+    return call(request, doing, header);
+}
+
 int RunnerProcess::finish() {
     if (request_fd_ >= 0) {
         close(request_fd_);

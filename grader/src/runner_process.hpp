@@ -48,6 +48,18 @@ public:
     /// 17x15x33"). Throws RunnerGone. The returned reader is positioned after the header, read into @p header.
     std::vector<unsigned char> call(const wire::Writer& request, const std::string& doing, ReplyHeader& header);
 
+    /// call() for the request that creates the program's CUDA context (hello). Creating a context is the driver's
+    /// time, not the lab's: with many programs starting at once the driver takes seconds for each (a 64-submission
+    /// batch on 16 cores: 9 s on average, 25 s at the 90th percentile), and a check's limit is for its kernels. So
+    /// the start has a limit of its own, start_allowance, in place of the check's, and the time it took moves the
+    /// check's deadline.
+    std::vector<unsigned char> call_as_start(const wire::Writer& request, const std::string& doing, ReplyHeader& header);
+
+    /// How long a program's start may take (call_as_start): far more than a burst of starts needs, and a bound on
+    /// what code run before the first reply (a lab's global initializers, in a program that loads the lab's
+    /// module when it starts) can cost.
+    static constexpr std::chrono::seconds start_allowance{120};
+
     /// Closes the channel, lets the runner end on its own (a wrapper such as compute-sanitizer reports then)
     /// and returns its exit status (128 + signal when a signal ended it; -1 when it did not end in time).
     int finish();
