@@ -1,6 +1,7 @@
 // The checker's side of a lab's program (grader/src/runner_process.hpp): a program's start, which creates its CUDA
-// context, is the driver's time, not the check's. A stand-in program (a shell script speaking the wire's framing)
-// answers its first request late, as a context created in a burst of starts does, and its next one at once.
+// context, is the driver's time, not the check's (a stand-in program, a shell script speaking the wire's framing,
+// answers its first request late, as a context created in a burst of starts does, and its next one at once); and
+// every program gets the CUDA settings the grader chooses, not the environment's.
 #include "runner_process.hpp"
 
 #include <tilelab/wire.hpp>
@@ -8,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -66,5 +68,16 @@ TEST_SUITE("runner_process") {
         ReplyHeader header;
         CHECK_THROWS_WITH_AS(process->call(hello(), "starting the lab's program", header),
                              doctest::Contains("in time"), std::runtime_error);
+    }
+
+    TEST_CASE("every program runs with one hardware queue per CUDA context, whatever the grader's environment") {
+        ::setenv("CUDA_DEVICE_MAX_CONNECTIONS", "8", 1);
+        RunnerProcess process({"/bin/sh", "-c", std::string("echo connections=$CUDA_DEVICE_MAX_CONNECTIONS; ") + ok_reply},
+                              std::chrono::steady_clock::now() + 5s, true);
+        ::unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
+        ReplyHeader header;
+        process.call(hello(), "asking", header);
+        CHECK(process.finish() == 0);
+        CHECK(process.printed().find("connections=1") != std::string::npos);
     }
 }
