@@ -50,6 +50,9 @@ echo "kit built in $SECONDS s" >&2 && echo "$SECONDS" >"$out/kit-seconds.txt"
 # thread). A class grades many at once: with a thread per core in each lab's program, the GPU checks' programs, which
 # answer one request at a time and whose gates time those answers, waited for a core. The checks are the same.
 export TILELAB_CPU_WORKERS=${TILELAB_CPU_WORKERS:-2}
+# What no clock judges (the CPU backend's checks, the compiles) runs at a lower CPU priority, so that the programs
+# whose answers the performance gate times, and the GPU checks waiting on them, get a core as soon as they wake.
+export TILELAB_CPU_NICE=${TILELAB_CPU_NICE:-10}
 # The class's compile cache (grader/src/compile_cache.hpp), new with each kit: a lab file that compiles as an earlier
 # one did (a stub left as given, a copy, the same code with other comments) takes that one's object. Used only when
 # grading as root; its folder is the grader's alone (0755).

@@ -217,4 +217,15 @@ void remove_sandbox(const Sandbox& sandbox) {
         for (const char* root : {"/tmp", "/var/tmp", "/dev/shm"}) remove_files_of(sandbox.uid, root);
 }
 
+void lower_cpu_priority_in_batch() {
+    const char* text = std::getenv("TILELAB_CPU_NICE");
+    if (text == nullptr || *text == '\0') return;
+    const long nice = std::strtol(text, nullptr, 10);
+    if (nice < 1 || nice > 19) return;
+    // Lowering one's own priority needs no privilege; a failure costs timing quality, never a grade.
+    errno = 0;
+    const int now = getpriority(PRIO_PROCESS, 0);
+    if (errno == 0 && now < nice) static_cast<void>(setpriority(PRIO_PROCESS, 0, static_cast<int>(nice)));
+}
+
 }  // namespace tilelab::grader

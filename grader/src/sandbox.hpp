@@ -57,4 +57,10 @@ void remove_files_of(uid_t uid, const std::filesystem::path& root);
 /// and /dev/shm (call it after end_sandboxed_processes): nothing of one check reaches the next.
 void remove_sandbox(const Sandbox& sandbox);
 
+/// Lowers this process's CPU priority (and that of everything it starts) to the niceness in TILELAB_CPU_NICE
+/// (1 to 19; grader/batch.sh sets 10), where it is set; does nothing otherwise. A batch calls it in the work that no
+/// clock judges, the CPU backend's checks and the compiles, so that the GPU checks' programs, whose answers the
+/// performance gate times, get a core as soon as they wake.
+void lower_cpu_priority_in_batch();
+
 }  // namespace tilelab::grader

@@ -42,6 +42,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     std::vector<std::string> args(argv + 1, argv + argc);
+    tilelab::grader::lower_cpu_priority_in_batch();  // no clock judges a compile (sandbox.hpp)
     if (geteuid() != 0) {
         auto p = pointers(args);
         execvp(p[0], p.data());

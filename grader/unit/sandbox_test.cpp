@@ -5,13 +5,19 @@
 
 #include <doctest/doctest.h>
 
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
 
+using tilelab::grader::lower_cpu_priority_in_batch;
 using tilelab::grader::remove_files_of;
 using tilelab::grader::sandbox_variable_allowed;
 
@@ -25,6 +31,29 @@ TEST_SUITE("sandbox") {
                                     "DASHBOARD_TEST_FROM_CTEST=3.28", "LD_PRELOAD=/tmp/x.so", "HOME=/root",
                                     "TMPDIR=/tmp", "GITHUB_TOKEN=x", "PATHX=1", "CUDA=1"})
             CHECK_MESSAGE(!sandbox_variable_allowed(dropped), dropped);
+    }
+
+    TEST_CASE("a batch's work that no clock judges runs at the niceness it names, and nothing else changes it") {
+        // In a child, with @p nice in the environment: the niceness after lower_cpu_priority_in_batch (plus 20).
+        auto niceness_after = [](const char* nice) {
+            const pid_t child = fork();
+            if (child == 0) {
+                if (nice != nullptr) ::setenv("TILELAB_CPU_NICE", nice, 1); else ::unsetenv("TILELAB_CPU_NICE");
+                lower_cpu_priority_in_batch();
+                errno = 0;
+                const int now = getpriority(PRIO_PROCESS, 0);
+                _exit(errno == 0 ? now + 20 : 255);
+            }
+            int status = 0;
+            waitpid(child, &status, 0);
+            return WIFEXITED(status) ? WEXITSTATUS(status) - 20 : 99;
+        };
+        errno = 0;
+        const int own = getpriority(PRIO_PROCESS, 0);
+        REQUIRE(errno == 0);
+        if (own < 10) CHECK(niceness_after("10") == 10);
+        for (const char* ignored : {static_cast<const char*>(nullptr), "", "0", "-5", "25", "ten"})
+            CHECK_MESSAGE(niceness_after(ignored) == own, (ignored != nullptr ? ignored : "(unset)"));
     }
 
     TEST_CASE("what a sandbox user leaves in a shared folder is removed, nothing else") {
