@@ -181,7 +181,7 @@ void exec_in_sandbox(const Sandbox& sandbox, const std::vector<std::string>& arg
     setenv("HOME", sandbox.scratch.c_str(), 1);
     setenv("TMPDIR", sandbox.scratch.c_str(), 1);
     // One hardware work queue per CUDA context (8 by default): no check needs two kernels of one program at once,
-    // and a batch's many contexts then start 3 to 5 times sooner and share the GPU better
+    // and a batch's many contexts then start 2.5 to 5 times sooner and share the GPU better
     // (docs/benchmarks.md#class_connections). Set for every program alike, whatever the grader's environment.
     setenv("CUDA_DEVICE_MAX_CONNECTIONS", "1", 1);
 
