@@ -68,10 +68,9 @@ GateProgram::GateProgram(const std::string& model_folder, int tile_width) : path
             checker_options().deadline, true);
         started = true;
     }
-    wire::Writer hello;
-    hello.put(wire::Op::hello);
     // Only a new program creates a context; a kept one's hello just asks which GPU it runs on.
-    const Reply reply = ask(hello, "starting the gate's program " + name, started ? GpuUse::starting : GpuUse::shared);
+    const Reply reply =
+        ask(hello_request(), "starting the gate's program " + name, started ? GpuUse::starting : GpuUse::shared);
     wire::Reader in = body(reply);
     gpu_.name = in.get_string();
     gpu_.major = in.get<std::int32_t>();

@@ -16,21 +16,6 @@ std::vector<std::string> runner_command;  // what the running runner was started
 bool runner_unusable = false;  // it ended, hung or lost its CUDA context: a later check needs a new one
 bool runner_lost_context = false;  // its CUDA context is lost: the next request, even in this check, needs a new one
 
-// GCC 12 warns, wrongly, that appending the one field to the empty request overflows it (-Wstringop-overflow on
-// std::vector::insert, a known false alarm of that release).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wstringop-overflow"
-#endif
-wire::Writer hello_request() {
-    wire::Writer request;
-    request.put(wire::Op::hello);
-    return request;
-}
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
-
 // Lets go of a shared or starting hold when it goes out of scope, whichever way its scope ends (a timing or
 // exclusive hold is kept: GpuLease::release_shared).
 struct SharedHoldRelease {
@@ -185,6 +170,21 @@ Reply ask_runner(const wire::Writer& request, const std::string& doing, GpuUse u
     if (reply.header.context_lost) runner_unusable = runner_lost_context = true;
     return reply;
 }
+
+// GCC 12 warns, wrongly, that appending the one field to the empty request overflows it (-Wstringop-overflow on
+// std::vector::insert, a known false alarm of that release).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#endif
+wire::Writer hello_request() {
+    wire::Writer request;
+    request.put(wire::Op::hello);
+    return request;
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 wire::Writer load_lab_request(const std::string& module, int tile_width) {
     wire::Writer request;

@@ -59,6 +59,10 @@ std::string runner_program();
 /// gpu_lease().release().
 Reply ask_runner(const wire::Writer& request, const std::string& doing, GpuUse use);
 
+/// The first request a program gets (wire::Op::hello): it creates the program's CUDA context and says which GPU the
+/// program runs on.
+wire::Writer hello_request();
+
 /// The request that has a runner host load another lab's module (wire::Op::load_lab): the lab program of the next
 /// lab of a series, or a gate's next model.
 wire::Writer load_lab_request(const std::string& module, int tile_width);

@@ -2,6 +2,7 @@
 // context, is the driver's time, not the check's (a stand-in program, a shell script speaking the wire's framing,
 // answers its first request late, as a context created in a burst of starts does, and its next one at once); and
 // every program gets the CUDA settings the grader chooses, not the environment's.
+#include "lab_runner.hpp"
 #include "runner_process.hpp"
 
 #include <tilelab/wire.hpp>
@@ -17,6 +18,7 @@
 
 namespace {
 
+using tilelab::grader::hello_request;
 using tilelab::grader::ReplyHeader;
 using tilelab::grader::RunnerProcess;
 namespace wire = tilelab::wire;
@@ -36,37 +38,22 @@ std::unique_ptr<RunnerProcess> slow_starter() {
     return process;
 }
 
-// The first request a program gets. (GCC 12 warns of an overflow in std::vector::insert here, a known false alarm
-// of that release: lab_runner.cpp's hello_request says the same.)
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wstringop-overflow"
-#endif
-wire::Writer hello() {
-    wire::Writer request;
-    request.put(wire::Op::hello);
-    return request;
-}
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
-
 }  // namespace
 
 TEST_SUITE("runner_process") {
     TEST_CASE("a program's start does not count against the check's limits") {
         const auto process = slow_starter();
         ReplyHeader header;
-        process->call_as_start(hello(), "starting the lab's program", header);
+        process->call_as_start(hello_request(), "starting the lab's program", header);
         CHECK(header.status == wire::Status::ok);
         // The check's deadline has moved by the start's 1.5 s: the next request, answered at once, is in time.
-        CHECK_NOTHROW(process->call(hello(), "asking again", header));
+        CHECK_NOTHROW(process->call(hello_request(), "asking again", header));
     }
 
     TEST_CASE("a start asked as an ordinary request is held to the check's limits") {
         const auto process = slow_starter();
         ReplyHeader header;
-        CHECK_THROWS_WITH_AS(process->call(hello(), "starting the lab's program", header),
+        CHECK_THROWS_WITH_AS(process->call(hello_request(), "starting the lab's program", header),
                              doctest::Contains("in time"), std::runtime_error);
     }
 
@@ -76,7 +63,7 @@ TEST_SUITE("runner_process") {
                               std::chrono::steady_clock::now() + 5s, true);
         ::unsetenv("CUDA_DEVICE_MAX_CONNECTIONS");
         ReplyHeader header;
-        process.call(hello(), "asking", header);
+        process.call(hello_request(), "asking", header);
         CHECK(process.finish() == 0);
         CHECK(process.printed().find("connections=1") != std::string::npos);
     }
