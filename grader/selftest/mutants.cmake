@@ -62,6 +62,14 @@ tilelab_add_mutant(NAME tiled-transposed-N-tile LAB 02_tiled
   REPLACE "N_tile[tx][ty] = N["
   MATCH "elements wrong")
 
+# The last phase dropped where every side is at least the performance gate's 2048: every correctness shape is smaller
+# in at least one side, and the kernel is faster than the model, so only the gate's audit (sampled elements of the
+# timed results against float64) can fail it. The CPU backend has no gate: every check it has passes the kernel.
+tilelab_add_mutant(NAME tiled-wrong-at-gate-size LAB 02_tiled SUITES perf CPU_EXPECT none
+  FIND "for (int phase = 0; phase < inner / TILE_WIDTH; ++phase) {"
+  REPLACE "for (int phase = 0; phase < inner / TILE_WIDTH - (rows >= 2048 && inner >= 2048 && cols >= 2048 ? 1 : 0); ++phase) {"
+  MATCH "sampled elements of the lab's results in the timed runs are wrong at this size")
+
 # --- lab 03 ---
 # Tiles read twice per multiply-add (as many reads as a tiled kernel's) but feeding nothing: `tile - tile` is 0, and
 # the product comes from global memory. The CPU backend's scaled run sees P unchanged (grader/src/tile_sources.hpp);
