@@ -57,4 +57,13 @@ export TILELAB_CPU_NICE=${TILELAB_CPU_NICE:-10}
 # one did (a stub left as given, a copy, the same code with other comments) takes that one's object. Used only when
 # grading as root; its folder is the grader's alone (0755).
 rm -rf "$out/compile-cache" && mkdir -m 0755 "$out/compile-cache" && export TILELAB_COMPILE_CACHE="$out/compile-cache"
+# One seed for the class, drawn now where TILELAB_SEED is not set: every submission is graded on the same operands.
+# Like the seed a grading alone draws, nobody knows it in advance (the labs' programs never see it: sandbox.hpp), and
+# each batch draws its own; the reports print it once graded.
+export TILELAB_SEED=${TILELAB_SEED:-$((16#$(od -An -N7 -tx1 /dev/urandom | tr -d ' \n')))}
+# The class's store of large float64 references (grader/src/reference_store.hpp): with one seed, every submission is
+# asked the same large shapes with the same operands, so each product (about a second of a checker's CPU at 1024^3)
+# is computed once for the class. Used only when grading as root; its folder is the grader's alone (0700): a lab's
+# program may neither read the products it is asked for nor plant one.
+rm -rf "$out/reference-store" && mkdir -m 0700 "$out/reference-store" && export TILELAB_REFERENCE_STORE="$out/reference-store"
 exec -a "$0" "$out/kit/grader/tilelab-batch" "$@"

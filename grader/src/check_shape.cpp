@@ -3,6 +3,7 @@
 #include "diagnose.hpp"
 #include "guarded_buffer.hpp"
 #include "lab_runner.hpp"
+#include "reference_store.hpp"
 #include "work_spread.hpp"
 
 #include <tilelab/compare.hpp>
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <sstream>
 #include <vector>
 
@@ -64,11 +66,18 @@ bool same_values(const std::vector<float>& kept, const HostMatrix& matrix) {
     return kept.size() == matrix.size() && std::equal(kept.begin(), kept.end(), matrix.data());
 }
 
+// The name of @p key's reference in a batch's ReferenceStore.
+std::string stored_name(const OperandsKey& key) {
+    return "m" + std::to_string(key.m_seed) + "-n" + std::to_string(key.n_seed) + "-" + to_string(key.shape) + "-" +
+           std::to_string(static_cast<int>(key.operands));
+}
+
 // The float64 reference of M N (drawn as @p key says), with the tolerance's allowance for the lab's input
 // precision. A submission's labs at a tile width run in one checker (cmake/TileLab.cmake's shared run) and are each
 // asked the same large shapes: their references are kept, the last few, and computed once (each about a second of
 // a GPU checker's time per lab at 1024^3). Only large ones, so that a checker never holds more than a few; a kept
-// one serves only operands equal to its own, value for value.
+// one serves only operands equal to its own, value for value. In a batch, every submission and tile width is asked
+// the same ones: the batch's ReferenceStore computes each once for the class.
 ReferenceProduct lab_reference(const LabUnderTest& lab, const HostMatrix& M, const HostMatrix& N,
                                const OperandsKey& key) {
     constexpr double kept_from_terms = 1e7;  // rows x inner x cols: the large shapes (1024^3; 256^3 on the CPU backend)
@@ -82,7 +91,9 @@ ReferenceProduct lab_reference(const LabUnderTest& lab, const HostMatrix& M, con
     if (keep && found != kept.end()) {
         reference = found->reference;
     } else {
-        reference = reference_matmul(M, N);
+        static const std::optional<ReferenceStore> store = ReferenceStore::from_environment();
+        reference = keep && store ? store->get(stored_name(key), M, N, [&] { return reference_matmul(M, N); })
+                                  : reference_matmul(M, N);
         if (keep) {
             if (kept.size() == kept_at_most) kept.erase(kept.begin());
             kept.push_back({key, std::vector<float>(M.data(), M.data() + M.size()),
