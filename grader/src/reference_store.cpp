@@ -1,5 +1,7 @@
 #include "reference_store.hpp"
 
+#include "sandbox.hpp"
+
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
@@ -78,7 +80,7 @@ bool valid_name(const std::string& name) {
 
 std::optional<ReferenceStore> ReferenceStore::from_environment() {
     const char* folder = std::getenv("TILELAB_REFERENCE_STORE");
-    if (folder == nullptr || *folder == '\0' || ::geteuid() != 0 || !usable(folder)) return std::nullopt;
+    if (folder == nullptr || *folder == '\0' || !usable(folder) || !labs_run_as_other_users()) return std::nullopt;
     return ReferenceStore(folder);
 }
 

@@ -23,9 +23,9 @@ public:
     /// The store in @p folder (see usable()).
     explicit ReferenceStore(std::filesystem::path folder) : folder_(std::move(folder)) {}
 
-    /// The store named by TILELAB_REFERENCE_STORE (grader/batch.sh sets it), where the checker is root, so that the
-    /// lab's programs run as other users, and the folder is usable(); none otherwise (each checker then computes its
-    /// own references, as when graded alone).
+    /// The store named by TILELAB_REFERENCE_STORE (grader/batch.sh sets it), where the folder is usable() and the
+    /// lab's programs run as other users than the checker (labs_run_as_other_users: it is root and may take another
+    /// user id); none otherwise (each checker then computes its own references, as when graded alone).
     static std::optional<ReferenceStore> from_environment();
 
     /// True when @p folder is a folder (not a link to one) of this process's user that no other user may read,

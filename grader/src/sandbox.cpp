@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -34,6 +35,19 @@ bool can_become(uid_t uid) {
     if (child == 0) _exit(setgroups(0, nullptr) == 0 && setresgid(uid, uid, uid) == 0 && setresuid(uid, uid, uid) == 0 ? 0 : 1);
     int status = 0;
     return child > 0 && waitpid(child, &status, 0) == child && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+// The user id a confined runner takes: TILELAB_RUNNER_UID where set, else one derived from this process's id, else
+// nobody; none where this root process can take neither.
+std::optional<uid_t> runner_uid() {
+    const char* requested = std::getenv("TILELAB_RUNNER_UID");
+    const uid_t uid = requested != nullptr && *requested != '\0'
+                          ? static_cast<uid_t>(std::strtoul(requested, nullptr, 10))
+                          : static_cast<uid_t>(first_private_uid +
+                                               static_cast<unsigned long long>(getpid()) % 100000000ull);
+    if (can_become(uid)) return uid;
+    if (can_become(nobody_uid)) return nobody_uid;
+    return std::nullopt;
 }
 
 void say(int fd, const std::string& text) {
@@ -96,6 +110,12 @@ void remove_files_of(uid_t uid, const std::filesystem::path& root) {
     for (const fs::path& path : owned) fs::remove_all(path, error);
 }
 
+bool labs_run_as_other_users() {
+    if (geteuid() != 0) return false;
+    const std::optional<uid_t> uid = runner_uid();
+    return uid && *uid != 0;
+}
+
 Sandbox prepare_sandbox(bool confine) {
     Sandbox sandbox;
     const char* tmp = std::getenv("TMPDIR");
@@ -117,20 +137,14 @@ Sandbox prepare_sandbox(bool confine) {
                               "kit's files (grade as root, as Gradescope and CI do, to confine it)";
         return sandbox;
     }
-    const char* requested = std::getenv("TILELAB_RUNNER_UID");
-    uid_t uid = requested != nullptr && *requested != '\0'
-                    ? static_cast<uid_t>(std::strtoul(requested, nullptr, 10))
-                    : static_cast<uid_t>(first_private_uid + static_cast<unsigned long long>(getpid()) % 100000000ull);
-    sandbox.own_uid = uid != nobody_uid;
-    if (!can_become(uid)) {
-        uid = nobody_uid;
-        sandbox.own_uid = false;
-    }
-    if (!can_become(uid)) {
+    const std::optional<uid_t> taken = runner_uid();
+    if (!taken) {
         sandbox.description = "root, but no other user id can be taken here (a user namespace?): the lab's program "
                               "runs as root";
         return sandbox;
     }
+    const uid_t uid = *taken;
+    sandbox.own_uid = uid != nobody_uid;
     sandbox.confined = true;
     sandbox.uid = uid;
     sandbox.gid = static_cast<gid_t>(uid);

@@ -28,6 +28,10 @@ struct Sandbox {
 /// as the checker's user, out of reach of the lab's program, whose user id may not signal or trace it.
 Sandbox prepare_sandbox(bool confine = true);
 
+/// True when this process is root and a lab's program it starts (prepare_sandbox) runs as another user: then a
+/// folder of this process's user alone (mode 0700) is out of every lab's program's reach.
+bool labs_run_as_other_users();
+
 /// In a freshly forked child: becomes the sandbox's user (when it is confined) with no way back or up, keeps only
 /// an allowlisted environment (paths, locale, CUDA's and the GPU's variables, TILELAB_CPU_WORKERS), and
 /// limits what it may use (processes, core files, file size). False when the user could not be taken.

@@ -17,7 +17,10 @@
 #include <fstream>
 #include <string>
 
+using tilelab::grader::labs_run_as_other_users;
 using tilelab::grader::lower_cpu_priority_in_batch;
+using tilelab::grader::prepare_sandbox;
+using tilelab::grader::remove_sandbox;
 using tilelab::grader::remove_files_of;
 using tilelab::grader::sandbox_variable_allowed;
 
@@ -31,6 +34,20 @@ TEST_SUITE("sandbox") {
                                     "DASHBOARD_TEST_FROM_CTEST=3.28", "LD_PRELOAD=/tmp/x.so", "HOME=/root",
                                     "TMPDIR=/tmp", "GITHUB_TOKEN=x", "PATHX=1", "CUDA=1"})
             CHECK_MESSAGE(!sandbox_variable_allowed(dropped), dropped);
+    }
+
+    TEST_CASE("the labs' programs run as another user only as root, and never when the user asked for is root") {
+        // What a folder of the grader's alone (the class's reference store) relies on: a lab's program cannot reach it.
+        const char* before = std::getenv("TILELAB_RUNNER_UID");
+        const std::string kept = before != nullptr ? before : "";
+        ::setenv("TILELAB_RUNNER_UID", "0", 1);
+        CHECK_FALSE(labs_run_as_other_users());
+        ::unsetenv("TILELAB_RUNNER_UID");
+        const auto sandbox = prepare_sandbox();
+        CHECK(labs_run_as_other_users() == (geteuid() == 0 && sandbox.confined && sandbox.uid != 0));
+        if (geteuid() != 0) CHECK_FALSE(labs_run_as_other_users());
+        remove_sandbox(sandbox);
+        if (before != nullptr) ::setenv("TILELAB_RUNNER_UID", kept.c_str(), 1);
     }
 
     TEST_CASE("a batch's work that no clock judges runs at the niceness it names, and nothing else changes it") {
