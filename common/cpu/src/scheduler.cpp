@@ -946,7 +946,7 @@ void note_shared_access(const void* address, std::size_t bytes, bool write) noex
     // of static shared memory that no other thread touched in this interval and no copy fills, in a block without
     // __syncwarp. It records exactly what the general path would; anything else goes there untouched. A third of
     // the CPU backend's time was this function while it always took the general path.
-    if (offset < max_static_shared_bytes && (offset & 3) + bytes <= 4 && w->block_first_sync == 0) {
+    if (offset < max_static_shared_bytes && bytes != 0 && (offset & 3) + bytes <= 4 && w->block_first_sync == 0) {
         BlockThread& thread = *w->current;
         Shadow& s = w->shadow[offset / 4];
         const std::uint16_t me = thread.id;
