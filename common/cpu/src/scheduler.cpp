@@ -872,6 +872,18 @@ void* dynamic_shared_storage(std::size_t) {
 
 namespace {
 
+// What a read by thread @p me in interval @p epoch leaves in a word's shadow: its reader, or many readers. Inline in
+// note_shared_access's leaf too, which must make no call.
+[[gnu::always_inline]] inline void record_read(Shadow& s, BlockThread& thread, std::uint16_t me, std::uint32_t epoch) {
+    if (s.read_epoch != epoch) {
+        s.read_epoch = epoch;
+        s.reader = me;
+    } else if (s.reader != me) {
+        s.reader = many_readers;
+    }
+    thread.read_epoch = epoch;
+}
+
 // note_shared_access's loop over the words of an access (from byte @p offset of shared memory), with the warp-sync
 // bookkeeping when @p warp_synced (the block has completed a __syncwarp) and without it otherwise: two copies, so
 // that the race check of kernels without __syncwarp costs what it did.
@@ -893,13 +905,7 @@ void note_words(Worker& w, BlockThread& thread, std::size_t offset, std::size_t 
         } else {
             if (s.write_epoch == epoch && s.writer != me) check_read_conflict(w, thread, s, offset);
             if constexpr (warp_synced) note_warp_read(w, s, me, epoch);
-            if (s.read_epoch != epoch) {
-                s.read_epoch = epoch;
-                s.reader = me;
-            } else if (s.reader != me) {
-                s.reader = many_readers;
-            }
-            thread.read_epoch = epoch;
+            record_read(s, thread, me, epoch);
         }
     }
 }
@@ -964,13 +970,7 @@ void note_shared_access(const void* address, std::size_t bytes, bool write) noex
             if (!write && !w->read_epochs.empty() && w->read_epochs.back() == epoch) {
                 ++w->shared_reads;
                 ++thread.reads;
-                if (s.read_epoch != epoch) {
-                    s.read_epoch = epoch;
-                    s.reader = me;
-                } else if (s.reader != me) {
-                    s.reader = many_readers;
-                }
-                thread.read_epoch = epoch;
+                record_read(s, thread, me, epoch);
                 return;
             }
         }
