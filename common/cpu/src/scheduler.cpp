@@ -193,7 +193,6 @@ struct Worker {
     std::uint32_t warp_syncs = 0;  // __syncwarp rendezvous completed by this worker, all blocks counted
     std::uint32_t block_first_sync = 0;  // the number of the running block's first __syncwarp; 0: none yet
     const char* epoch_name = "__syncthreads()";  // the function of that barrier
-    std::vector<detail::WarpLane> lanes;  // settle_warp_calls's view of the block, reused from call to call
 
     Worker() { std::memset(arena, garbage_byte, arena_bytes); }
     ~Worker() { std::free(arena); }
@@ -483,8 +482,7 @@ int settle_warp_calls(Worker& w) {
     bool any = false;
     for (const BlockThread& t : w.threads) any = any || t.state == ThreadState::warp_waiting;
     if (!any) return 0;
-    std::vector<detail::WarpLane>& lanes = w.lanes;  // the worker's, kept: a warp matrix kernel settles thousands
-    lanes.resize(w.threads.size());
+    std::vector<detail::WarpLane> lanes(w.threads.size());
     for (std::size_t i = 0; i < lanes.size(); ++i) {
         const BlockThread& t = w.threads[i];
         using Where = detail::WarpLane::Where;

@@ -44,12 +44,6 @@ unsigned source_lane(const WarpCall& call, unsigned lane) {
     return static_cast<unsigned>(source);
 }
 
-// Compared word by word, inline: std::memcmp was a library call per lane and meeting (8% of lab 09's emulated time).
-bool same_key(const WarpCollective& a, const WarpCollective& b) {
-    static_assert(sizeof a.key / sizeof a.key[0] == 3, "same_key compares every word of the key");
-    return a.key[0] == b.key[0] && a.key[1] == b.key[1] && a.key[2] == b.key[2];
-}
-
 // A warp matrix function's meeting (WarpOp::matrix): when every lane of @p group gave the same key, runs the warp's
 // work once; otherwise tells each lane which two lanes disagree (each then reports it, warp.hpp's WarpCollective).
 void meet(std::vector<WarpLane>& lanes, std::size_t base, unsigned group) {
@@ -63,7 +57,7 @@ void meet(std::vector<WarpLane>& lanes, std::size_t base, unsigned group) {
         if (first == nullptr) {
             first = &c;
             first_lane = static_cast<int>(lane);
-        } else if (differs < 0 && !same_key(c, *first)) {
+        } else if (differs < 0 && std::memcmp(c.key, first->key, sizeof c.key) != 0) {
             differs = static_cast<int>(lane);
         }
     }
