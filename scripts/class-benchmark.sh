@@ -6,12 +6,15 @@
 # to end, the cost per submission and where it went (build, CPU checks, GPU checks, what the class's compile cache
 # served) last.
 #   scripts/class-benchmark.sh [COUNT] [SAMPLE]      (defaults 200 and 6)
+#   scripts/class-benchmark.sh --alone [SAMPLE]       grades the last run's sample alone (a command of its own)
 # Environment: OUT (where logs go; default build/class-benchmark), TILELAB_BATCH_JOBS (-j of batch.sh),
 # TILELAB_CUDA_ARCHS (default: the local GPU's), TILELAB_BATCH_DEADLINE (seconds after which the batch is stopped and
 # what it finished is reported; default none).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+alone_only=0
+[ "${1:-}" = --alone ] && { alone_only=1; shift; }
 count=${1:-200}
 sample=${2:-6}
 out=${OUT:-$root/build/class-benchmark}
@@ -23,12 +26,54 @@ if [ -n "${TILELAB_CUDA_ARCHS:-}" ]; then export CUDAARCHS=$TILELAB_CUDA_ARCHS; 
 [ -d "$root/.deps/root/usr" ] && export CMAKE_PREFIX_PATH="$root/.deps/root/usr"
 [ -d "$root/.deps/boost" ] && export CMAKE_PREFIX_PATH="${CMAKE_PREFIX_PATH:+$CMAKE_PREFIX_PATH:}$root/.deps/boost"
 
+# Grades equal: a sample (spread over the variants that the batch graded) graded again, one at a time, against the
+# same kit, with the class's seed, nothing else running.
+grade_sample_alone() {
+  same=0 compared=0
+  echo "grading a sample of $sample again, one at a time, from $(date +%s)" >&2
+  local graded_students step i student
+  graded_students=$(cd "$work/out/reports" && for s in *; do [ -f "$s/results.json" ] && echo "$s"; done)
+  step=$(( $(echo "$graded_students" | wc -l) / sample > 0 ? $(echo "$graded_students" | wc -l) / sample : 1 ))
+  : >"$out/same-grades.txt"
+  for i in $(seq 1 "$step" 100000 | head -"$sample"); do
+    student=$(echo "$graded_students" | sed -n "${i}p")
+    [ -n "$student" ] || continue
+    rm -rf "$work/alone/$student"
+    SECONDS=0
+    TILELAB_SEED=$(cat "$work/seed.txt") cmake -DSUBMISSION="$work/class/$student" -DBUILD="$work/alone/$student" \
+      -DKIT="$work/out/kit" -DRESULTS="$work/alone/$student.json" -P grader/grade.cmake >"$out/alone-$student.txt" 2>&1
+    compared=$((compared + 1))
+    if "$work/out/kit/grader/tilelab-report" same "$work/out/reports/$student/results.json" "$work/alone/$student.json" \
+         >>"$out/same-grades.txt" 2>&1; then
+      same=$((same + 1)); echo "  $student: same ($SECONDS s alone)" >>"$out/same-grades.txt"
+    else
+      echo "  $student: DIFFERENT ($SECONDS s alone)" >>"$out/same-grades.txt"
+    fi
+  done
+  printf '%-44s %d of %d\n' "same grades graded alone" "$same" "$compared" | tee -a "$out/summary.txt"
+}
+if [ "$alone_only" = 1 ]; then
+  grade_sample_alone
+  cat "$out/same-grades.txt"
+  exit 0
+fi
+
+: >"$out/summary.txt"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | tee "$out/gpu.txt"
 echo "$(nproc) cores" | tee -a "$out/gpu.txt"
+rm -rf "$work/class" "$work/out" "$work/alone"
 cmake -DCOUNT="$count" -DOUT="$work" -P scripts/make-class.cmake || exit 1
+# The class's seed, drawn here so that the sample graded alone gets the operands the batch had.
+export TILELAB_SEED=${TILELAB_SEED:-$((16#$(od -An -N7 -tx1 /dev/urandom | tr -d ' \n')))}
+echo "$TILELAB_SEED" >"$work/seed.txt"
 
 jobs_args=()
 [ -n "${TILELAB_BATCH_JOBS:-}" ] && jobs_args=(-j "$TILELAB_BATCH_JOBS")
+# Where the CPU goes (scripts/cpu-by-program.py): every process's CPU time, sampled while the batch runs.
+sampler=""
+if command -v python3 >/dev/null; then
+  python3 "$root/scripts/cpu-by-program.py" "$out/cpu-by-program.json" 0.25 & sampler=$!
+fi
 start=$(date +%s)
 if [ -n "${TILELAB_BATCH_DEADLINE:-}" ]; then
   timeout --kill-after=20 "$TILELAB_BATCH_DEADLINE" grader/batch.sh "$work/class" "$work/out" "${jobs_args[@]}" \
@@ -38,28 +83,11 @@ else
   grader/batch.sh "$work/class" "$work/out" "${jobs_args[@]}" 2>&1 | tee "$out/batch.log"
 fi
 end=$(date +%s)
+[ -n "$sampler" ] && kill "$sampler" && wait "$sampler"
 cp "$work/out/grades.csv" "$work/out/timings.csv" "$work/out/class.html" "$out/" 2>/dev/null
 graded=$(grep -c 'graded student-' "$out/batch.log")
 kit_seconds=$(cat "$work/out/kit-seconds.txt" 2>/dev/null || echo "?")
-
-# Grades equal: a sample (spread over the variants) graded again, one at a time, against the same kit.
-same=0 compared=0
-echo "grading a sample of $sample again, one at a time, from $(date +%s)" >&2
-step=$(( count / sample > 0 ? count / sample : 1 ))
-: >"$out/same-grades.txt"
-for i in $(seq 1 "$step" "$count" | head -"$sample"); do
-  student=$(ls "$work/class" | sed -n "${i}p")
-  [ -f "$work/out/reports/$student/results.json" ] || continue
-  cmake -DSUBMISSION="$work/class/$student" -DBUILD="$work/alone/$student" -DKIT="$work/out/kit" \
-    -DRESULTS="$work/alone/$student.json" -P grader/grade.cmake >"$work/alone-$student.txt" 2>&1
-  compared=$((compared + 1))
-  if "$work/out/kit/grader/tilelab-report" same "$work/out/reports/$student/results.json" "$work/alone/$student.json" \
-       >>"$out/same-grades.txt" 2>&1; then
-    same=$((same + 1)); echo "  $student: same" >>"$out/same-grades.txt"
-  else
-    echo "  $student: DIFFERENT" >>"$out/same-grades.txt"
-  fi
-done
+[ "$sample" -gt 0 ] && grade_sample_alone
 
 # Test-seconds per kind of check and backend, over the class (each check's record).
 "$work/out/kit/grader/tilelab-report" timings "$work"/out/builds/*/verdicts | tee "$out/suite-times.txt"
@@ -98,6 +126,16 @@ total=$((end - start))
   printf '%-44s %s\n' "submissions generated / graded" "$count / $graded"
   printf '%-44s %s s\n' "kit built once" "$kit_seconds"
   printf '%-44s %d s (%dm%02ds)\n' "end to end (kit, grading, merge)" "$total" $((total / 60)) $((total % 60))
-  [ "$graded" -gt 0 ] && awk -v t="$total" -v n="$graded" 'BEGIN { printf "%-44s %.1f s\n", "per submission (end to end / graded)", t / n }' 
-  printf '%-44s %d of %d\n' "same grades graded alone" "$same" "$compared"
-} | tee "$out/summary.txt"
+  [ "$graded" -gt 0 ] && awk -v t="$total" -v k="$kit_seconds" -v n="$graded" 'BEGIN {
+    printf "%-44s %.0f s, %.1f s per submission\n", "grading, the kit apart (end to end - kit)", t - k, (t - k) / n }'
+  [ -f "$out/cpu-by-program.json" ] && python3 - "$out/cpu-by-program.json" "$graded" <<'PY'
+import json, sys
+record, graded = json.load(open(sys.argv[1])), max(int(sys.argv[2]), 1)
+busy, idle = record["busy_cpu_seconds"], record["idle_cpu_seconds"]
+print(f"{'busy CPU while the batch ran':44} {busy:.0f} CPU-s ({100 * busy / max(busy + idle, 1):.0f}% of the cores), "
+      f"{busy / graded:.1f} per submission graded")
+for name, entry in list(record["programs"].items())[:14]:
+    print(f"  {name:42} {entry['cpu_seconds'] / graded:7.2f} CPU-s per submission ({entry['processes']} processes)")
+PY
+  if [ "${compared:-0}" -gt 0 ]; then printf '%-44s %d of %d\n' "same grades graded alone" "$same" "$compared"; fi
+} | tee -a "$out/summary.txt"
