@@ -6,6 +6,7 @@
 # to end, the cost per submission and where it went (build, CPU checks, GPU checks, what the class's compile cache
 # served) last.
 #   scripts/class-benchmark.sh [COUNT] [SAMPLE]      (defaults 200 and 6)
+#   scripts/class-benchmark.sh --kit                  builds the batch's kit only (a command of its own, before)
 #   scripts/class-benchmark.sh --alone [SAMPLE]       grades the last run's sample alone (a command of its own)
 # Environment: OUT (where logs go; default build/class-benchmark), TILELAB_BATCH_JOBS (-j of batch.sh),
 # TILELAB_CUDA_ARCHS (default: the local GPU's), TILELAB_BATCH_DEADLINE (seconds after which the batch is stopped and
@@ -13,8 +14,9 @@
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-alone_only=0
+alone_only=0 kit_only=0
 [ "${1:-}" = --alone ] && { alone_only=1; shift; }
+[ "${1:-}" = --kit ] && { kit_only=1; shift; }
 count=${1:-200}
 sample=${2:-6}
 out=${OUT:-$root/build/class-benchmark}
@@ -52,6 +54,15 @@ grade_sample_alone() {
   done
   printf '%-44s %d of %d\n' "same grades graded alone" "$same" "$compared" | tee -a "$out/summary.txt"
 }
+# The kit alone, as batch.sh builds it: a batch that finds it built only checks it (a few seconds), so that the
+# batch's time is its grading.
+if [ "$kit_only" = 1 ]; then
+  SECONDS=0
+  { cmake --preset grade -B "$work/out/kit" -S "$root" && cmake --build "$work/out/kit" --target all tilelab-batch; } \
+    >"$out/kit.log" 2>&1 || { tail -30 "$out/kit.log"; exit 1; }
+  echo "kit built in $SECONDS s" | tee "$out/kit-built.txt"
+  exit 0
+fi
 if [ "$alone_only" = 1 ]; then
   grade_sample_alone
   cat "$out/same-grades.txt"
@@ -61,7 +72,8 @@ fi
 : >"$out/summary.txt"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null | tee "$out/gpu.txt"
 echo "$(nproc) cores" | tee -a "$out/gpu.txt"
-rm -rf "$work/class" "$work/out" "$work/alone"
+# A kit built before (--kit) stays; everything else of an earlier run goes.
+rm -rf "$work/class" "$work/alone" && mkdir -p "$work/out" && find "$work/out" -mindepth 1 -maxdepth 1 ! -name kit -exec rm -rf {} +
 cmake -DCOUNT="$count" -DOUT="$work" -P scripts/make-class.cmake || exit 1
 # The class's seed, drawn here so that the sample graded alone gets the operands the batch had.
 export TILELAB_SEED=${TILELAB_SEED:-$((16#$(od -An -N7 -tx1 /dev/urandom | tr -d ' \n')))}
