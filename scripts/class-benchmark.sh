@@ -15,7 +15,7 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 alone_only=0 kit_only=0
-[ "${1:-}" = --alone ] && { alone_only=1; shift; }
+[ "${1:-}" = --alone ] && { alone_only=1; shift; set -- 0 "${1:-6}"; }
 [ "${1:-}" = --kit ] && { kit_only=1; shift; }
 count=${1:-200}
 sample=${2:-6}
