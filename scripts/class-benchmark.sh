@@ -140,14 +140,7 @@ total=$((end - start))
   printf '%-44s %d s (%dm%02ds)\n' "end to end (kit, grading, merge)" "$total" $((total / 60)) $((total % 60))
   [ "$graded" -gt 0 ] && awk -v t="$total" -v k="$kit_seconds" -v n="$graded" 'BEGIN {
     printf "%-44s %.0f s, %.1f s per submission\n", "grading, the kit apart (end to end - kit)", t - k, (t - k) / n }'
-  [ -f "$out/cpu-by-program.json" ] && python3 - "$out/cpu-by-program.json" "$graded" <<'PY'
-import json, sys
-record, graded = json.load(open(sys.argv[1])), max(int(sys.argv[2]), 1)
-busy, idle = record["busy_cpu_seconds"], record["idle_cpu_seconds"]
-print(f"{'busy CPU while the batch ran':44} {busy:.0f} CPU-s ({100 * busy / max(busy + idle, 1):.0f}% of the cores), "
-      f"{busy / graded:.1f} per submission graded")
-for name, entry in list(record["programs"].items())[:14]:
-    print(f"  {name:42} {entry['cpu_seconds'] / graded:7.2f} CPU-s per submission ({entry['processes']} processes)")
-PY
+  [ -f "$out/cpu-by-program.json" ] && python3 "$root/scripts/class-cost.py" "$out/cpu-by-program.json" "$graded" \
+    "$work"/out/gpu*-holds.csv
   if [ "${compared:-0}" -gt 0 ]; then printf '%-44s %d of %d\n' "same grades graded alone" "$same" "$compared"; fi
 } | tee -a "$out/summary.txt"
