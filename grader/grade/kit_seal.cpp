@@ -17,15 +17,16 @@ namespace fs = std::filesystem;
 namespace {
 
 /// Every regular file under @p dir (links neither followed nor listed) for which @p keep holds, but none of a build
-/// tree nested in it (a folder with a CMakeCache.txt of its own, such as a self-test's copy of the kit): another
-/// build's files are not this kit's, and a test may be building them while this grading runs.
+/// tree nested in it (a folder with a CMakeCache.txt of its own, such as a self-test's copy of the kit) and none under
+/// @p skip: another build's files are not this kit's, and a test may be building them while this grading runs.
 template <typename Keep>
-void collect(const fs::path& dir, Keep keep, std::set<fs::path>& out) {
+void collect(const fs::path& dir, Keep keep, std::set<fs::path>& out, const fs::path& skip = {}) {
     std::error_code error;
     if (!fs::is_directory(fs::symlink_status(dir, error))) return;
     for (fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, error), end;
          !error && it != end; it.increment(error)) {
-        if (it->is_directory(error) && !it->is_symlink(error) && fs::exists(it->path() / "CMakeCache.txt", error))
+        if (it->is_directory(error) && !it->is_symlink(error) &&
+            (it->path() == skip || fs::exists(it->path() / "CMakeCache.txt", error)))
             it.disable_recursion_pending();
         else if (it->is_regular_file(error) && !it->is_symlink(error) && keep(it->path()))
             out.insert(it->path());
@@ -53,6 +54,10 @@ bool kit_object(const fs::path& object, const fs::path& objects_dir) {
 std::vector<fs::path> sealed_files(const SealedTree& tree) {
     std::set<fs::path> files;
     auto any = [](const fs::path&) { return true; };
+    // The kit's own tests' work (a kit built with its self-tests): other gradings and builds, some of them being
+    // configured while this grading runs, before their CMakeCache.txt exists (a configure writes it last). None of
+    // the kit's programs, settings, libraries or objects is there.
+    const fs::path kit_tests = tree.kit / "grader" / "selftest";
     for (const char* dir : {"cmake", "common", "grader", "docs"}) collect(tree.root / dir, any, files);
     for (const char* file : {"CMakeLists.txt", "CMakePresets.json"})
         if (fs::is_regular_file(fs::symlink_status(tree.root / file))) files.insert(tree.root / file);
@@ -61,10 +66,10 @@ std::vector<fs::path> sealed_files(const SealedTree& tree) {
         if (tree.against_kit) return named(f, "tilelab-*");
         return named(f, "tilelab-checker-*") || named(f, "tilelab-gate-model-*") || named(f, "tilelab-runner-host-*") ||
                named(f, "tilelab-report");
-    }, files);
+    }, files, kit_tests);
     if (tree.against_kit) {
         collect(tree.kit, [](const fs::path& f) { return named(f, "tilelab-kit-*.cmake") || f.extension() == ".a"; },
-                files);
+                files, kit_tests);
         collect(tree.kit / "common" / "cpu", [](const fs::path& f) { return named(f, "tilelab-cuda-to-cpp"); }, files);
         const fs::path objects = tree.kit / "grader" / "CMakeFiles";
         collect(objects, [&](const fs::path& f) { return kit_object(f, objects); }, files);

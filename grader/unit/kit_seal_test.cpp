@@ -40,6 +40,10 @@ struct KitTree {
         write(tree.kit / "grader" / "CMakeFiles" / "tilelab_graded_lab02_tw16_cpu_lab.dir" / "kernel.cu.cpp.o", "o");
         write(tree.kit / "grader" / "selftest" / "copy" / "build" / "CMakeCache.txt", "a build of its own");
         write(tree.kit / "grader" / "selftest" / "copy" / "build" / "grader" / "libtilelab_copy.a", "library");
+        // A self-test's copy of the kit being configured: no CMakeCache.txt yet, its generated files already there.
+        write(tree.kit / "grader" / "selftest" / "cheats" / "kit" / "docs" / "site" / "tilelab-search.js", "site");
+        write(tree.kit / "grader" / "selftest" / "cheats" / "kit" / "tilelab-kit-settings.cmake", "settings");
+        write(tree.kit / "grader" / "selftest" / "cheats" / "kit" / "common" / "libtilelab_common_cpu.a", "library");
     }
 };
 
@@ -65,6 +69,11 @@ TEST_SUITE("kit_seal") {
                                      "kernel.cu.cpp.o"));
         // A build nested in the kit's (a self-test's copy of the kit) is another build's business.
         CHECK_FALSE(holds(files, kit.tree.kit / "grader" / "selftest" / "copy" / "build" / "grader" / "libtilelab_copy.a"));
+        // So is one still being configured, whose CMakeCache.txt comes last: the kit's own tests' work is not the kit.
+        const fs::path configuring = kit.tree.kit / "grader" / "selftest" / "cheats" / "kit";
+        CHECK_FALSE(holds(files, configuring / "docs" / "site" / "tilelab-search.js"));
+        CHECK_FALSE(holds(files, configuring / "tilelab-kit-settings.cmake"));
+        CHECK_FALSE(holds(files, configuring / "common" / "libtilelab_common_cpu.a"));
     }
 
     TEST_CASE("a changed, added or removed sealed file breaks the seal; an unsealed one does not") {
