@@ -57,6 +57,16 @@ if(_tilelab_local)
   set(_tilelab_default "${_tilelab_local}")
 elseif(TILELAB_ONE_ARCHITECTURE)  # grade.cmake without a GPU: nvcc's compile check; every GPU check is skipped
   set(_tilelab_default ${_tilelab_newest})
+elseif(NOT EXISTS /dev/nvidiactl AND NOT EXISTS /proc/driver/nvidia/gpus)
+  # No GPU here (no NVIDIA driver either, where nvidia-smi could be missing): the kit's own tests build each lab for
+  # the newest architecture alone (tilelab_lab_cuda_architectures), since nothing here runs it and its build test is
+  # nvcc's compile check; the kit's programs keep every architecture. Cached: a later configure finds
+  # CMAKE_CUDA_ARCHITECTURES set and returns above.
+  set(TILELAB_LAB_ARCHITECTURE_WITHOUT_GPU ${_tilelab_newest} CACHE INTERNAL
+      "The architecture the kit's own tests build labs for where the machine has no GPU")
+  if(TILELAB_SELFTEST)
+    message(STATUS "TileLab: no GPU here: the kit's own tests build the labs for ${_tilelab_newest} alone")
+  endif()
 endif()
 set(CMAKE_CUDA_ARCHITECTURES "${_tilelab_default}" CACHE STRING "CUDA architectures to build for")
 message(STATUS "TileLab: CMAKE_CUDA_ARCHITECTURES not set; using ${CMAKE_CUDA_ARCHITECTURES}")
