@@ -3,6 +3,7 @@
 #
 #   grader/batch.sh SUBMISSIONS [OUT] [options] [-- kit cmake settings, e.g. -DTILELAB_TILE_WIDTHS=16]
 #   grader/batch.sh --merge OUT          writes grades.csv and class.html again from what OUT holds
+#   grader/batch.sh --kit OUT [-- ...]   builds the kit in OUT/kit and stops (a batch into OUT then finds it built)
 #
 # SUBMISSIONS holds one entry per student: a folder laid out like labs/, or an archive of one (.zip, .tar,
 # .tar.gz, .tgz; the lab folders may sit one or two levels down). OUT (default build/batch) receives
@@ -30,6 +31,8 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ "${1:-}" = --merge ] && [ $# -eq 2 ] && exec -a "$0" "$2/kit/grader/tilelab-batch" "$@"
+kit_only=0
+[ "${1:-}" = --kit ] && [ $# -ge 2 ] && { kit_only=1; set -- "$root" "${@:2}"; }
 [ -d "${1:-}" ] || usage
 out=$root/build/batch extra=()
 [ $# -ge 2 ] && [ "${2#-}" = "$2" ] && out=$2
@@ -46,6 +49,7 @@ if ! { cmake --preset grade -B "$out/kit" "${extra[@]}" -S "$root" &&
   exit 1
 fi
 echo "kit built in $SECONDS s" >&2 && echo "$SECONDS" >"$out/kit-seconds.txt"
+[ "$kit_only" = 1 ] && exit 0
 # The CPU backend's labs run their blocks on two threads each (TILELAB_CPU_WORKERS; graded alone, on every hardware
 # thread). A class grades many at once: with a thread per core in each lab's program, the GPU checks' programs, which
 # answer one request at a time and whose gates time those answers, waited for a core. The checks are the same.

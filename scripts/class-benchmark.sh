@@ -35,7 +35,8 @@ grade_sample_alone() {
   echo "grading a sample of $sample again, one at a time, from $(date +%s)" >&2
   local graded_students step i student
   graded_students=$(cd "$work/out/reports" && for s in *; do [ -f "$s/results.json" ] && echo "$s"; done)
-  step=$(( $(echo "$graded_students" | wc -l) / sample > 0 ? $(echo "$graded_students" | wc -l) / sample : 1 ))
+  step=$(( $(echo "$graded_students" | wc -l) / sample ))
+  [ "$step" -gt 0 ] || step=1
   : >"$out/same-grades.txt"
   for i in $(seq 1 "$step" 100000 | head -"$sample"); do
     student=$(echo "$graded_students" | sed -n "${i}p")
@@ -54,13 +55,11 @@ grade_sample_alone() {
   done
   printf '%-44s %d of %d\n' "same grades graded alone" "$same" "$compared" | tee -a "$out/summary.txt"
 }
-# The kit alone, as batch.sh builds it: a batch that finds it built only checks it (a few seconds), so that the
-# batch's time is its grading.
+# The kit alone (batch.sh --kit): a batch that finds it built only checks it (a few seconds), so that the batch's
+# time is its grading.
 if [ "$kit_only" = 1 ]; then
-  SECONDS=0
-  { cmake --preset grade -B "$work/out/kit" -S "$root" && cmake --build "$work/out/kit" --target all tilelab-batch; } \
-    >"$out/kit.log" 2>&1 || { tail -30 "$out/kit.log"; exit 1; }
-  echo "kit built in $SECONDS s" | tee "$out/kit-built.txt"
+  grader/batch.sh --kit "$work/out" || exit 1
+  cp "$work/out/kit-seconds.txt" "$out/kit-built-seconds.txt"
   exit 0
 fi
 if [ "$alone_only" = 1 ]; then

@@ -100,17 +100,7 @@ public:
     ~DeviceFloats() { static_cast<void>(cudaFree(data_)); }
     float* data() const noexcept { return data_; }
     std::size_t size() const noexcept { return count_; }
-    void upload(const std::vector<float>& values) {
-#ifndef TILELAB_CPU_BACKEND
-        if (float* pinned = staging(count_); pinned != nullptr) {
-            std::copy(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(count_), pinned);
-            check(cudaMemcpyAsync(data_, pinned, count_ * sizeof(float), cudaMemcpyHostToDevice, 0), "cudaMemcpy");
-            check(cudaStreamSynchronize(0), "cudaMemcpy");
-            return;
-        }
-#endif
-        check(cudaMemcpy(data_, values.data(), count_ * sizeof(float), cudaMemcpyHostToDevice), "cudaMemcpy");
-    }
+    void upload(const std::vector<float>& values);  // upload_all's, for one buffer
     std::vector<float> download() const { return download(0, count_); }
     /// @p count elements from element @p first on.
     std::vector<float> download(std::size_t first, std::size_t count) const {
@@ -150,8 +140,12 @@ void upload_all(std::initializer_list<std::pair<DeviceFloats*, const std::vector
         return;
     }
 #endif
-    for (const auto& [device, values] : copies) device->upload(*values);
+    for (const auto& [device, values] : copies)
+        check(cudaMemcpy(device->data(), values->data(), device->size() * sizeof(float), cudaMemcpyHostToDevice),
+              "cudaMemcpy");
 }
+
+void DeviceFloats::upload(const std::vector<float>& values) { upload_all({{this, &values}}); }
 
 // The multiply requests' three buffers, kept from one request to the next where the next asks for exactly the same
 // sizes (a check's suite asks each shape several times): an allocation and a free, which waits for the whole GPU,
