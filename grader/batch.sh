@@ -3,7 +3,8 @@
 #
 #   grader/batch.sh SUBMISSIONS [OUT] [options] [-- kit cmake settings, e.g. -DTILELAB_TILE_WIDTHS=16]
 #   grader/batch.sh --merge OUT          writes grades.csv and class.html again from what OUT holds
-#   grader/batch.sh --kit OUT [-- ...]   builds the kit in OUT/kit and stops (a batch into OUT then finds it built)
+#   grader/batch.sh --kit OUT [-- ...]   builds the kit in OUT/kit, calibrates the gates on this machine's GPU, and
+#                                        stops (a batch into OUT then finds both done)
 #
 # SUBMISSIONS holds one entry per student: a folder laid out like labs/, or an archive of one (.zip, .tar,
 # .tar.gz, .tgz; the lab folders may sit one or two levels down). OUT (default build/batch) receives
@@ -29,7 +30,7 @@
 set -uo pipefail
 # Only the kit's build is shell: the grading is the program tilelab-batch (grader/batch/), built with the kit.
 root=$(cd "$(dirname "$0")/.." && pwd)
-usage() { sed -n '2,27p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
+usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ "${1:-}" = --merge ] && [ $# -eq 2 ] && exec -a "$0" "$2/kit/grader/tilelab-batch" "$@"
 kit_only=0
 [ "${1:-}" = --kit ] && [ $# -ge 2 ] && { kit_only=1; set -- "$root" "${@:2}"; }
@@ -49,6 +50,22 @@ if ! { cmake --preset grade -B "$out/kit" "${extra[@]}" -S "$root" &&
   exit 1
 fi
 echo "kit built in $SECONDS s" >&2 && echo "$SECONDS" >"$out/kit-seconds.txt"
+# Each gate's calibration on this machine's GPU, measured now, while nothing else runs, or kept from an earlier batch
+# with this kit: measured at a batch's first gates, on a busy machine, one once set a requirement too low for the
+# rest of that batch. Without a GPU (or a GPU build) there is nothing to calibrate.
+checker=$out/kit/grader/tilelab-checker-gpu
+gate_tile_width=$(sed -n 's/^TILELAB_PERF_TILE_WIDTH:[A-Z]*=//p' "$out/kit/CMakeCache.txt")
+if [ -x "$checker" ] && [ -n "$gate_tile_width" ]; then
+  SECONDS=0
+  "$checker" --calibrate-gates "$gate_tile_width" >"$out/calibration.log" 2>&1
+  case $? in
+    0) echo "gates calibrated on this GPU in $SECONDS s (log: $out/calibration.log)" >&2
+       echo "$SECONDS" >"$out/calibration-seconds.txt" ;;
+    77) ;;
+    *) tail -5 "$out/calibration.log" >&2
+       echo "the gates' calibration failed (log: $out/calibration.log): each gate calibrates when it first runs" >&2 ;;
+  esac
+fi
 [ "$kit_only" = 1 ] && exit 0
 # The CPU backend's labs run their blocks on two threads each (TILELAB_CPU_WORKERS; graded alone, on every hardware
 # thread). A class grades many at once: with a thread per core in each lab's program, the GPU checks' programs, which

@@ -10,7 +10,8 @@
 #   scripts/class-benchmark.sh --alone [SAMPLE]       grades the last run's sample alone (a command of its own)
 # Environment: OUT (where logs go; default build/class-benchmark), TILELAB_BATCH_JOBS (-j of batch.sh),
 # TILELAB_CUDA_ARCHS (default: the local GPU's), TILELAB_BATCH_DEADLINE (seconds after which the batch is stopped and
-# what it finished is reported; default none).
+# what it finished is reported; default none), TILELAB_ALONE_PICK (variants whose first graded submission the sample
+# graded alone takes, e.g. "stubs naive-faults-memcheck"; default: SAMPLE spread over the class).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -38,8 +39,15 @@ grade_sample_alone() {
   step=$(( $(echo "$graded_students" | wc -l) / sample ))
   [ "$step" -gt 0 ] || step=1
   : >"$out/same-grades.txt"
-  for i in $(seq 1 "$step" 100000 | head -"$sample"); do
-    student=$(echo "$graded_students" | sed -n "${i}p")
+  local picked=""
+  if [ -n "${TILELAB_ALONE_PICK:-}" ]; then  # the first graded submission of each variant named
+    for variant in $TILELAB_ALONE_PICK; do
+      picked="$picked $(echo "$graded_students" | grep -m1 -- "-$variant\$")"
+    done
+  else
+    for i in $(seq 1 "$step" 100000 | head -"$sample"); do picked="$picked $(echo "$graded_students" | sed -n "${i}p")"; done
+  fi
+  for student in $picked; do
     [ -n "$student" ] || continue
     rm -rf "$work/alone/$student"
     SECONDS=0
@@ -60,6 +68,8 @@ grade_sample_alone() {
 if [ "$kit_only" = 1 ]; then
   grader/batch.sh --kit "$work/out" || exit 1
   cp "$work/out/kit-seconds.txt" "$out/kit-built-seconds.txt"
+  cp "$work/out/calibration.log" "$out/" 2>/dev/null
+  cp "$work/out/calibration-seconds.txt" "$out/calibration-built-seconds.txt" 2>/dev/null
   exit 0
 fi
 if [ "$alone_only" = 1 ]; then
@@ -98,6 +108,8 @@ end=$(date +%s)
 cp "$work/out/grades.csv" "$work/out/timings.csv" "$work/out/class.html" "$out/" 2>/dev/null
 graded=$(grep -c 'graded student-' "$out/batch.log")
 kit_seconds=$(cat "$work/out/kit-seconds.txt" 2>/dev/null || echo "?")
+# The gates' calibration check before the batch (batch.sh: measured with --kit, found kept here): set-up, like the kit.
+calibration_seconds=$(cat "$work/out/calibration-seconds.txt" 2>/dev/null || echo 0)
 [ "$sample" -gt 0 ] && grade_sample_alone
 
 # Test-seconds per kind of check and backend, over the class (each check's record).
@@ -136,9 +148,10 @@ total=$((end - start))
   echo "== class benchmark ($(head -1 "$out/gpu.txt"), $(nproc) cores)"
   printf '%-44s %s\n' "submissions generated / graded" "$count / $graded"
   printf '%-44s %s s\n' "kit built once" "$kit_seconds"
+  printf '%-44s %s s\n' "gates' calibrations checked (kept from --kit)" "$calibration_seconds"
   printf '%-44s %d s (%dm%02ds)\n' "end to end (kit, grading, merge)" "$total" $((total / 60)) $((total % 60))
-  [ "$graded" -gt 0 ] && awk -v t="$total" -v k="$kit_seconds" -v n="$graded" 'BEGIN {
-    printf "%-44s %.0f s, %.1f s per submission\n", "grading, the kit apart (end to end - kit)", t - k, (t - k) / n }'
+  [ "$graded" -gt 0 ] && awk -v t="$total" -v k="$kit_seconds" -v c="$calibration_seconds" -v n="$graded" 'BEGIN {
+    printf "%-44s %.0f s, %.1f s per submission\n", "grading, the kit apart (end to end - kit - calibration)", t - k - c, (t - k - c) / n }'
   [ -f "$out/cpu-by-program.json" ] && python3 "$root/scripts/class-cost.py" "$out/cpu-by-program.json" "$graded" \
     "$work"/out/gpu*-holds.csv
   if [ "${compared:-0}" -gt 0 ]; then printf '%-44s %d of %d\n' "same grades graded alone" "$same" "$compared"; fi

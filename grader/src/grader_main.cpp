@@ -7,6 +7,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT
 #include "device_requirements.hpp"
 #include "grading_page.hpp"
+#include "lab_registry.hpp"
 #include "lab_runner.hpp"
 #include "lab_under_test.hpp"
 #include "run_counter.hpp"
@@ -351,10 +352,129 @@ struct LabPart {
     std::string said;  // what is graded, and on which GPU
 };
 
-// Each lab's compute-sanitizer run (--sanitizer) as one run of the tool over every lab, their modules loaded one
+// A lab's compute-sanitizer run alone, as its own test would run it: a program of its own, its verdict recorded.
+void run_sanitizer_lab_alone(LabPart& part) {
+    using namespace tilelab::grader;
+    const CheckerOptions options = starting_now(part.options);
+    set_checker_options(options);
+    label_holds(options);
+    run_recorded_check(static_cast<int>(part.argv.size()) - 1, part.argv.data(), options,
+                       part.said.substr(0, part.said.find('\n') + 1));
+    discard_runner();
+}
+
+// Records @p group's labs as passed: their checks passed in one run of @p tool that found no error.
+int record_clean_run(const std::vector<LabPart*>& group, const std::string& tool, double seconds) {
+    using namespace tilelab::grader;
+    std::string labs;
+    for (const LabPart* part : group) labs += std::string(labs.empty() ? "" : ", ") + part->options.lab.name;
+    for (const LabPart* part : group) {
+        const std::string& verdict_file = part->options.verdict_file;
+        std::ofstream(log_path(verdict_file), std::ios::app)
+            << tool << ": no errors, in one run of compute-sanitizer over " << labs << "\n";
+        current_check_measures() = nlohmann::json::object();
+        const int written = write_record(part->options, verdict_file, tool, 0, {},
+                                         seconds / static_cast<double>(group.size()));
+        if (written != 0) return written;
+    }
+    std::printf("%s: no errors in one run over %s\n", tool.c_str(), labs.c_str());
+    return 0;
+}
+
+// The labs of @p group (two or more) in one run of the tool: one runner host loads their modules one after another
+// and runs each lab's checks until one fails. Every lab's verdict is the one its own run alone would give:
+// - all checks passed and the tool found no error: every lab passed;
+// - the first lab's checks failed: nothing ran before it in that program, so that run was its run alone, and its
+//   verdict is written from it (the tool's report included);
+// - a later lab's checks failed: the labs before it passed when the tool found no error up to there, else they run
+//   again as a group of their own; the failed lab runs again first in a program of its own, with the labs after it;
+// - every check passed but the tool reported an error: which lab's is not known, so each half runs again as a group.
+// A group of one lab is its run alone. Each lab runs at most once more than before for each failure after it
+// (at most twice where it fails itself), where every lab ran again alone after any failure: a class's failing
+// submissions start the tool three or four times instead of once per lab (docs/benchmarks.md#class_sanitizer_groups).
+int run_sanitizer_group(std::vector<LabPart*> group) {
+    using namespace tilelab::grader;
+    if (group.empty()) return 0;
+    if (group.size() == 1) {
+        run_sanitizer_lab_alone(*group.front());
+        return 0;
+    }
+    const auto started = std::chrono::steady_clock::now();
+    std::size_t failed = group.size();  // the first lab whose checks failed
+    bool first_recorded = false;        // the first lab failed, and its verdict is written
+    std::string tool;
+    for (std::size_t i = 0; i < group.size(); ++i) {
+        LabPart* part = group[i];
+        const CheckerOptions options = starting_now(part->options);
+        set_checker_options(options);
+        label_holds(options);
+        tool = options.sanitizer_tool;
+        begin_check();
+        take_first_failure();
+        doctest::Context context(static_cast<int>(part->argv.size()) - 1, part->argv.data());
+        const auto lab_started = std::chrono::steady_clock::now();
+        int result = 1;
+        bool recorded = false;
+        try {
+            const OutputToFile output(log_path(options.verdict_file));
+            std::printf("%s", part->said.c_str());
+            result = fail_if_nothing_ran(context.run());
+            if (result != 0 && i == 0) {  // its run alone: the verdict as run_one gives it, the tool's report here
+                FailureWords words = failure_words(result);
+                result = sanitizer_verdict(tool, result, words);
+                print_grading_page_links(tool);
+                const std::chrono::duration<double> took = std::chrono::steady_clock::now() - lab_started;
+                write_record(options, options.verdict_file, tool, result, words, took.count());
+                recorded = true;
+            }
+        } catch (const std::exception&) {
+        }
+        take_first_failure();
+        if (recorded) print_file(log_path(options.verdict_file));
+        first_recorded = recorded;
+        if (result != 0) {
+            failed = i;
+            break;
+        }
+    }
+    const int status = discard_runner();
+    if (failed == 0 && !first_recorded) {  // its log or record could not be written: alone, it says why
+        run_sanitizer_lab_alone(*group.front());
+        return run_sanitizer_group(std::vector<LabPart*>(group.begin() + 1, group.end()));
+    }
+    if (failed == 0) {
+        std::printf("%s: %s failed in a run of its own; the labs after it run again together\n", tool.c_str(),
+                    group.front()->options.lab.name);
+        return run_sanitizer_group(std::vector<LabPart*>(group.begin() + 1, group.end()));
+    }
+    const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
+    if (failed == group.size()) {
+        if (status == 0) return record_clean_run(group, tool, took.count());
+        std::printf("%s: every check passed but the tool reported an error; each half of the labs runs again\n",
+                    tool.c_str());
+        const auto half = group.begin() + static_cast<std::ptrdiff_t>(group.size() / 2);
+        const int first = run_sanitizer_group(std::vector<LabPart*>(group.begin(), half));
+        const int second = run_sanitizer_group(std::vector<LabPart*>(half, group.end()));
+        return first != 0 ? first : second;
+    }
+    const std::vector<LabPart*> before(group.begin(), group.begin() + static_cast<std::ptrdiff_t>(failed));
+    int written = 0;
+    if (status == 0) {
+        written = record_clean_run(before, tool, took.count() * static_cast<double>(failed) / (failed + 1.0));
+    } else {
+        std::printf("%s: %s failed after other labs in one run, and the tool reported an error; the labs before it "
+                    "run again together\n", tool.c_str(), group[failed]->options.lab.name);
+        written = run_sanitizer_group(before);
+    }
+    std::printf("%s: %s runs again first in a program of its own\n", tool.c_str(), group[failed]->options.lab.name);
+    const int rest = run_sanitizer_group(std::vector<LabPart*>(group.begin() + static_cast<std::ptrdiff_t>(failed),
+                                                               group.end()));
+    return written != 0 ? written : rest;
+}
+
+// Each lab's compute-sanitizer run (--sanitizer) as runs of the tool over several labs, their modules loaded one
 // after another by one runner host: one CUDA context and one start of the tool, where each lab's run would have its
-// own. Every lab passes when all of their checks passed and the tool found no error; otherwise which lab it was is
-// not known, and each lab runs again alone, as its own test would, for its own verdict. A lab the GPU cannot run is
+// own (run_sanitizer_group says how each lab gets the verdict of its run alone). A lab the GPU cannot run is
 // skipped, as alone.
 int run_sanitizer_labs(std::vector<LabPart>& parts) {
     using namespace tilelab::grader;
@@ -377,59 +497,7 @@ int run_sanitizer_labs(std::vector<LabPart>& parts) {
         part.said += gpu.said + "\n";
         runnable.push_back(&part);
     }
-    if (runnable.size() > 1) {
-        const auto started = std::chrono::steady_clock::now();
-        bool clean = true;
-        std::string tool;
-        for (LabPart* part : runnable) {
-            const CheckerOptions options = starting_now(part->options);
-            set_checker_options(options);
-            label_holds(options);
-            tool = options.sanitizer_tool;
-            begin_check();
-            take_first_failure();
-            doctest::Context context(static_cast<int>(part->argv.size()) - 1, part->argv.data());
-            int result = 1;
-            try {
-                const OutputToFile output(log_path(options.verdict_file));
-                std::printf("%s", part->said.c_str());
-                result = fail_if_nothing_ran(context.run());
-            } catch (const std::exception&) {
-            }
-            take_first_failure();
-            if (result != 0) {
-                clean = false;
-                break;
-            }
-        }
-        if (discard_runner() != 0) clean = false;
-        if (clean) {
-            const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
-            std::string labs;
-            for (const LabPart* part : runnable) labs += std::string(labs.empty() ? "" : ", ") + part->options.lab.name;
-            for (const LabPart* part : runnable) {
-                const std::string& verdict_file = part->options.verdict_file;
-                std::ofstream(log_path(verdict_file), std::ios::app)
-                    << tool << ": no errors, in one run of compute-sanitizer over " << labs << "\n";
-                current_check_measures() = nlohmann::json::object();
-                const int written = write_record(part->options, verdict_file, tool, 0, {},
-                                                 took.count() / static_cast<double>(runnable.size()));
-                if (written != 0) return written;
-            }
-            std::printf("%s: no errors in one run over %s\n", tool.c_str(), labs.c_str());
-            return 0;
-        }
-        std::printf("%s: not every lab passed in one run; each lab runs alone for its own verdict\n", tool.c_str());
-    }
-    for (LabPart* part : runnable) {
-        const CheckerOptions options = starting_now(part->options);
-        set_checker_options(options);
-        label_holds(options);
-        run_recorded_check(static_cast<int>(part->argv.size()) - 1, part->argv.data(), options,
-                           part->said.substr(0, part->said.find('\n') + 1));
-        discard_runner();
-    }
-    return 0;
+    return run_sanitizer_group(runnable);
 }
 
 // The checks of one lab as a series (--suite): what is graded, the GPU for the lab, then run_series.
@@ -510,6 +578,46 @@ int run_labs_in_series(int argc, char** argv) {
     return status;
 }
 
+// Every gate's calibration on this GPU at @p tile_width (the kit's TILELAB_PERF_TILE_WIDTH, where the gates run),
+// measured now or kept from before (perf_test.cpp's "calibration" suite): batch.sh --kit runs it before a class,
+// while nothing else runs on the machine. 0 when each gate the GPU can run has its calibration; 77 without a GPU.
+int calibrate_gates(char* program, const std::string& tile_width) {
+    using namespace tilelab::grader;
+    int status = exit_skipped;
+    for (const LabEntry& entry : all_labs()) {
+        if (!entry.has_gate()) continue;
+        std::string arguments[] = {program, "--lab", entry.id, "--tile-width", tile_width, "--runner", program,
+                                   "--test-suite=calibration"};
+        std::vector<char*> argv;
+        for (std::string& argument : arguments) argv.push_back(argument.data());
+        int argc = static_cast<int>(argv.size());
+        argv.push_back(nullptr);
+        try {
+            set_checker_options(parse_checker_options(argc, argv.data()));
+        } catch (const std::invalid_argument& error) {
+            std::printf("error: %s\n", error.what());
+            return 2;
+        }
+        FoundGpu gpu;
+        try {
+            gpu = gpu_for_lab(entry.id, "");
+        } catch (const std::exception& error) {
+            std::printf("error: %s\n", error.what());
+            return 2;
+        }
+        if (!gpu.usable) {
+            std::printf("%s: %s\n", entry.id, gpu.said.c_str());
+            continue;
+        }
+        doctest::Context context(argc, argv.data());
+        context.setOption("no-intro", true);
+        context.setOption("no-version", true);
+        if (tilelab::grader::fail_if_nothing_ran(context.run()) != 0) return 1;
+        status = 0;
+    }
+    return status;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -531,6 +639,7 @@ int main(int argc, char** argv) {
         std::printf("%s\n", tilelab::grader::found_gpu_record(gpu).substr(1).c_str());
         return gpu.usable ? 0 : exit_skipped;
     }
+    if (argc == 3 && std::string(argv[1]) == "--calibrate-gates") return calibrate_gates(argv[0], argv[2]);
     for (int i = 1; i < argc; ++i)
         if (std::string(argv[i]) == "--then") return run_labs_in_series(argc, argv);
     tilelab::grader::CheckerOptions options;

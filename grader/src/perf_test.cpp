@@ -385,18 +385,45 @@ void record_gate_measures(const LabUnderTest& lab, const GpuIdentity& gpu, const
     current_check_measures() = measures;
 }
 
+// The gate's size and repeats, the same for the gate and for a calibration measured ahead of it.
+RaceSetting gate_setting() {
+    // 2048³: the smallest size tried at which every gate kernel's verdict held 20 of 20 on the H100 and the H200
+    // (docs/benchmarks.md#gate_2048); a race there costs a third of 4096³'s GPU time.
+    return {static_cast<int>(env_number("TILELAB_PERF_SIZE", 2048)),
+            std::max(1, static_cast<int>(env_number("TILELAB_PERF_REPEATS", 15))),
+            // Each timed request lasts at least this long for the reference: the fixed cost of a request is then
+            // well under 1% of it.
+            env_number("TILELAB_PERF_REQUEST_MS", 40)};
+}
+
 }  // namespace
+
+TEST_SUITE("calibration") {
+    // Run by tilelab-checker-gpu --calibrate-gates (batch.sh --kit on a machine with a GPU), before a class, while
+    // nothing else runs: a calibration measured while a batch keeps the machine busy once set a requirement too low
+    // for the rest of that batch (docs/benchmarks.md#class_early_stops).
+    TEST_CASE("the gate's calibration on this GPU is measured, or kept from before") {
+        const LabUnderTest& lab = lab_under_test();
+        std::random_device entropy;
+        std::mt19937_64 pick((static_cast<std::uint64_t>(entropy()) << 32) ^ entropy());
+        CalibrationOutcome outcome;
+        try {
+            GateProgram program(gate_models(lab).reference, lab.tile_width);
+            Side reference{lab.reference, &program, {}, {}};
+            outcome = calibrate(lab, program, reference, gate_setting(), true, pick);
+        } catch (const std::exception& error) {
+            gpu_lease().release();
+            FAIL(std::string(error.what()));
+        }
+        std::printf("%s at TILE_WIDTH %d: %s", lab.name, lab.tile_width, outcome.said.c_str());
+        CHECK_MESSAGE(outcome.calibration.has_value(), "no calibration was measured");
+    }
+}
 
 TEST_SUITE("perf") {
     TEST_CASE("the lab's kernel beats the previous stage's model kernel by the speedup calibrated on this GPU") {
         const LabUnderTest& lab = lab_under_test();
-        // 2048³: the smallest size tried at which every gate kernel's verdict held 20 of 20 on the H100 and the
-        // H200 (docs/benchmarks.md#gate_2048); a race there costs a third of 4096³'s GPU time.
-        const RaceSetting setting{static_cast<int>(env_number("TILELAB_PERF_SIZE", 2048)),
-                                  std::max(1, static_cast<int>(env_number("TILELAB_PERF_REPEATS", 15))),
-                                  // Each timed request lasts at least this long for the reference: the fixed cost
-                                  // of a request is then well under 1% of it.
-                                  env_number("TILELAB_PERF_REQUEST_MS", 40)};
+        const RaceSetting setting = gate_setting();
         const int n = setting.n;
         // Races of the gate in this one process (scripts/gate-margins.sh): each decided as the gate decides one.
         const int trials = std::max(1, static_cast<int>(env_number("TILELAB_GATE_TRIALS", 1)));
