@@ -444,8 +444,9 @@ struct EventPair {
 // The performance gate. The checker times each request with its own clock, the same requests to this program and
 // to the gate's reference program (this harness with the model kernel, no student code), so the times it compares
 // are never measured here: perf_fill draws operand sets from the checker's seed (untimed), perf_launches launches
-// the kernel once on each set, waits, and sends back each result's digest (timed by the checker), perf_result sends
-// back one result, chosen by the checker after the digests came, to verify a digest and sample the product.
+// the kernel once on each set, waits, and sends back each result's digest (timed by the checker), perf_keep keeps a
+// copy of one result, chosen by the checker after the digests came, and perf_kept sends it back once the checker has
+// let go of the GPU, to verify a digest and sample the product.
 struct GateOperands {
     GateOperands(int side, int count)
         : n(side), sets(count), M(product(side, side) * count), N(product(side, side) * count),
@@ -453,6 +454,7 @@ struct GateOperands {
     std::size_t set_size() const { return product(n, n); }
     int n, sets;
     DeviceFloats M, N, P;  // sets consecutive n × n matrices each
+    std::vector<std::unique_ptr<DeviceFloats>> kept;  // perf_keep's copies until perf_kept reads them (null: read)
 };
 
 std::unique_ptr<GateOperands>& gate_operands() {
@@ -524,13 +526,35 @@ Writer perf_launches(Reader& in, const RunnerLab& lab) {
     return out;
 }
 
-// One result of the last perf_launches.
-Writer perf_result(Reader& in) {
+// Copies kept at most by one program (a race's pairs and warm-up, with room): 64 × 16 MiB at 2048².
+constexpr std::size_t max_kept_results = 64;
+
+// A device copy of one result of the last perf_launches, kept for perf_kept; its number.
+Writer perf_keep(Reader& in) {
     const int set = in.get<std::int32_t>();
-    GateOperands& gate = loaded_gate("perf_result");
-    if (!in.at_end() || set < 0 || set >= gate.sets) unsupported("malformed perf_result request");
+    GateOperands& gate = loaded_gate("perf_keep");
+    if (!in.at_end() || set < 0 || set >= gate.sets) unsupported("malformed perf_keep request");
+    if (gate.kept.size() >= max_kept_results) unsupported("too many results kept");
+    auto copy = std::make_unique<DeviceFloats>(gate.set_size());
+    check(cudaMemcpy(copy->data(), gate.P.data() + set * gate.set_size(), gate.set_size() * sizeof(float),
+                     cudaMemcpyDeviceToDevice),
+          "cudaMemcpy");
+    gate.kept.push_back(std::move(copy));
     Writer out = reply(Status::ok);
-    out.put_floats(gate.P.download(set * gate.set_size(), gate.set_size()));
+    out.put<std::int32_t>(static_cast<std::int32_t>(gate.kept.size() - 1));
+    return out;
+}
+
+// A copy perf_keep kept, which is freed once read.
+Writer perf_kept(Reader& in) {
+    const int number = in.get<std::int32_t>();
+    GateOperands& gate = loaded_gate("perf_kept");
+    if (!in.at_end() || number < 0 || static_cast<std::size_t>(number) >= gate.kept.size() ||
+        gate.kept[static_cast<std::size_t>(number)] == nullptr)
+        unsupported("malformed perf_kept request");
+    Writer out = reply(Status::ok);
+    out.put_floats(gate.kept[static_cast<std::size_t>(number)]->download());
+    gate.kept[static_cast<std::size_t>(number)].reset();
     return out;
 }
 
@@ -670,8 +694,9 @@ Writer answer(const std::vector<unsigned char>& request) {
             case Op::timed_failure: return timed_failure(in, lab);
             case Op::free_memory: return free_memory();
             case Op::perf_load: return perf_load(in);
-            case Op::perf_result: return perf_result(in);
             case Op::perf_fill: return perf_fill(in);
+            case Op::perf_keep: return perf_keep(in);
+            case Op::perf_kept: return perf_kept(in);
             case Op::watched_multiply: return watched_multiply(in, lab);
             case Op::scaled_multiply: return scaled_multiply(in, lab);
             case Op::pipelined_multiply: return pipelined_multiply(in, lab);

@@ -10,8 +10,9 @@
 // same harness code and the same kind of pipe, and K makes a request last tens of milliseconds, so the fixed cost
 // of a request (tens of microseconds) is well under 1% and the same for both. The operands are drawn afresh for
 // every request from a seed this checker picks after the last reply, so no program knows a result before it has
-// computed it; after each of the lab's replies this checker downloads one result, chosen at random, and checks
-// its digest (every bit of it) and sampled elements against float64, once it has let go of the GPU. A program that
+// computed it; after each of the lab's replies this checker has the program keep a copy of one result, chosen at
+// random, on the GPU, and reads it back and checks its digest (every bit of it) and sampled elements against float64
+// once it has let go of the GPU. A program that
 // replied before its kernels had run, or skipped launches, sends digests it cannot know.
 //
 // The speedup required is calibrated on the GPU it runs on (gate_threshold.hpp): the lab's own model answer, in a
@@ -128,33 +129,28 @@ struct Audit {
     int audited = 0;  // results read back and checked
 };
 
-// One of the lab's results, read back while the GPU is held alone and checked after the hold: its digest and the
-// float64 samples are this checker's CPU work (some 25 ms a result at 2048², a third of a pair's time), and the
-// GPU held alone would sit idle meanwhile, with every other check of a batch waiting.
-struct ReadBack {
-    std::vector<float> P;
+// One of the lab's results, kept in the lab's program's device memory while the GPU is held alone (a copy on the
+// GPU, microseconds) and read back and checked after the hold: reading 16 MiB through the pipe at 2048² (tens of
+// milliseconds a pair, a third of a race's time) and checking its digest and float64 samples (some 25 ms) would
+// otherwise keep the GPU held alone and idle, with every other check of a batch waiting.
+struct KeptResult {
+    int number = 0;            // perf_keep's number for it
     std::uint64_t digest = 0;  // the one the timed reply sent
     std::uint64_t seed = 0;
     int set = 0;
     int samples = 0;
 };
 
-// Read-back results kept for checking after the hold, at most this many bytes (a race's six at 2048² take 96 MiB):
-// past it, results are checked as they come.
-constexpr std::size_t max_read_back_bytes = std::size_t{256} << 20;
-
-// Downloads one of the lab's results of the last timed request, chosen now, for audit() to check.
-ReadBack read_back(Side& lab, const Timed& timed, int n, std::uint64_t seed, int samples, std::mt19937_64& pick) {
+// Keeps one of the lab's results of the last timed request, chosen now, for audit_kept() to check.
+KeptResult keep_result(Side& lab, const Timed& timed, std::uint64_t seed, int samples, std::mt19937_64& pick) {
     const int set = std::uniform_int_distribution<int>(0, static_cast<int>(timed.digests.size()) - 1)(pick);
     wire::Writer request;
-    request.put(wire::Op::perf_result).put<std::int32_t>(set);
-    const Reply reply = lab.ask(request, "reading back a result of the timed runs", GpuUse::timing);
+    request.put(wire::Op::perf_keep).put<std::int32_t>(set);
+    const Reply reply = lab.ask(request, "keeping a result of the timed runs", GpuUse::timing);
     wire::Reader in = body(reply);
-    ReadBack result;
-    result.P = in.get_floats();
-    require_complete(in, "reading back a result of the timed runs");
-    if (result.P.size() != static_cast<std::size_t>(n) * n)
-        throw RunnerGone("the lab's program sent back a result of the wrong size");
+    KeptResult result;
+    result.number = in.get<std::int32_t>();
+    require_complete(in, "keeping a result of the timed runs");
     result.digest = timed.digests[static_cast<std::size_t>(set)];
     result.seed = seed;
     result.set = set;
@@ -162,17 +158,23 @@ ReadBack read_back(Side& lab, const Timed& timed, int n, std::uint64_t seed, int
     return result;
 }
 
-// Checks a result read back against its digest and the float64 product.
-void audit(const ReadBack& result, int n, std::mt19937_64& pick, Audit& found) {
-    ++found.audited;
-    if (gate::digest(result.P.data(), result.P.size()) != result.digest) ++found.forged;
-    found.wrong += wrong_samples(result.P, n, result.seed, result.set, result.samples, pick);
-    found.sampled += result.samples;
-}
-
-// Audits the results kept for later, and forgets them.
-void audit_kept(std::vector<ReadBack>& kept, int n, std::mt19937_64& pick, Audit& found) {
-    for (const ReadBack& result : kept) audit(result, n, pick, found);
+// Reads back each result @p lab kept and checks it against its digest and the float64 product; forgets them.
+// @p use: timing while the caller still holds the GPU alone, else shared.
+void audit_kept(Side& lab, std::vector<KeptResult>& kept, int n, std::mt19937_64& pick, Audit& found, GpuUse use) {
+    for (const KeptResult& result : kept) {
+        wire::Writer request;
+        request.put(wire::Op::perf_kept).put<std::int32_t>(result.number);
+        const Reply reply = lab.ask(request, "reading back a result of the timed runs", use);
+        wire::Reader in = body(reply);
+        const std::vector<float> P = in.get_floats();
+        require_complete(in, "reading back a result of the timed runs");
+        if (P.size() != static_cast<std::size_t>(n) * n)
+            throw RunnerGone(std::string(lab.who) + " sent back a result of the wrong size");
+        ++found.audited;
+        if (gate::digest(P.data(), P.size()) != result.digest) ++found.forged;
+        found.wrong += wrong_samples(P, n, result.seed, result.set, result.samples, pick);
+        found.sampled += result.samples;
+    }
     kept.clear();
 }
 
@@ -214,17 +216,15 @@ int prepare_race(Side& reference, Side& contender, const RaceSetting& setting, s
 }
 
 // One race, with the GPU held alone by the caller: after a warm-up pair, setting.repeats timed requests of each
-// side in turn, a result of each of the contender's requests read back and audited; or, where @p required is
-// given, fewer when the race is decided early (early_stops, gate_threshold.hpp). Leaves each side's times per
-// launch in wall_ms and event_ms. With @p kept, the results read back wait there to be audited once the caller
-// has let go of the GPU (audit_kept), up to max_read_back_bytes.
-void race(Side& reference, Side& contender, const RaceSetting& setting, int sets, std::mt19937_64& pick, Audit& found,
-          std::optional<double> required = std::nullopt, std::vector<ReadBack>* kept = nullptr) {
+// side in turn, a result of each of the contender's requests kept for its audit (audit_kept, in @p kept); or,
+// where @p required is given, fewer when the race is decided early (early_stops, gate_threshold.hpp). Leaves each
+// side's times per launch in wall_ms and event_ms.
+void race(Side& reference, Side& contender, const RaceSetting& setting, int sets, std::mt19937_64& pick,
+          std::vector<KeptResult>& kept, std::optional<double> required = std::nullopt) {
     // The samples are spread over the pairs a race surely times: all of them, or those before its first early stop
     // (later audits still check that each result is the one the program reported).
     const int sampled_pairs = required ? std::min(early_stops[0].pairs, setting.repeats) : setting.repeats;
     const int samples_per_audit = (sampled_elements + sampled_pairs - 1) / sampled_pairs;
-    const std::size_t result_bytes = static_cast<std::size_t>(setting.n) * setting.n * sizeof(float);
     for (Side* side : {&reference, &contender}) {
         side->wall_ms.clear();
         side->event_ms.clear();
@@ -233,14 +233,8 @@ void race(Side& reference, Side& contender, const RaceSetting& setting, int sets
         for (Side* side : {&reference, &contender}) {
             const std::uint64_t seed = pick();
             const Timed t = timed_request(*side, seed, sets, GpuUse::timing);
-            if (side == &contender) {
-                ReadBack result = read_back(*side, t, setting.n, seed,
-                                            i < 0 || i >= sampled_pairs ? 0 : samples_per_audit, pick);
-                if (kept != nullptr && (kept->size() + 1) * result_bytes <= max_read_back_bytes)
-                    kept->push_back(std::move(result));
-                else
-                    audit(result, setting.n, pick, found);
-            }
+            if (side == &contender)
+                kept.push_back(keep_result(*side, t, seed, i < 0 || i >= sampled_pairs ? 0 : samples_per_audit, pick));
             if (i < 0) continue;
             side->wall_ms.push_back(static_cast<float>(t.wall_ms / sets));
             side->event_ms.push_back(t.event_ms / static_cast<float>(sets));
@@ -303,7 +297,9 @@ CalibrationOutcome calibrate(const LabUnderTest& lab, GateProgram& reference_pro
     std::vector<double> speedups, reference_ms, model_ms;
     for (int t = 0; t < trials; ++t) {
         Audit found;
-        race(reference, own, setting, sets, pick, found);
+        std::vector<KeptResult> kept;
+        race(reference, own, setting, sets, pick, kept);
+        audit_kept(own, kept, setting.n, pick, found, GpuUse::timing);
         if (found.forged > 0 || found.wrong > 0)
             throw std::runtime_error("the lab's model answer (" + model_path + ") gave wrong results while the gate "
                                      "calibrated on this GPU: a kit error, not the lab's");
@@ -454,11 +450,11 @@ TEST_SUITE("perf") {
             sets = prepare_race(reference, tiled, setting, pick);
             threshold = gate_threshold(lab.gate_fraction, model_speedup_of(calibration), override);
             for (int t = 0; t < trials; ++t) {
-                std::vector<ReadBack> kept;
+                std::vector<KeptResult> kept;
                 hold_gpu(GpuUse::timing);
-                race(reference, tiled, setting, sets, pick, found, threshold.required, &kept);
+                race(reference, tiled, setting, sets, pick, kept, threshold.required);
                 gpu_lease().release();
-                audit_kept(kept, n, pick, found);  // the GPU is the batch's again meanwhile
+                audit_kept(tiled, kept, n, pick, found, GpuUse::shared);  // the GPU is the batch's again meanwhile
                 Trial trial;
                 trial.pairs = static_cast<int>(tiled.wall_ms.size());
                 trial.reference_median = median(reference.wall_ms);

@@ -35,7 +35,6 @@ enum class Op : std::uint32_t {
     timed_failure,  ///< Lab 04: call matmul_timed on sizes no GPU can hold; free memory before and after.
     free_memory,    ///< Reply: the device's free and total bytes.
     perf_load,      ///< The performance gate's device buffers: a side and a number of operand sets.
-    perf_result,    ///< Reply: one result of the last perf_launches, to verify its digest and sample it.
     perf_fill,      ///< The gate's operand sets drawn afresh from the checker's seed (tilelab/gate_data.hpp).
     watched_multiply,  ///< CPU backend: a multiply (contract launch) whose reply adds which thread wrote each
                        ///< element of P (OutputWrite records, see below).
@@ -45,6 +44,10 @@ enum class Op : std::uint32_t {
                          ///< written into shared memory got there (the pipeline check; zeros but on the CPU backend).
     load_lab,  ///< The runner host (grader/runner/runner_host.cpp): load another lab's module (path, tile width) and
                ///< answer for it from now on; a runner built with its lab answers Status::unsupported.
+    perf_keep,  ///< A copy, kept in device memory, of one result of the last perf_launches (chosen by the checker
+                ///< after the digests came); reply: its number, for perf_kept.
+    perf_kept,  ///< Reply: the kept copy of that number, which is then freed: the gate reads its audits back after
+                ///< it has let go of the GPU, instead of 16 MiB through the pipe while every other check waits.
 };
 
 /// How a pipelined multiply's kernel filled shared memory (the emulator's count, every block of the launch).
