@@ -2,11 +2,13 @@
 
 #include <cuda_runtime_api.h>  // says which backend this is
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 
 #include <fcntl.h>
 #include <sys/file.h>
@@ -30,6 +32,28 @@ void lock(int fd, int operation, const std::string& path) {
             throw std::runtime_error("cannot lock " + path + ": " + std::strerror(errno));
     }
 }
+
+// Locks @p fd exclusively within @p patience; false, holding nothing, when it could not.
+bool lock_within(int fd, const std::string& path, std::chrono::steady_clock::duration patience) {
+    const auto deadline = std::chrono::steady_clock::now() + patience;
+    auto pause = std::chrono::microseconds(200);
+    for (;;) {
+        if (::flock(fd, LOCK_EX | LOCK_NB) == 0) return true;
+        if (errno != EWOULDBLOCK && errno != EINTR)
+            throw std::runtime_error("cannot lock " + path + ": " + std::strerror(errno));
+        if (std::chrono::steady_clock::now() >= deadline) return false;
+        std::this_thread::sleep_for(pause);
+        pause = std::min(pause * 2, std::chrono::microseconds(5000));
+    }
+}
+
+// How long a checker waiting to hold the GPU alone keeps new requests out while it waits for those under way, and
+// how long it then lets them run before it tries again. A request lasts milliseconds, a second at most; one whose
+// kernel never ends lasts until its limit (20 s), and meanwhile every request of the batch would wait behind the
+// checker at the turnstile: a class of 64 stood still for 200 s behind one such submission
+// (docs/benchmarks.md#class_sanitizer_groups).
+constexpr auto requests_patience = std::chrono::seconds(1);
+constexpr auto requests_turn = std::chrono::seconds(2);
 
 // Whether a hold for @p held already covers a request for @p wanted.
 bool covers(GpuUse held, GpuUse wanted) {
@@ -77,10 +101,17 @@ std::chrono::steady_clock::duration GpuLease::hold(GpuUse use) {
     if (use == GpuUse::timing || use == GpuUse::exclusive) {
         // The contexts first, with requests still running: a context takes seconds to create when many programs
         // start at once, and every request of the batch waited for that behind the turnstile.
-        lock(starts_fd_, LOCK_EX, starts);        // new contexts wait behind this one
-        lock(contexts_fd_, LOCK_EX, contexts);    // until those being created are done (see GpuUse::timing)
-        lock(turnstile_fd_, LOCK_EX, turnstile);  // then new requests wait behind this one too
-        lock(lock_fd_, LOCK_EX, path_);           // until the requests under way are done
+        for (;;) {
+            lock(starts_fd_, LOCK_EX, starts);        // new contexts wait behind this one
+            lock(contexts_fd_, LOCK_EX, contexts);    // until those being created are done (see GpuUse::timing)
+            lock(turnstile_fd_, LOCK_EX, turnstile);  // then new requests wait behind this one too
+            if (lock_within(lock_fd_, path_, requests_patience)) break;  // until the requests under way are done
+            // One of them lasts: the others' requests run meanwhile, and this checker tries again.
+            lock(turnstile_fd_, LOCK_UN, turnstile);
+            lock(contexts_fd_, LOCK_UN, contexts);
+            lock(starts_fd_, LOCK_UN, starts);
+            std::this_thread::sleep_for(requests_turn);
+        }
         lock(turnstile_fd_, LOCK_UN, turnstile);
         lock(starts_fd_, LOCK_UN, starts);
     } else if (use == GpuUse::starting) {

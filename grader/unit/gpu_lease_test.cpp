@@ -149,6 +149,19 @@ TEST_SUITE("gpu_lease") {
         CHECK(scene.next_tag(3000) == 'D');
     }
 
+    TEST_CASE("a request that lasts does not keep every other request waiting behind a measuring check") {
+        LockScene scene;
+        GpuLease hung{scene.path};  // a request whose kernel never ends, until its limit
+        hung.hold(GpuUse::shared);
+        scene.spawn(GpuUse::timing, 'T', 0);
+        CHECK_MESSAGE(scene.next_tag(300) == 0, "the measuring check was granted the GPU while it was shared");
+        scene.spawn(GpuUse::shared, 'S', 0);  // now behind the measuring check, which waits for `hung`
+        CHECK_MESSAGE(scene.next_tag(2500) == 'S',
+                      "a request waited behind the measuring check for as long as another request lasted");
+        hung.release_shared();
+        CHECK_MESSAGE(scene.next_tag(4000) == 'T', "the measuring check did not get the GPU once the request ended");
+    }
+
     TEST_CASE("sharers share") {
         LockScene scene;
         GpuLease sharer{scene.path};
