@@ -389,9 +389,8 @@ int record_clean_run(const std::vector<LabPart*>& group, const std::string& tool
 // - a later lab's checks failed: the labs before it passed when the tool found no error up to there, else they run
 //   again as a group of their own; the failed lab runs again first in a program of its own, with the labs after it;
 // - every check passed but the tool reported an error: which lab's is not known, so each half runs again as a group.
-// A group of one lab is its run alone. Each lab runs at most once more than before for each failure after it
-// (at most twice where it fails itself), where every lab ran again alone after any failure: a class's failing
-// submissions start the tool three or four times instead of once per lab (docs/benchmarks.md#class_sanitizer_groups).
+// A group of one lab is its run alone. Before, every lab ran again alone after any failure: up to ten starts of the
+// tool where one failed lab now takes three or four (docs/benchmarks.md#class_sanitizer_groups).
 int run_sanitizer_group(std::vector<LabPart*> group) {
     using namespace tilelab::grader;
     if (group.empty()) return 0;
