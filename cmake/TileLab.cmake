@@ -194,8 +194,8 @@ function(_tilelab_join_shared_run kind prefix fixture last timeout checker)
   get_property(seconds GLOBAL PROPERTY TILELAB_SHARED_RUN_TIMEOUT_${run})
   math(EXPR seconds "${seconds} + ${timeout} - ${TILELAB_GPU_QUEUE_SECONDS}")
   if(NOT kind STREQUAL "checks")
-    # One run, then the labs again in smaller runs after a failure (the checker's run_sanitizer_group): a lab that
-    # fails runs twice, the labs before a failure at most twice more.
+    # One run, then the labs again in smaller runs after a failure: the checker's run_sanitizer_group runs each lab
+    # three times at most.
     math(EXPR seconds "${seconds} + 2 * (${timeout} - ${TILELAB_GPU_QUEUE_SECONDS})")
   endif()
   set_property(GLOBAL PROPERTY TILELAB_SHARED_RUN_TIMEOUT_${run} ${seconds})

@@ -454,7 +454,8 @@ struct GateOperands {
     std::size_t set_size() const { return product(n, n); }
     int n, sets;
     DeviceFloats M, N, P;  // sets consecutive n × n matrices each
-    std::vector<std::unique_ptr<DeviceFloats>> kept;  // perf_keep's copies until perf_kept reads them (null: read)
+    std::vector<std::unique_ptr<DeviceFloats>> kept;   // perf_keep's copies until perf_kept reads them (null: read)
+    std::vector<std::unique_ptr<DeviceFloats>> spare;  // copies read, whose device memory the next perf_keep takes
 };
 
 std::unique_ptr<GateOperands>& gate_operands() {
@@ -526,26 +527,37 @@ Writer perf_launches(Reader& in, const RunnerLab& lab) {
     return out;
 }
 
-// Copies kept at most by one program (a race's pairs and warm-up, with room): 64 × 16 MiB at 2048².
+// Copies kept unread at once by one program at most (a race's pairs and warm-up, with room): 64 × 16 MiB at 2048².
 constexpr std::size_t max_kept_results = 64;
 
-// A device copy of one result of the last perf_launches, kept for perf_kept; its number.
+// A device copy of one result of the last perf_launches, kept for perf_kept; its number (a slot read before is
+// used again, with its device memory).
 Writer perf_keep(Reader& in) {
     const int set = in.get<std::int32_t>();
     GateOperands& gate = loaded_gate("perf_keep");
     if (!in.at_end() || set < 0 || set >= gate.sets) unsupported("malformed perf_keep request");
-    if (gate.kept.size() >= max_kept_results) unsupported("too many results kept");
-    auto copy = std::make_unique<DeviceFloats>(gate.set_size());
+    const auto unread = static_cast<std::size_t>(
+        std::count_if(gate.kept.begin(), gate.kept.end(), [](const auto& copy) { return copy != nullptr; }));
+    if (unread >= max_kept_results) unsupported("too many results kept and not read back");
+    std::unique_ptr<DeviceFloats> copy;
+    if (!gate.spare.empty()) {
+        copy = std::move(gate.spare.back());
+        gate.spare.pop_back();
+    } else {
+        copy = std::make_unique<DeviceFloats>(gate.set_size());
+    }
     check(cudaMemcpy(copy->data(), gate.P.data() + set * gate.set_size(), gate.set_size() * sizeof(float),
                      cudaMemcpyDeviceToDevice),
           "cudaMemcpy");
-    gate.kept.push_back(std::move(copy));
+    auto slot = std::find(gate.kept.begin(), gate.kept.end(), nullptr);
+    if (slot == gate.kept.end()) slot = gate.kept.insert(gate.kept.end(), nullptr);
+    *slot = std::move(copy);
     Writer out = reply(Status::ok);
-    out.put<std::int32_t>(static_cast<std::int32_t>(gate.kept.size() - 1));
+    out.put<std::int32_t>(static_cast<std::int32_t>(slot - gate.kept.begin()));
     return out;
 }
 
-// A copy perf_keep kept, which is freed once read.
+// A copy perf_keep kept; its slot is free again once read.
 Writer perf_kept(Reader& in) {
     const int number = in.get<std::int32_t>();
     GateOperands& gate = loaded_gate("perf_kept");
@@ -553,8 +565,9 @@ Writer perf_kept(Reader& in) {
         gate.kept[static_cast<std::size_t>(number)] == nullptr)
         unsupported("malformed perf_kept request");
     Writer out = reply(Status::ok);
-    out.put_floats(gate.kept[static_cast<std::size_t>(number)]->download());
-    gate.kept[static_cast<std::size_t>(number)].reset();
+    std::unique_ptr<DeviceFloats>& copy = gate.kept[static_cast<std::size_t>(number)];
+    out.put_floats(copy->download());
+    gate.spare.push_back(std::move(copy));
     return out;
 }
 

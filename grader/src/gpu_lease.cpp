@@ -47,13 +47,16 @@ bool lock_within(int fd, const std::string& path, std::chrono::steady_clock::dur
     }
 }
 
-// How long a checker waiting to hold the GPU alone keeps new requests out while it waits for those under way, and
-// how long it then lets them run before it tries again. A request lasts milliseconds, a second at most; one whose
-// kernel never ends lasts until its limit (20 s), and meanwhile every request of the batch would wait behind the
-// checker at the turnstile: a class of 64 stood still for 200 s behind one such submission
-// (docs/benchmarks.md#class_sanitizer_groups).
-constexpr auto requests_patience = std::chrono::seconds(1);
-constexpr auto requests_turn = std::chrono::seconds(2);
+// How long a checker waiting to hold the GPU alone first keeps new requests out while it waits for those under way,
+// and how long it then lets them run before it tries again. A request lasts milliseconds, a few seconds at most; one
+// whose kernel never ends lasts until its limit (20 s), and meanwhile every request of the batch would wait behind
+// the checker at the turnstile: a class of 64 stood still for 200 s behind one such submission
+// (docs/benchmarks.md#class_sanitizer_groups). The patience doubles at each try, so requests that keep overlapping
+// cannot keep it out for ever: once it outlasts the longest request under way, the checker has the GPU, as when it
+// waited at the turnstile for as long as it took.
+constexpr auto first_requests_patience = std::chrono::seconds(1);
+constexpr auto longest_requests_patience = std::chrono::seconds(64);
+constexpr auto requests_turn = std::chrono::milliseconds(1500);
 
 // Whether a hold for @p held already covers a request for @p wanted.
 bool covers(GpuUse held, GpuUse wanted) {
@@ -78,7 +81,7 @@ GpuLease::GpuLease(std::string path) : path_(std::move(path)) {}
 
 GpuLease::~GpuLease() {
     if (held_) write_hold_line();  // a timing or exclusive hold ends with the process
-    for (const int fd : {lock_fd_, contexts_fd_, turnstile_fd_, starts_fd_})
+    for (const int fd : {lock_fd_, contexts_fd_, turnstile_fd_, starts_fd_, measurers_fd_})
         if (fd >= 0) ::close(fd);
 }
 
@@ -88,6 +91,7 @@ void GpuLease::open_lock_files() {
     contexts_fd_ = open_lock_file(path_ + ".contexts");
     turnstile_fd_ = open_lock_file(path_ + ".turnstile");
     starts_fd_ = open_lock_file(path_ + ".starts");
+    measurers_fd_ = open_lock_file(path_ + ".measurers");
 }
 
 std::chrono::steady_clock::duration GpuLease::hold(GpuUse use) {
@@ -97,23 +101,30 @@ std::chrono::steady_clock::duration GpuLease::hold(GpuUse use) {
     // deadlock with a checker at the turnstile that waits for this one to let go.
     release();
     open_lock_files();
-    const std::string turnstile = path_ + ".turnstile", contexts = path_ + ".contexts", starts = path_ + ".starts";
+    const std::string turnstile = path_ + ".turnstile", contexts = path_ + ".contexts", starts = path_ + ".starts",
+                      measurers = path_ + ".measurers";
     if (use == GpuUse::timing || use == GpuUse::exclusive) {
         // The contexts first, with requests still running: a context takes seconds to create when many programs
         // start at once, and every request of the batch waited for that behind the turnstile.
+        // One measuring checker at a time tries, and waits between its tries: others taking turns in its pauses
+        // would keep the turnstile shut almost all the time.
+        lock(measurers_fd_, LOCK_EX, measurers);
+        std::chrono::steady_clock::duration patience = first_requests_patience;
         for (;;) {
             lock(starts_fd_, LOCK_EX, starts);        // new contexts wait behind this one
             lock(contexts_fd_, LOCK_EX, contexts);    // until those being created are done (see GpuUse::timing)
             lock(turnstile_fd_, LOCK_EX, turnstile);  // then new requests wait behind this one too
-            if (lock_within(lock_fd_, path_, requests_patience)) break;  // until the requests under way are done
-            // One of them lasts: the others' requests run meanwhile, and this checker tries again.
+            if (lock_within(lock_fd_, path_, patience)) break;  // until the requests under way are done
+            // One of them lasts: the others' requests run meanwhile, and this checker tries again, more patiently.
             lock(turnstile_fd_, LOCK_UN, turnstile);
             lock(contexts_fd_, LOCK_UN, contexts);
             lock(starts_fd_, LOCK_UN, starts);
             std::this_thread::sleep_for(requests_turn);
+            patience = std::min<std::chrono::steady_clock::duration>(patience * 2, longest_requests_patience);
         }
         lock(turnstile_fd_, LOCK_UN, turnstile);
         lock(starts_fd_, LOCK_UN, starts);
+        lock(measurers_fd_, LOCK_UN, measurers);
     } else if (use == GpuUse::starting) {
         lock(starts_fd_, LOCK_EX, starts);  // not past a checker waiting to hold the GPU alone
         lock(starts_fd_, LOCK_UN, starts);

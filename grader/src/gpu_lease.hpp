@@ -19,10 +19,12 @@ enum class GpuUse {
                 ///< memory check reads the whole device's free memory.
 };
 
-/// A fair reader-writer lock between processes over four lock files (flock): `<path>` (shared by requests, held
+/// A fair reader-writer lock between processes over five lock files (flock): `<path>` (shared by requests, held
 /// alone by timing and exclusive holds), `<path>.contexts` (shared by starting holds, held alone by timing and
-/// exclusive ones), and two turnstiles, `<path>.starts` and `<path>.turnstile`, where a checker waiting to hold the
-/// GPU alone stops new contexts and then new requests, so it is not starved. Keeping context creation (a second or
+/// exclusive ones), two turnstiles, `<path>.starts` and `<path>.turnstile`, where a checker waiting to hold the
+/// GPU alone stops new contexts and then new requests, so it is not starved, and `<path>.measurers`, which one such
+/// checker holds while it tries. It keeps new requests out for a second, then two, four..., and lets them run in
+/// between, so a request that lasts (a kernel that never ends, until its limit) does not stop every other. Keeping context creation (a second or
 /// more each when many programs start at once: the driver makes contexts one at a time) off `<path>` lets requests
 /// run while contexts start; a hold that measures waits for the contexts under way first, while requests still
 /// run, and only then stops new requests and waits for those under way (short: one request each).
@@ -68,6 +70,7 @@ private:
     int contexts_fd_ = -1;
     int turnstile_fd_ = -1;
     int starts_fd_ = -1;
+    int measurers_fd_ = -1;
     bool held_ = false;
     GpuUse use_ = GpuUse::shared;
 };

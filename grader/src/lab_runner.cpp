@@ -12,6 +12,15 @@ namespace tilelab::grader {
 namespace {
 
 std::unique_ptr<RunnerProcess> runner;
+// A runner was ended without its exit status read since the last discard_runner(): a compute-sanitizer run that
+// served several labs then does not know whether the tool found an error in the first one's.
+bool runner_dropped = false;
+
+// Ends the runner without reading its exit status.
+void drop_runner() {
+    if (runner) runner_dropped = true;
+    runner.reset();
+}
 std::vector<std::string> runner_command;  // what the running runner was started with, or switched to since
 bool runner_unusable = false;  // it ended, hung or lost its CUDA context: a later check needs a new one
 bool runner_lost_context = false;  // its CUDA context is lost: the next request, even in this check, needs a new one
@@ -52,7 +61,7 @@ void switch_lab() {
         } catch (const RunnerGone&) {
         }
     }
-    runner.reset();
+    drop_runner();
 }
 
 RunnerProcess& started_runner() {
@@ -157,7 +166,7 @@ Reply ask_runner(const wire::Writer& request, const std::string& doing, GpuUse u
     Reply reply;
     // A lost context answers every later request with its error (on a GPU, and on the CPU backend): a request
     // after one, in a later test case of the same check, gets a program of its own.
-    if (runner_lost_context) runner.reset();
+    if (runner_lost_context) drop_runner();
     runner_lost_context = false;
     try {
         RunnerProcess& process = started_runner();
@@ -193,7 +202,7 @@ wire::Writer load_lab_request(const std::string& module, int tile_width) {
 }
 
 void begin_check() {
-    if (runner_unusable) runner.reset();
+    if (runner_unusable) drop_runner();
     runner_unusable = false;
     if (!runner) return;
     runner->set_deadline(checker_options().deadline);
@@ -204,7 +213,9 @@ void begin_check() {
 int finish_runner() { return runner ? runner->finish() : 0; }
 
 int discard_runner() {
-    const int status = finish_runner();
+    int status = finish_runner();
+    if (status == 0 && runner_dropped) status = 1;  // an earlier runner's status is not known
+    runner_dropped = false;
     runner.reset();
     runner_command.clear();
     runner_unusable = runner_lost_context = false;

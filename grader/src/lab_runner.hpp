@@ -77,7 +77,10 @@ void begin_check();
 /// RunnerProcess::finish); 0 when it never ran.
 int finish_runner();
 
-/// Ends the lab's program as finish_runner() does and puts it away: the next request starts a new one.
+/// Ends the lab's program as finish_runner() does and puts it away: the next request starts a new one. Returns 1
+/// rather than 0 when an earlier program was ended since the last call without its exit status read (a lost
+/// context, another lab's module that would not load): a compute-sanitizer run over several labs is clean only when
+/// every program that served it ended clean.
 int discard_runner();
 
 /// How the lab's program is confined, once it has started; empty before.

@@ -39,7 +39,7 @@ public:
         for (const pid_t pid : children_) waitpid(pid, &status, 0);
         close(channel_[0]);
         close(channel_[1]);
-        for (const char* suffix : {"", ".turnstile", ".contexts", ".starts"}) std::remove((path + suffix).c_str());
+        for (const char* suffix : {"", ".turnstile", ".contexts", ".starts", ".measurers"}) std::remove((path + suffix).c_str());
     }
 
     void spawn(GpuUse use, char tag, int hold_ms) {
@@ -49,6 +49,22 @@ public:
             lease.hold(use);
             if (write(channel_[1], &tag, 1) != 1) _exit(2);
             std::this_thread::sleep_for(std::chrono::milliseconds(hold_ms));
+            _exit(0);
+        }
+        children_.push_back(pid);
+    }
+
+    // A child that holds the lease for @p use @p hold_ms at a time, again and again, for @p total_ms (no tags).
+    void spawn_repeating(GpuUse use, int hold_ms, int total_ms) {
+        const pid_t pid = fork();
+        if (pid == 0) {
+            const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(total_ms);
+            GpuLease lease{path};
+            while (std::chrono::steady_clock::now() < end) {
+                lease.hold(use);
+                std::this_thread::sleep_for(std::chrono::milliseconds(hold_ms));
+                lease.release_shared();
+            }
             _exit(0);
         }
         children_.push_back(pid);
@@ -160,6 +176,31 @@ TEST_SUITE("gpu_lease") {
                       "a request waited behind the measuring check for as long as another request lasted");
         hung.release_shared();
         CHECK_MESSAGE(scene.next_tag(4000) == 'T', "the measuring check did not get the GPU once the request ended");
+    }
+
+    TEST_CASE("with several measuring checks waiting behind a request that lasts, other requests still run") {
+        LockScene scene;
+        GpuLease hung{scene.path};
+        hung.hold(GpuUse::shared);
+        scene.spawn(GpuUse::timing, 'T', 0);
+        scene.spawn(GpuUse::exclusive, 'E', 0);
+        CHECK(scene.next_tag(300) == 0);
+        scene.spawn(GpuUse::shared, 'S', 0);
+        CHECK_MESSAGE(scene.next_tag(2500) == 'S', "measuring checks taking turns kept the turnstile shut");
+        hung.release_shared();
+        const char first = scene.next_tag(8000), second = scene.next_tag(8000);
+        CHECK(((first == 'T' && second == 'E') || (first == 'E' && second == 'T')));
+    }
+
+    TEST_CASE("requests that keep overlapping do not keep a measuring check out for ever") {
+        LockScene scene;
+        // Two programs, each asking requests of 1.5 s back to back, half a request apart: one is always under way.
+        scene.spawn_repeating(GpuUse::shared, 1500, 9000);
+        std::this_thread::sleep_for(std::chrono::milliseconds(750));
+        scene.spawn_repeating(GpuUse::shared, 1500, 9000);
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        scene.spawn(GpuUse::timing, 'T', 0);
+        CHECK_MESSAGE(scene.next_tag(7500) == 'T', "the measuring check waited more than 7.5 s for requests of 1.5 s");
     }
 
     TEST_CASE("sharers share") {
