@@ -24,10 +24,11 @@ enum class GpuUse {
 /// exclusive ones), two turnstiles, `<path>.starts` and `<path>.turnstile`, where a checker waiting to hold the
 /// GPU alone stops new contexts and then new requests, so it is not starved, and `<path>.measurers`, which one such
 /// checker holds while it tries. It keeps new requests out for a second, then two, four..., and lets them run in
-/// between, so a request that lasts (a kernel that never ends, until its limit) does not stop every other. Keeping context creation (a second or
-/// more each when many programs start at once: the driver makes contexts one at a time) off `<path>` lets requests
-/// run while contexts start; a hold that measures waits for the contexts under way first, while requests still
-/// run, and only then stops new requests and waits for those under way (short: one request each).
+/// between, so a request that lasts (a kernel that never ends, until its limit) does not stop every other.
+/// Keeping context creation (a second or more each when many programs start at once: the driver makes contexts one
+/// at a time) off `<path>` lets requests run while contexts start; a hold that measures waits for the contexts under
+/// way first, while requests still run, and only then stops new requests and waits for those under way (short: one
+/// request each).
 /// A timing or exclusive hold lasts until release() or the process ends; a shared or starting one until
 /// release_shared(). The path is TILELAB_GPU_LOCK: the batch's, one per GPU, when grader/batch.sh grades several
 /// submissions at once, else tilelab-grade's in its build folder; without it a checker holds nothing.

@@ -271,6 +271,15 @@ int run_series(int argc, char** argv, tilelab::grader::CheckerOptions options, c
     return 0;
 }
 
+// The verdict of one check's run whose test cases gave @p result: compute-sanitizer's on top, where the program ran
+// under it (which ends the program); the record's words in @p words; the grading page's links when it failed.
+int check_verdict(int result, const tilelab::grader::CheckerOptions& options, tilelab::grader::FailureWords& words) {
+    words = failure_words(result);
+    if (!options.sanitizer_tool.empty()) result = sanitizer_verdict(options.sanitizer_tool, result, words);
+    if (result != 0) tilelab::grader::print_grading_page_links(options.sanitizer_tool);  // the page that explains it
+    return result;
+}
+
 // One run of the checker that is one check (the performance gate, a compute-sanitizer run, a self-test's expected
 // failure): its result, with the record's words in @p words. @p said: the line saying what is graded.
 int run_one(doctest::Context& context, const tilelab::grader::CheckerOptions& options, const std::string& said,
@@ -288,11 +297,7 @@ int run_one(doctest::Context& context, const tilelab::grader::CheckerOptions& op
         words = {skip_reason(gpu.said), ""};
         return exit_skipped;
     }
-    int result = tilelab::grader::fail_if_nothing_ran(context.run());
-    words = failure_words(result);
-    if (!options.sanitizer_tool.empty()) result = sanitizer_verdict(options.sanitizer_tool, result, words);
-    if (result != 0) tilelab::grader::print_grading_page_links(options.sanitizer_tool);  // the page that explains it
-    return result;
+    return check_verdict(tilelab::grader::fail_if_nothing_ran(context.run()), options, words);
 }
 
 // The line that says what is graded, and with which seed (base_seed() throws where TILELAB_SEED is not a number).
@@ -422,24 +427,21 @@ int run_sanitizer_group(std::vector<LabPart*> group) {
         doctest::Context context(static_cast<int>(part->argv.size()) - 1, part->argv.data());
         const auto lab_started = std::chrono::steady_clock::now();
         int result = 1;
-        bool recorded = false;
         try {
             const OutputToFile output(log_path(options.verdict_file));
             std::printf("%s", part->said.c_str());
             result = fail_if_nothing_ran(context.run());
             if (result != 0 && i == 0) {  // its run alone: the verdict as run_one gives it, the tool's report here
-                FailureWords words = failure_words(result);
-                result = sanitizer_verdict(tool, result, words);
-                print_grading_page_links(tool);
+                FailureWords words;
+                result = check_verdict(result, options, words);
                 const std::chrono::duration<double> took = std::chrono::steady_clock::now() - lab_started;
                 write_record(options, options.verdict_file, tool, result, words, took.count());
-                recorded = true;
+                first_recorded = true;
             }
         } catch (const std::exception&) {
         }
         take_first_failure();
-        if (recorded) print_file(log_path(options.verdict_file));
-        first_recorded = recorded;
+        if (first_recorded) print_file(log_path(options.verdict_file));
         if (result != 0) {
             failed = i;
             break;
@@ -594,6 +596,13 @@ int run_labs_in_series(int argc, char** argv) {
 // 1 when one could not be measured (the others still are).
 int calibrate_gates(char* program, const std::string& tile_width) {
     using namespace tilelab::grader;
+    FoundGpu found;  // asked once: every lab's is this, less what the lab needs
+    try {
+        found = gpu_found();
+    } catch (const std::exception& error) {
+        std::printf("error: %s\n", error.what());
+        return 2;
+    }
     int status = exit_skipped;
     bool failed = false;
     for (const LabEntry& entry : all_labs()) {
@@ -610,13 +619,8 @@ int calibrate_gates(char* program, const std::string& tile_width) {
             std::printf("error: %s\n", error.what());
             return 2;
         }
-        FoundGpu gpu;
-        try {
-            gpu = gpu_for_lab(entry.id, "");
-        } catch (const std::exception& error) {
-            std::printf("error: %s\n", error.what());
-            return 2;
-        }
+        FoundGpu gpu = found;
+        apply_lab_needs(entry.id, gpu);
         if (!gpu.usable) {
             std::printf("%s: %s\n", entry.id, gpu.said.c_str());
             continue;

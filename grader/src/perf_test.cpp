@@ -12,8 +12,8 @@
 // every request from a seed this checker picks after the last reply, so no program knows a result before it has
 // computed it; after each of the lab's replies this checker has the program keep a copy of one result, chosen at
 // random, on the GPU, and reads it back and checks its digest (every bit of it) and sampled elements against float64
-// once it has let go of the GPU. A program that
-// replied before its kernels had run, or skipped launches, sends digests it cannot know.
+// once it has let go of the GPU. A program that replied before its kernels had run, or skipped launches, sends
+// digests it cannot know.
 //
 // The speedup required is calibrated on the GPU it runs on (gate_threshold.hpp): the lab's own model answer, in a
 // gate program of the kit's, is raced against the same reference by the same procedure (race() below), and the
