@@ -7,13 +7,14 @@
 # record shows a timed or exclusive hold overlapping another hold on that GPU (it must not).
 #   scripts/two-gpu-benchmark.sh --kit               the class, the seed, the kit and its calibration (a command)
 #   scripts/two-gpu-benchmark.sh [COUNT] [JOBS]      the runs (defaults 64 and 32)
-# Environment: OUT (default build/two-gpu); TILELAB_KIT_ARGS, more kit settings (e.g. "-DTILELAB_TILE_WIDTHS=16");
+# Environment: TILELAB_TWO_GPU_WORK (default build/two-gpu, inside the kit: the sandboxed lab programs must reach
+# their builds, which a folder like /root would keep from them); TILELAB_KIT_ARGS, more kit settings (e.g. "-DTILELAB_TILE_WIDTHS=16");
 # TILELAB_CUDA_ARCHS (default: the local GPUs'); RUNS, the runs to make now (default "0,1 0": device lists as
 # CUDA_VISIBLE_DEVICES takes them), so that each run can be its own command (runs already in OUT are compared);
 # DEADLINE, seconds after which a run's batch is stopped and what it graded is counted (default none).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=${OUT:-$root/build/two-gpu}
+out=${TILELAB_TWO_GPU_WORK:-$root/build/two-gpu}
 batch=$out/batch  # the kit (batch/kit) and its calibration stay here; each run's results move to out/gpus-<list>
 [ -n "${TILELAB_CUDA_ARCHS:-}" ] && export CUDAARCHS=$TILELAB_CUDA_ARCHS
 [ -d "$root/.deps/root/usr" ] && export CMAKE_PREFIX_PATH="$root/.deps/root/usr"
@@ -51,7 +52,7 @@ for gpus in ${RUNS:-0,1 0}; do
     -exec mv -t "$run" {} +
   graded=$(ls "$run"/reports/*/summary.json 2>/dev/null | wc -l)
   echo "GPUs $gpus: batch.sh exit $status, $graded of $count graded in $seconds s after the kit's check ($setup s)" \
-       "($(awk -v n="$graded" -v s="$seconds" 'BEGIN { printf "%.2f", s > 0 ? 60 * n / s : 0 }') per minute)" |
+       "($(awk -v n="$graded" -v s="$seconds" 'BEGIN { printf "%.2f", (s > 0) ? 60 * n / s : 0 }') per minute)" |
     tee -a "$out/summary.txt"
 done
 one=$out/gpus-0 two=$out/gpus-0-1 differ=0 compared=0
