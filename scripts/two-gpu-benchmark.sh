@@ -68,23 +68,35 @@ echo "$differ of $compared submissions graded in both runs graded differently on
 # The GPU lock's records (gpu<k>-holds.csv: checker, use, waited ms, held ms, start in epoch ms): on each GPU, no
 # hold that measures (timing, exclusive) may overlap another hold, but a program's CUDA start during a timing.
 python3 - "$two"/gpu*-holds.csv "$one"/gpu*-holds.csv <<'PY' | tee -a "$out/summary.txt"
-import csv, sys
+import bisect, csv, sys
 bad = 0
 for log in sys.argv[1:]:
-    holds = [(float(r[4]), float(r[4]) + float(r[3]), r[1], r[0]) for r in csv.reader(open(log)) if len(r) == 5]
-    holds.sort()
-    for i, (start, end, use, who) in enumerate(holds):
-        for other in holds[i + 1:]:
-            if other[0] >= end:
-                break
-            pair = {use, other[2]}
-            # A program's CUDA start may overlap a gate's timing by design (it waits only for lab 04's exclusive
-            # checks, which read the whole GPU's memory); nothing else may overlap a hold that measures.
-            if pair & {"timing", "exclusive"} and pair != {"timing", "starting"}:
-                bad += 1
-                print(f"{log}: {who} ({use}) overlaps {other[3]} ({other[2]})")
+    holds = sorted((float(r[4]), float(r[4]) + float(r[3]), r[1], r[0]) for r in csv.reader(open(log)) if len(r) == 5)
+    # A program's CUDA start may overlap a gate's timing by design (it waits only for lab 04's exclusive checks,
+    # which read the whole GPU's memory); nothing else may overlap a hold that measures. Sorted by start, a hold
+    # overlaps a measuring one that starts at s and ends at e when it starts in [s, e) or starts before s and ends
+    # after s (the largest end of those before it).
+    def overlaps(of, kept):
+        starts = [h[0] for h in kept]
+        latest, latest_end = [], float("-inf")
+        for h in kept:
+            latest.append(latest_end)
+            latest_end = max(latest_end, h[1])
+        found = []
+        for i, h in enumerate(kept):
+            if h[2] != of:
+                continue
+            later = bisect.bisect_left(starts, h[1]) - (i + 1)
+            if later > 0 or latest[i] > h[0]:
+                found.append(h)
+        return found
+    clashes = overlaps("timing", [h for h in holds if h[2] != "starting"]) + overlaps("exclusive", holds)
+    for start, end, use, who in clashes[:10]:
+        print(f"{log}: {who} ({use}, from {start:.3f} ms, {end - start:.3f} ms) overlaps another hold")
+    bad += len(clashes)
     measuring = [h for h in holds if h[2] in ("timing", "exclusive")]
-    print(f"{log}: {len(holds)} holds, {len(measuring)} that measure, held alone {sum(h[1] - h[0] for h in measuring) / 1000:.1f} s")
-print(f"{bad} overlapping holds that measure")
+    print(f"{log}: {len(holds)} holds, {len(measuring)} that measure, held alone {sum(h[1] - h[0] for h in measuring) / 1000:.1f} s,"
+          f" {len(clashes)} overlapping another")
+print(f"{bad} holds that measure overlapping another hold")
 sys.exit(1 if bad else 0)
 PY

@@ -52,13 +52,14 @@ public:
     /// Lets go of the hold, whatever it is: the performance gate hands the GPU back as soon as it has its timings.
     void release();
 
-    /// Appends one line per hold to @p log (`<label>,<shared|exclusive>,<waited ms>,<held ms>,<start, ms since the
-    /// epoch>`), written when the hold ends: how long each check had the GPU, which a batch sums up
-    /// (grader/batch/gpu-holds.sh). An empty @p log writes nothing.
+    /// Appends one line per hold to @p log (`<label>,<starting|shared|timing|exclusive>,<waited ms>,<held ms>,<start,
+    /// ms since the epoch>`, times to the microsecond), written when the hold ends: how long each check had the GPU,
+    /// which scripts/class-benchmark.sh sums up and scripts/two-gpu-benchmark.sh checks for overlaps. An empty
+    /// @p log writes nothing.
     void log_holds(std::string log, std::string label);
 
 private:
-    void write_hold_line() const;
+    void write_hold_line(std::chrono::steady_clock::time_point held_until) const;
     void open_lock_files();
 
     std::string path_;

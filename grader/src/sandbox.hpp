@@ -44,8 +44,13 @@ bool become_sandbox_user(const Sandbox& sandbox);
                                   int reply_fd, int output_fd);
 
 /// Ends the runner's process group and, with a user id of its own, every process of that user (a child that
-/// left the group included).
+/// left the group included), and returns once they have ended (their exits done, a GPU context torn down), or
+/// after a minute: a hold on the GPU kept until then covers what the killed processes still ran on it.
 void end_sandboxed_processes(const Sandbox& sandbox, pid_t group);
+
+/// True while a process of the runner's group, or with a user id of its own of that user, has not ended (zombies,
+/// whose exits are done, do not count).
+bool sandboxed_processes_left(const Sandbox& sandbox, pid_t group);
 
 /// True when the environment entry @p entry ("NAME=value") may reach the runner or the compiler: PATH, the
 /// locale, the compiler's and the libraries' paths, CUDA's, NVCC's and the GPU's variables (CUDA_*, NVIDIA_*, ...)

@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -66,6 +67,25 @@ public:
                 lease.release_shared();
             }
             _exit(0);
+        }
+        children_.push_back(pid);
+    }
+
+    // A child that holds the lease for @p use 20 ms at a time, again and again, for @p total_ms, and then writes
+    // @p within if none of its holds waited more than @p limit_ms, else @p beyond.
+    void spawn_longest_wait(GpuUse use, int total_ms, int limit_ms, char within, char beyond) {
+        const pid_t pid = fork();
+        if (pid == 0) {
+            const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(total_ms);
+            GpuLease lease{path};
+            std::chrono::steady_clock::duration longest{};
+            while (std::chrono::steady_clock::now() < end) {
+                longest = std::max(longest, lease.hold(use));
+                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                lease.release_shared();
+            }
+            const char tag = longest <= std::chrono::milliseconds(limit_ms) ? within : beyond;
+            _exit(write(channel_[1], &tag, 1) == 1 ? 0 : 2);
         }
         children_.push_back(pid);
     }
@@ -190,6 +210,20 @@ TEST_SUITE("gpu_lease") {
         hung.release_shared();
         const char first = scene.next_tag(8000), second = scene.next_tag(8000);
         CHECK(((first == 'T' && second == 'E') || (first == 'E' && second == 'T')));
+    }
+
+    TEST_CASE("a measuring check waiting for a request that lasts long shuts the others out a few seconds at most") {
+        LockScene scene;
+        GpuLease hung{scene.path};  // a kernel that never ends, under compute-sanitizer: a request of minutes
+        hung.hold(GpuUse::shared);
+        scene.spawn(GpuUse::timing, 'T', 0);
+        CHECK(scene.next_tag(300) == 0);
+        // Another program's requests, 20 ms each, for 14 s: each waits at most the longest patience (4 s) and a
+        // little; with a patience that kept doubling (to 8 s by then, 64 s at most) they waited 8 s and more.
+        scene.spawn_longest_wait(GpuUse::shared, 14000, 6000, 'W', 'L');
+        CHECK_MESSAGE(scene.next_tag(20000) == 'W', "a request waited more than 6 s behind a waiting measuring check");
+        hung.release_shared();
+        CHECK_MESSAGE(scene.next_tag(8000) == 'T', "the measuring check did not get the GPU once the request ended");
     }
 
     TEST_CASE("requests that keep overlapping do not keep a measuring check out for ever") {

@@ -12,19 +12,71 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstring>
 
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <vector>
 
+using tilelab::grader::end_sandboxed_processes;
 using tilelab::grader::labs_run_as_other_users;
 using tilelab::grader::lower_cpu_priority_in_batch;
 using tilelab::grader::prepare_sandbox;
 using tilelab::grader::remove_sandbox;
 using tilelab::grader::remove_files_of;
+using tilelab::grader::sandboxed_processes_left;
 using tilelab::grader::sandbox_variable_allowed;
 
+namespace {
+
+// The state letter of /proc/<pid>/stat ('Z' once its exit is done), 0 when there is no such process.
+char process_state(pid_t pid) {
+    std::ifstream file("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    if (!std::getline(file, line) || line.rfind(')') == std::string::npos) return 0;
+    return line[line.rfind(')') + 2];
+}
+
+}  // namespace
+
 TEST_SUITE("sandbox") {
+    TEST_CASE("a runner's processes have ended when ending them returns, not only been sent the signal") {
+        // Processes whose exits take a while, as one whose GPU context the driver tears down: here, four of one
+        // group with 256 MiB of memory each to give back, more than the cores end at once. The caller's hold on the
+        // GPU ends after end_sandboxed_processes returns.
+        int ready[2];
+        REQUIRE(pipe(ready) == 0);
+        const pid_t leader = fork();
+        if (leader == 0) {
+            setpgid(0, 0);
+            for (int other = 0; other < 3; ++other)
+                if (fork() == 0) break;  // the same group; each of the four goes on below
+            const std::size_t size = std::size_t{256} << 20;
+            char* memory = static_cast<char*>(std::malloc(size));
+            if (memory != nullptr) std::memset(memory, 1, size);
+            const pid_t self = getpid();
+            if (write(ready[1], &self, sizeof self) != sizeof self) _exit(2);
+            for (;;) pause();
+        }
+        setpgid(leader, leader);
+        close(ready[1]);
+        std::vector<pid_t> group;
+        for (pid_t pid = 0; group.size() < 4 && read(ready[0], &pid, sizeof pid) == sizeof pid;) group.push_back(pid);
+        close(ready[0]);
+        REQUIRE(group.size() == 4);
+        end_sandboxed_processes(tilelab::grader::Sandbox{}, leader);
+        std::string states;  // read at once: each exit gives back 256 MiB, which takes milliseconds
+        for (const pid_t pid : group) states += process_state(pid) == 'R' || process_state(pid) == 'S' ||
+                                                        process_state(pid) == 'D' ? "running " : "ended ";
+        CHECK_MESSAGE(states.find("running") == std::string::npos,
+                      "a runner's process was still running when ending them returned: " << states);
+        CHECK(!sandboxed_processes_left(tilelab::grader::Sandbox{}, leader));
+        int status = 0;
+        waitpid(leader, &status, 0);
+        CHECK(WIFSIGNALED(status));
+    }
+
     TEST_CASE("the environment a lab's program gets is an allowlist") {
         for (const char* kept : {"PATH=/usr/bin", "LANG=C.UTF-8", "LC_ALL=C", "CUDA_VISIBLE_DEVICES=0",
                                  "NVIDIA_VISIBLE_DEVICES=all", "LD_LIBRARY_PATH=/usr/local/cuda/lib64",
