@@ -1,7 +1,8 @@
 // What a kernel that never ends does to a GPU's other users, and how long its process takes to end once killed
 // (docs/benchmarks.md#class_two_gpus): a gate that times its kernels while another program's kernel spins is
 // disturbed, and a killed program's kernel runs until the driver has torn its context down.
-//   nvcc -arch=sm_90 -o hung scripts/hung-kernel-teardown.cu && ./hung
+//   nvcc -arch=sm_90 -o hung scripts/hung-kernel-teardown.cu && [WALL=1] [BLOCKS=65536] ./hung
+// WALL: time by the host's clock from launch to the end, as the gate does; BLOCKS: the spinning grid's size.
 #include <cuda_runtime.h>
 
 #include <signal.h>
@@ -23,6 +24,8 @@
         }                                                                                                    \
     } while (0)
 
+using Clock = std::chrono::steady_clock;
+
 __global__ void spin(const volatile int* stop) {
     while (*stop == 0) {
     }
@@ -35,7 +38,7 @@ __global__ void work(float* out, int rounds) {
     out[blockIdx.x * blockDim.x + threadIdx.x] = x;
 }
 
-using Clock = std::chrono::steady_clock;
+bool wall = false;  // the host's clock from launch to the end, not the events'
 
 double median_ms(float* out, int rounds) {
     std::vector<double> times;
@@ -43,6 +46,7 @@ double median_ms(float* out, int rounds) {
         cudaEvent_t start, stop;
         CHECK(cudaEventCreate(&start));
         CHECK(cudaEventCreate(&stop));
+        const auto began = Clock::now();
         CHECK(cudaEventRecord(start));
         work<<<132 * 8, 256>>>(out, rounds);
         CHECK(cudaGetLastError());
@@ -50,7 +54,7 @@ double median_ms(float* out, int rounds) {
         CHECK(cudaEventSynchronize(stop));
         float ms = 0;
         CHECK(cudaEventElapsedTime(&ms, start, stop));
-        times.push_back(ms);
+        times.push_back(wall ? std::chrono::duration<double, std::milli>(Clock::now() - began).count() : ms);
         CHECK(cudaEventDestroy(start));
         CHECK(cudaEventDestroy(stop));
     }
@@ -63,13 +67,16 @@ int main(int argc, char** argv) {
         int* stop = nullptr;
         CHECK(cudaMalloc(&stop, sizeof(int)));
         CHECK(cudaMemset(stop, 0, sizeof(int)));
-        spin<<<132, 32>>>(stop);
+        // As a naive multiply's grid (BLOCKS, default one warp per SM): the blocks the driver stops at the kill.
+        const char* blocks = std::getenv("BLOCKS");
+        spin<<<blocks != nullptr ? std::atoi(blocks) : 132, blocks != nullptr ? 256 : 32>>>(stop);
         CHECK(cudaGetLastError());
         std::printf("spinning\n");
         std::fflush(stdout);
         CHECK(cudaDeviceSynchronize());
         return 0;
     }
+    wall = std::getenv("WALL") != nullptr;
     float* out = nullptr;
     CHECK(cudaMalloc(&out, 132 * 8 * 256 * sizeof(float)));
     const int rounds = 200000;
