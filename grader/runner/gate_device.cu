@@ -21,15 +21,58 @@ __global__ void fill_kernel(float* M, float* N, std::uint64_t count, std::uint64
     }
 }
 
-// Block row blockIdx.y digests result blockIdx.y into sums[blockIdx.y].
-__global__ void digest_kernel(const float* P, std::uint64_t count, unsigned long long* sums) {
+// Leaf blockIdx.x of result blockIdx.y (tilelab/gate_data.hpp's result_digest): its four lane sums, as 8 words in
+// leaves[(blockIdx.y * leaf_count + blockIdx.x) * 8 ...]. One block of 256 threads a leaf of 1024 elements.
+__global__ void leaf_kernel(const float* P, std::uint64_t count, std::uint64_t leaf_count, std::uint32_t* leaves) {
     P += blockIdx.y * count;
-    std::uint64_t part = 0;
-    for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < count;
-         i += static_cast<std::uint64_t>(gridDim.x) * blockDim.x)
-        part += gate::digest_share(__float_as_uint(P[i]), i);
-    for (int offset = 16; offset > 0; offset /= 2) part += __shfl_down_sync(0xffffffffu, part, offset);
-    if ((threadIdx.x & 31) == 0) atomicAdd(sums + blockIdx.y, static_cast<unsigned long long>(part));  // wraps: a sum mod 2^64
+    const std::uint64_t first = blockIdx.x * gate::result_leaf_elements;
+    const std::uint64_t end = count < first + gate::result_leaf_elements ? count : first + gate::result_leaf_elements;
+    unsigned long long sums[4] = {0, 0, 0, 0};
+    for (std::uint64_t i = first + threadIdx.x; i < end; i += blockDim.x) {
+        std::uint64_t lanes[4];
+        gate::leaf_share(__float_as_uint(P[i]), i, lanes);
+        for (int lane = 0; lane < 4; ++lane) sums[lane] += lanes[lane];
+    }
+    __shared__ unsigned long long block_sums[4];
+    if (threadIdx.x < 4) block_sums[threadIdx.x] = 0;
+    __syncthreads();  // the block's sums zeroed before any warp adds to them
+    for (int lane = 0; lane < 4; ++lane) {
+        unsigned long long part = sums[lane];
+        for (int offset = 16; offset > 0; offset /= 2) part += __shfl_down_sync(0xffffffffu, part, offset);
+        if ((threadIdx.x & 31) == 0) atomicAdd(block_sums + lane, part);  // wraps: a sum mod 2^64
+    }
+    __syncthreads();  // every warp's part added before the leaf is written
+    if (threadIdx.x < 8) {
+        const unsigned long long sum = block_sums[threadIdx.x / 2];
+        leaves[(blockIdx.y * leaf_count + blockIdx.x) * 8 + threadIdx.x] =
+            static_cast<std::uint32_t>(threadIdx.x % 2 == 0 ? sum >> 32 : sum);
+    }
+}
+
+// The tree of result blockIdx.y over its leaves (in `from`, overwritten), level after level, its nodes in parallel,
+// then its digest in digests[blockIdx.y]. One block a result: a level of 4096 leaves' parents in one round.
+constexpr int tree_threads = 1024;
+
+__global__ void __launch_bounds__(tree_threads)
+    tree_kernel(std::uint32_t* from, std::uint32_t* to, std::uint64_t leaf_count, std::uint64_t count,
+                            unsigned long long* digests) {
+    from += blockIdx.y * leaf_count * 8;
+    to += blockIdx.y * leaf_count * 8;
+    std::uint64_t nodes = leaf_count;
+    do {
+        const std::uint64_t parents = (nodes + gate::result_tree_arity - 1) / gate::result_tree_arity;
+        for (std::uint64_t p = threadIdx.x; p < parents; p += blockDim.x) {
+            const std::uint64_t left = nodes - p * gate::result_tree_arity;
+            const int children = static_cast<int>(left < gate::result_tree_arity ? left : gate::result_tree_arity);
+            gate::tree_node(from + p * gate::result_tree_arity * 8, children, to + p * 8);
+        }
+        __syncthreads();  // this level written before the next reads it
+        std::uint32_t* swap = from;
+        from = to;
+        to = swap;
+        nodes = parents;
+    } while (nodes > 1);
+    if (threadIdx.x == 0) digests[blockIdx.y] = gate::tree_digest(from, count);
 }
 
 }  // namespace
@@ -42,20 +85,27 @@ void gate_fill(float* M, float* N, int n, std::uint64_t seed, std::uint32_t set)
 }
 
 std::vector<std::uint64_t> gate_digests(const float* P, std::size_t count, int sets) {
-    // Scratch words, kept: allocating in every timed request would add an allocation's cost to the time.
-    static unsigned long long* sums = nullptr;
-    static int capacity = 0;
-    if (sets > capacity) {
-        if (sums != nullptr) TILELAB_CUDA_CHECK(cudaFree(sums));
-        sums = nullptr;
-        TILELAB_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&sums), sets * sizeof *sums));
-        capacity = sets;
+    // Scratch, kept: allocating in every timed request would add an allocation's cost to the time.
+    static unsigned long long* digests = nullptr;
+    static std::uint32_t* levels[2] = {nullptr, nullptr};
+    static std::size_t capacity_sets = 0, capacity_words = 0;
+    const std::uint64_t leaf_count = count == 0 ? 1 : (count + gate::result_leaf_elements - 1) / gate::result_leaf_elements;
+    const std::size_t words = static_cast<std::size_t>(sets) * leaf_count * 8;
+    if (static_cast<std::size_t>(sets) > capacity_sets || words > capacity_words) {
+        for (void* old : {static_cast<void*>(digests), static_cast<void*>(levels[0]), static_cast<void*>(levels[1])})
+            if (old != nullptr) TILELAB_CUDA_CHECK(cudaFree(old));
+        TILELAB_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&digests), sets * sizeof *digests));
+        for (std::uint32_t*& level : levels) TILELAB_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&level), words * sizeof *level));
+        capacity_sets = static_cast<std::size_t>(sets);
+        capacity_words = words;
     }
-    TILELAB_CUDA_CHECK(cudaMemsetAsync(sums, 0, sets * sizeof *sums));
-    digest_kernel<<<dim3(blocks / 4, static_cast<unsigned>(sets)), threads>>>(P, count, sums);
+    leaf_kernel<<<dim3(static_cast<unsigned>(leaf_count), static_cast<unsigned>(sets)), threads>>>(P, count, leaf_count,
+                                                                                                    levels[0]);
+    TILELAB_CUDA_CHECK(cudaGetLastError());
+    tree_kernel<<<dim3(1, static_cast<unsigned>(sets)), tree_threads>>>(levels[0], levels[1], leaf_count, count, digests);
     TILELAB_CUDA_CHECK(cudaGetLastError());
     std::vector<unsigned long long> host(static_cast<std::size_t>(sets));
-    TILELAB_CUDA_CHECK(cudaMemcpy(host.data(), sums, host.size() * sizeof *sums, cudaMemcpyDeviceToHost));
+    TILELAB_CUDA_CHECK(cudaMemcpy(host.data(), digests, host.size() * sizeof *digests, cudaMemcpyDeviceToHost));
     return std::vector<std::uint64_t>(host.begin(), host.end());
 }
 

@@ -15,8 +15,8 @@ namespace tilelab::runner {
 void gate_fill(float* M, float* N, int n, std::uint64_t seed, std::uint32_t set);
 
 /// The digests of @p sets consecutive results of @p count floats each in device memory (each the
-/// tilelab::gate::digest of its values), after the work before them: one kernel and one copy for all, so the
-/// time they add to a timed request is small and the same in every program. Throws tilelab::CudaError.
+/// tilelab::gate::result_digest of its values), after the work before them: two kernels and one copy for all, so
+/// the time they add to a timed request is small and the same in every program. Throws tilelab::CudaError.
 std::vector<std::uint64_t> gate_digests(const float* P, std::size_t count, int sets);
 
 }  // namespace tilelab::runner

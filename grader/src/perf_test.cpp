@@ -171,7 +171,7 @@ void audit_kept(Side& lab, std::vector<KeptResult>& kept, int n, std::mt19937_64
         if (P.size() != static_cast<std::size_t>(n) * n)
             throw RunnerGone(std::string(lab.who) + " sent back a result of the wrong size");
         ++found.audited;
-        if (gate::digest(P.data(), P.size()) != result.digest) ++found.forged;
+        if (gate::result_digest(P.data(), P.size()) != result.digest) ++found.forged;
         found.wrong += wrong_samples(P, n, result.seed, result.set, result.samples, pick);
         found.sampled += result.samples;
     }

@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -29,7 +30,63 @@ TEST_SUITE("gate_data") {
         CHECK(operand_value(42, 0, Operand::M, 7) == operand_value(42, 0, Operand::M, 7));
     }
 
-    TEST_CASE("a digest changes with any one bit of a result and with elements swapped") {
+    TEST_CASE("the gate's tree compresses with SHA-256's compression function") {
+        // FIPS 180-4's example: SHA-256("abc"), one padded block.
+        std::uint32_t block[16] = {0x61626380u};
+        block[15] = 24;
+        std::uint32_t state[8];
+        sha256_initial_state(state);
+        sha256_compress(state, block);
+        const std::uint32_t expected[8] = {0xba7816bfu, 0x8f01cfeau, 0x414140deu, 0x5dae2223u,
+                                           0xb00361a3u, 0x96177a9cu, 0xb410ff61u, 0xf20015adu};
+        for (int i = 0; i < 8; ++i) CHECK(state[i] == expected[i]);
+    }
+
+    TEST_CASE("the gate's digest changes with any one bit, with elements swapped and with the element count") {
+        std::vector<float> P(5000);  // five leaves, the last one short
+        for (std::size_t i = 0; i < P.size(); ++i) P[i] = operand_value(1, 0, Operand::M, i);
+        const std::uint64_t digest_of_P = result_digest(P.data(), P.size());
+        CHECK(result_digest(P.data(), P.size()) == digest_of_P);
+        for (std::size_t i : {std::size_t{0}, std::size_t{1023}, std::size_t{1024}, std::size_t{4999}})
+            for (int bit : {0, 13, 31}) {
+                std::vector<float> changed = P;
+                std::uint32_t bits;
+                std::memcpy(&bits, &changed[i], sizeof bits);
+                bits ^= 1u << bit;
+                std::memcpy(&changed[i], &bits, sizeof bits);
+                CHECK(result_digest(changed.data(), changed.size()) != digest_of_P);
+            }
+        std::vector<float> swapped = P;
+        std::swap(swapped[3], swapped[4]);
+        CHECK(result_digest(swapped.data(), swapped.size()) != digest_of_P);
+        std::vector<float> leaves_swapped = P;  // whole leaves in another order
+        std::swap_ranges(leaves_swapped.begin(), leaves_swapped.begin() + 1024, leaves_swapped.begin() + 1024);
+        CHECK(result_digest(leaves_swapped.data(), leaves_swapped.size()) != digest_of_P);
+        std::vector<float> longer = P;
+        longer.push_back(0.0f);
+        CHECK(result_digest(longer.data(), longer.size()) != digest_of_P);
+    }
+
+    TEST_CASE("the gate's digest does not add up, so no result can be fitted to a digest sent before it") {
+        // A digest that is a sum of one share per element: changing element i from a to a' shifts it by the same
+        // amount whatever element j holds. That is what lets a program that sent a digest it made up fit a result
+        // to it later, meeting in the middle over two elements' values (lab 04's record digest() is such a sum).
+        std::vector<float> P(4096);
+        for (std::size_t i = 0; i < P.size(); ++i) P[i] = operand_value(2, 0, Operand::N, i);
+        auto with = [&](float a, float b, auto digest_of) {
+            std::vector<float> changed = P;
+            changed[10] = a;
+            changed[3000] = b;
+            return digest_of(changed.data(), changed.size());
+        };
+        auto shift = [&](auto digest_of, float b) { return with(0.5f, b, digest_of) - with(0.25f, b, digest_of); };
+        const auto summed = [](const float* v, std::uint64_t n) { return digest(v, n); };
+        const auto tree = [](const float* v, std::uint64_t n) { return result_digest(v, n); };
+        CHECK(shift(summed, 0.125f) == shift(summed, -0.75f));  // the sum: the same shift, so it can be met
+        CHECK(shift(tree, 0.125f) != shift(tree, -0.75f));
+    }
+
+    TEST_CASE("lab 04's record digest changes with any one bit of a result and with elements swapped") {
         std::vector<float> P(1000);
         for (std::size_t i = 0; i < P.size(); ++i) P[i] = operand_value(1, 0, Operand::M, i);
         const std::uint64_t digest_of_P = digest(P.data(), P.size());

@@ -4,12 +4,14 @@
 ///
 /// Each timed request of the gate multiplies operands drawn afresh from a seed the checker picks after the last
 /// reply, so no program can know a request's result before it has computed it; the reply carries a digest of every
-/// bit of each result, which the checker recomputes from a result it downloads afterwards. Plain integer
-/// arithmetic only, so both sides agree bit for bit.
+/// bit of each result (result_digest), which the checker recomputes from a result it reads back afterwards. Plain
+/// integer arithmetic only, so both sides agree bit for bit.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
 #if defined(__CUDACC__)
 /// The gate's data functions run on the host and on the device alike (nvcc builds them for both).
@@ -42,13 +44,16 @@ TILELAB_GATE_HD inline float operand_value(std::uint64_t seed, std::uint32_t set
     return static_cast<float>(static_cast<std::int32_t>(h >> 40) - (1 << 23)) * (1.0f / 8388608.0f);
 }
 
-/// One element's share of a result's digest: its bits and its place, mixed. The digest is the wrapping sum of the
-/// shares, so its order does not matter (the device adds them in any order) and a changed bit anywhere changes it.
+/// One element's share of digest(): its bits and its place, mixed. The digest is the wrapping sum of the shares, so
+/// its order does not matter and a changed bit anywhere changes it.
 TILELAB_GATE_HD inline std::uint64_t digest_share(std::uint32_t bits, std::uint64_t index) {
     return mix((index << 32) ^ bits ^ 0x9e3779b97f4a7c15ULL);
 }
 
-/// The digest of @p count floats on the host (the checker's side of gate_device.cu's).
+/// A 64-bit sum of @p count floats' shares (digest_share): lab 04's records name the operands and result a launch
+/// saw with it (timed_evidence.hpp). Not for the gate: a sum lets a program that sent a digest it made up fit a result
+/// to it afterwards by changing a few elements (a meet in the middle, about 2^32 tries for two), and the gate samples
+/// only some elements; result_digest does not add up.
 inline std::uint64_t digest(const float* values, std::uint64_t count) {
     std::uint64_t sum = 0;
     for (std::uint64_t i = 0; i < count; ++i) {
@@ -58,5 +63,139 @@ inline std::uint64_t digest(const float* values, std::uint64_t count) {
     }
     return sum;
 }
+
+/// @name The gate's digest of a result: a tree that does not add up
+/// A result's elements fall in leaves of result_leaf_elements; each leaf is four 64-bit sums of its elements' shares
+/// (each with its own mixer, the element's place in the whole result mixed in); the leaves, four at a time, and then
+/// those nodes, four at a time, are compressed with SHA-256's compression function up to one root, compressed once
+/// more with the element count. A program that sent a digest before it had the result cannot fit a result to it
+/// afterwards: a root it made up needs a preimage of SHA-256's compression, and each leaf it made up needs at least
+/// 128 of its elements changed to reach 256 bits of sums (a generalized birthday search, 2^39 steps a leaf), so that
+/// faking a twentieth of the leaves leaves one element in 160 wrong, which the gate's 4096 samples find. On the
+/// device, the leaves and then each level's nodes are computed in parallel.
+/// @{
+
+/// Elements per leaf (the last leaf may hold fewer).
+constexpr std::uint64_t result_leaf_elements = 1024;
+
+/// Children per node of the tree: 4 × 8 words, two blocks of the compression function.
+constexpr std::uint64_t result_tree_arity = 4;
+
+/// SHA-256's initial state (FIPS 180-4), the state every node's compression starts from.
+TILELAB_GATE_HD inline void sha256_initial_state(std::uint32_t state[8]) {
+    const std::uint32_t initial[8] = {0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au,
+                                      0x510e527fu, 0x9b05688cu, 0x1f83d9abu, 0x5be0cd19u};
+    for (int i = 0; i < 8; ++i) state[i] = initial[i];
+}
+
+/// SHA-256's compression function (FIPS 180-4): @p state absorbs the 16 words of @p block.
+TILELAB_GATE_HD inline void sha256_compress(std::uint32_t state[8], const std::uint32_t block[16]) {
+    const std::uint32_t k[64] = {
+        0x428a2f98u, 0x71374491u, 0xb5c0fbcfu, 0xe9b5dba5u, 0x3956c25bu, 0x59f111f1u, 0x923f82a4u, 0xab1c5ed5u,
+        0xd807aa98u, 0x12835b01u, 0x243185beu, 0x550c7dc3u, 0x72be5d74u, 0x80deb1feu, 0x9bdc06a7u, 0xc19bf174u,
+        0xe49b69c1u, 0xefbe4786u, 0x0fc19dc6u, 0x240ca1ccu, 0x2de92c6fu, 0x4a7484aau, 0x5cb0a9dcu, 0x76f988dau,
+        0x983e5152u, 0xa831c66du, 0xb00327c8u, 0xbf597fc7u, 0xc6e00bf3u, 0xd5a79147u, 0x06ca6351u, 0x14292967u,
+        0x27b70a85u, 0x2e1b2138u, 0x4d2c6dfcu, 0x53380d13u, 0x650a7354u, 0x766a0abbu, 0x81c2c92eu, 0x92722c85u,
+        0xa2bfe8a1u, 0xa81a664bu, 0xc24b8b70u, 0xc76c51a3u, 0xd192e819u, 0xd6990624u, 0xf40e3585u, 0x106aa070u,
+        0x19a4c116u, 0x1e376c08u, 0x2748774cu, 0x34b0bcb5u, 0x391c0cb3u, 0x4ed8aa4au, 0x5b9cca4fu, 0x682e6ff3u,
+        0x748f82eeu, 0x78a5636fu, 0x84c87814u, 0x8cc70208u, 0x90befffau, 0xa4506cebu, 0xbef9a3f7u, 0xc67178f2u};
+    auto rotr = [](std::uint32_t x, int n) { return (x >> n) | (x << (32 - n)); };
+    std::uint32_t w[64];
+    for (int i = 0; i < 16; ++i) w[i] = block[i];
+    for (int i = 16; i < 64; ++i) {
+        const std::uint32_t s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3);
+        const std::uint32_t s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10);
+        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    std::uint32_t a = state[0], b = state[1], c = state[2], d = state[3], e = state[4], f = state[5], g = state[6],
+                  h = state[7];
+    for (int i = 0; i < 64; ++i) {
+        const std::uint32_t t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + k[i] + w[i];
+        const std::uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+        h = g;
+        g = f;
+        f = e;
+        e = d + t1;
+        d = c;
+        c = b;
+        b = a;
+        a = t1 + t2;
+    }
+    state[0] += a, state[1] += b, state[2] += c, state[3] += d, state[4] += e, state[5] += f, state[6] += g,
+        state[7] += h;
+}
+
+/// One element's share of its leaf, four 64-bit lanes: the element's bits and place mixed once, then mixed again
+/// with each lane's constant (mixed, not multiplied or added: lanes that were affine functions of one value would
+/// be 64 bits of sums, not 256).
+TILELAB_GATE_HD inline void leaf_share(std::uint32_t bits, std::uint64_t index, std::uint64_t lanes[4]) {
+    const std::uint64_t element = mix((index << 32) ^ bits ^ 0x9e3779b97f4a7c15ULL);
+    lanes[0] = mix(element ^ 0xd1b54a32d192ed03ULL);
+    lanes[1] = mix(element ^ 0xaf251af3b0f025b5ULL);
+    lanes[2] = mix(element ^ 0x8cb92ba72f3d8dd7ULL);
+    lanes[3] = mix(element ^ 0xdb4f0b9175ae2165ULL);
+}
+
+/// A node of the tree: the compression, from SHA-256's initial state, of its four children's 8 words each (a
+/// missing child, past the end of a level, is zeros).
+TILELAB_GATE_HD inline void tree_node(const std::uint32_t* children, int count, std::uint32_t out[8]) {
+    std::uint32_t block[16];
+    sha256_initial_state(out);
+    for (int half = 0; half < 2; ++half) {
+        for (int word = 0; word < 16; ++word) {
+            const int child = half * 2 + word / 8;
+            block[word] = child < count ? children[child * 8 + word % 8] : 0u;
+        }
+        sha256_compress(out, block);
+    }
+}
+
+/// The digest: the root's words and the element count, compressed once more, its first 64 bits.
+TILELAB_GATE_HD inline std::uint64_t tree_digest(const std::uint32_t root[8], std::uint64_t count) {
+    std::uint32_t block[16] = {};
+    for (int word = 0; word < 8; ++word) block[word] = root[word];
+    block[8] = static_cast<std::uint32_t>(count >> 32);
+    block[9] = static_cast<std::uint32_t>(count);
+    block[10] = 0x7453474bu;  // a tag: this block ends the tree
+    std::uint32_t state[8];
+    sha256_initial_state(state);
+    sha256_compress(state, block);
+    return (static_cast<std::uint64_t>(state[0]) << 32) | state[1];
+}
+
+/// The gate's digest of @p count floats on the host (the checker's side of gate_device.cu's gate_digests).
+inline std::uint64_t result_digest(const float* values, std::uint64_t count) {
+    const std::uint64_t leaves = count == 0 ? 1 : (count + result_leaf_elements - 1) / result_leaf_elements;
+    std::vector<std::uint32_t> level(leaves * 8, 0u);
+    for (std::uint64_t leaf = 0; leaf < leaves; ++leaf) {
+        std::uint64_t sums[4] = {0, 0, 0, 0};
+        const std::uint64_t end = std::min(count, (leaf + 1) * result_leaf_elements);
+        for (std::uint64_t i = leaf * result_leaf_elements; i < end; ++i) {
+            std::uint32_t bits;
+            std::memcpy(&bits, values + i, sizeof bits);
+            std::uint64_t lanes[4];
+            leaf_share(bits, i, lanes);
+            for (int lane = 0; lane < 4; ++lane) sums[lane] += lanes[lane];
+        }
+        for (int lane = 0; lane < 4; ++lane) {
+            level[leaf * 8 + 2 * lane] = static_cast<std::uint32_t>(sums[lane] >> 32);
+            level[leaf * 8 + 2 * lane + 1] = static_cast<std::uint32_t>(sums[lane]);
+        }
+    }
+    std::uint64_t nodes = leaves;
+    do {
+        const std::uint64_t parents = (nodes + result_tree_arity - 1) / result_tree_arity;
+        std::vector<std::uint32_t> next(parents * 8);
+        for (std::uint64_t p = 0; p < parents; ++p) {
+            const int children = static_cast<int>(std::min<std::uint64_t>(result_tree_arity, nodes - p * result_tree_arity));
+            tree_node(&level[p * result_tree_arity * 8], children, &next[p * 8]);
+        }
+        level.swap(next);
+        nodes = parents;
+    } while (nodes > 1);
+    return tree_digest(level.data(), count);
+}
+
+/// @}
 
 }  // namespace tilelab::gate
