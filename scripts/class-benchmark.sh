@@ -95,6 +95,8 @@ sampler=""
 if command -v python3 >/dev/null; then
   python3 "$root/scripts/cpu-by-program.py" "$out/cpu-by-program.json" 0.25 & sampler=$!
 fi
+# Where a run's time goes when it stands still (scripts/watch-run.sh: load.csv, at-deadline.txt in the batch's folder).
+"$root/scripts/watch-run.sh" "$work/out" "${TILELAB_BATCH_DEADLINE:-0}" & watcher=$!
 start=$(date +%s)
 if [ -n "${TILELAB_BATCH_DEADLINE:-}" ]; then
   timeout --kill-after=20 "$TILELAB_BATCH_DEADLINE" grader/batch.sh "$work/class" "$work/out" "${jobs_args[@]}" \
@@ -105,6 +107,8 @@ else
 fi
 end=$(date +%s)
 [ -n "$sampler" ] && kill "$sampler" && wait "$sampler"
+kill "$watcher" 2>/dev/null; wait "$watcher" 2>/dev/null
+cp "$work/out/load.csv" "$work/out/at-deadline.txt" "$out/" 2>/dev/null
 cp "$work/out/grades.csv" "$work/out/timings.csv" "$work/out/class.html" "$out/" 2>/dev/null
 graded=$(grep -c 'graded student-' "$out/batch.log")
 kit_seconds=$(cat "$work/out/kit-seconds.txt" 2>/dev/null || echo "?")

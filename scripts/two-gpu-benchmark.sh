@@ -41,25 +41,15 @@ for gpus in ${RUNS:-0,1 0}; do
   rm -rf "$run" && find "$batch" -mindepth 1 -maxdepth 1 ! -name kit ! -name 'kit-seconds.txt' ! -name 'calibration*' \
     -exec rm -rf {} +
   start=$(date +%s)
-  # Where a run's time goes when it stands still: the load and each GPU's use every 5 s (load.csv), and, 2 s before
-  # a deadline, the grading's processes and the file locks held (at-deadline.txt; the lock files' inodes beside).
-  (while sleep 5; do
-     echo "$(date +%s),$(cut -d' ' -f1 /proc/loadavg),$(nvidia-smi --query-gpu=utilization.gpu --format=csv,noheader,nounits | paste -sd' ')"
-   done >"$batch/load.csv") &
-  sampler=$!
-  dumper=""
-  if [ "${DEADLINE:-0}" -gt 2 ]; then
-    (sleep $((DEADLINE - 2))
-     { ps -eo pid,ppid,pgid,stat,etimes,pcpu,args --sort=etimes | grep -E 'tilelab|compute-sanitizer|ctest|cmake' | grep -v grep
-       ls -i "$batch"/locks/* 2>/dev/null; cat /proc/locks; } >"$batch/at-deadline.txt" 2>&1) &
-    dumper=$!
-  fi
+  # Where a run's time goes when it stands still (scripts/watch-run.sh: load.csv, at-deadline.txt).
+  "$root/scripts/watch-run.sh" "$batch" "${DEADLINE:-0}" &
+  watcher=$!
   CUDA_VISIBLE_DEVICES=$gpus TILELAB_SEED=$(cat "$out/seed.txt") timeout --kill-after=20 "${DEADLINE:-0}" \
     "$root/grader/batch.sh" "$out/class/class" "$batch" -j "$jobs" -- "${kit_args[@]}" >"$batch/batch.log" 2>&1
   status=$?
   end=$(date +%s)
-  kill "$sampler" ${dumper:+"$dumper"} 2>/dev/null
-  wait "$sampler" ${dumper:+"$dumper"} 2>/dev/null
+  kill "$watcher" 2>/dev/null
+  wait "$watcher" 2>/dev/null
   [ "$status" = 0 ] || "$root/grader/batch.sh" --merge "$batch" >>"$batch/batch.log" 2>&1
   # The kit's check and the calibration's (both found done by --kit) are set-up, reported apart.
   setup=$(( $(cat "$batch/kit-seconds.txt" 2>/dev/null || echo 0) + $(cat "$batch/calibration-seconds.txt" 2>/dev/null || echo 0) ))
