@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdlib>
 #include <cstring>
 
@@ -75,6 +76,29 @@ TEST_SUITE("sandbox") {
         int status = 0;
         waitpid(leader, &status, 0);
         CHECK(WIFSIGNALED(status));
+    }
+
+    TEST_CASE("a process of the runner's own user that left its group is waited for too") {
+        if (geteuid() != 0) return;  // only root can run a program as another user (then the batch does)
+        tilelab::grader::Sandbox sandbox;
+        sandbox.confined = sandbox.own_uid = true;
+        sandbox.uid = sandbox.gid = 2099999999;
+        const pid_t child = fork();
+        if (child == 0) {
+            setsid();  // out of any group the caller knows
+            if (setresgid(sandbox.gid, sandbox.gid, sandbox.gid) != 0 || setresuid(sandbox.uid, sandbox.uid, sandbox.uid) != 0)
+                _exit(1);
+            execl("/bin/sleep", "sleep", "100", static_cast<char*>(nullptr));
+            _exit(127);
+        }
+        // Once it runs sleep as that user, /proc/<pid> is that user's: the scan finds it by its owner.
+        for (int tries = 0; tries < 200 && !sandboxed_processes_left(sandbox, 0); ++tries) usleep(10000);
+        CHECK(sandboxed_processes_left(sandbox, 0));
+        end_sandboxed_processes(sandbox, 0);
+        CHECK_FALSE(sandboxed_processes_left(sandbox, 0));
+        int status = 0;
+        waitpid(child, &status, 0);
+        CHECK((WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL));
     }
 
     TEST_CASE("the environment a lab's program gets is an allowlist") {
