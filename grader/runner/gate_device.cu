@@ -60,12 +60,9 @@ __global__ void __launch_bounds__(tree_threads)
     to += blockIdx.y * leaf_count * 8;
     std::uint64_t nodes = leaf_count;
     do {
-        const std::uint64_t parents = (nodes + gate::result_tree_arity - 1) / gate::result_tree_arity;
-        for (std::uint64_t p = threadIdx.x; p < parents; p += blockDim.x) {
-            const std::uint64_t left = nodes - p * gate::result_tree_arity;
-            const int children = static_cast<int>(left < gate::result_tree_arity ? left : gate::result_tree_arity);
-            gate::tree_node(from + p * gate::result_tree_arity * 8, children, to + p * 8);
-        }
+        const std::uint64_t parents = gate::tree_parents(nodes);
+        for (std::uint64_t p = threadIdx.x; p < parents; p += blockDim.x)
+            gate::tree_node(from + p * gate::result_tree_arity * 8, gate::tree_children(nodes, p), to + p * 8);
         __syncthreads();  // this level written before the next reads it
         std::uint32_t* swap = from;
         from = to;
@@ -89,7 +86,7 @@ std::vector<std::uint64_t> gate_digests(const float* P, std::size_t count, int s
     static unsigned long long* digests = nullptr;
     static std::uint32_t* levels[2] = {nullptr, nullptr};
     static std::size_t capacity_sets = 0, capacity_words = 0;
-    const std::uint64_t leaf_count = count == 0 ? 1 : (count + gate::result_leaf_elements - 1) / gate::result_leaf_elements;
+    const std::uint64_t leaf_count = gate::result_leaves(count);
     const std::size_t words = static_cast<std::size_t>(sets) * leaf_count * 8;
     if (static_cast<std::size_t>(sets) > capacity_sets || words > capacity_words) {
         for (void* old : {static_cast<void*>(digests), static_cast<void*>(levels[0]), static_cast<void*>(levels[1])})

@@ -11,6 +11,26 @@
 
 using namespace tilelab::gate;
 
+namespace {
+
+// @p count elements of operand @p which of set 0 drawn from @p seed: a result's stand-in.
+std::vector<float> drawn(std::size_t count, std::uint64_t seed, Operand which) {
+    std::vector<float> values(count);
+    for (std::size_t i = 0; i < count; ++i) values[i] = operand_value(seed, 0, which, i);
+    return values;
+}
+
+// @p values with bit @p bit of element @p i flipped.
+std::vector<float> with_bit_flipped(std::vector<float> values, std::size_t i, int bit) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &values[i], sizeof bits);
+    bits ^= 1u << bit;
+    std::memcpy(&values[i], &bits, sizeof bits);
+    return values;
+}
+
+}  // namespace
+
 TEST_SUITE("gate_data") {
     TEST_CASE("operands are exact floats in [-1, 1) that depend on the seed, the set, the operand and the place") {
         int negative = 0;
@@ -43,17 +63,12 @@ TEST_SUITE("gate_data") {
     }
 
     TEST_CASE("the gate's digest changes with any one bit, with elements swapped and with the element count") {
-        std::vector<float> P(5000);  // five leaves, the last one short
-        for (std::size_t i = 0; i < P.size(); ++i) P[i] = operand_value(1, 0, Operand::M, i);
+        const std::vector<float> P = drawn(5000, 1, Operand::M);  // five leaves, the last one short
         const std::uint64_t digest_of_P = result_digest(P.data(), P.size());
         CHECK(result_digest(P.data(), P.size()) == digest_of_P);
         for (std::size_t i : {std::size_t{0}, std::size_t{1023}, std::size_t{1024}, std::size_t{4999}})
             for (int bit : {0, 13, 31}) {
-                std::vector<float> changed = P;
-                std::uint32_t bits;
-                std::memcpy(&bits, &changed[i], sizeof bits);
-                bits ^= 1u << bit;
-                std::memcpy(&changed[i], &bits, sizeof bits);
+                const std::vector<float> changed = with_bit_flipped(P, i, bit);
                 CHECK(result_digest(changed.data(), changed.size()) != digest_of_P);
             }
         std::vector<float> swapped = P;
@@ -71,8 +86,7 @@ TEST_SUITE("gate_data") {
         // A digest that is a sum of one share per element: changing element i from a to a' shifts it by the same
         // amount whatever element j holds. That is what lets a program that sent a digest it made up fit a result
         // to it later, meeting in the middle over two elements' values (lab 04's record digest() is such a sum).
-        std::vector<float> P(4096);
-        for (std::size_t i = 0; i < P.size(); ++i) P[i] = operand_value(2, 0, Operand::N, i);
+        const std::vector<float> P = drawn(4096, 2, Operand::N);
         auto with = [&](float a, float b, auto digest_of) {
             std::vector<float> changed = P;
             changed[10] = a;
@@ -87,16 +101,11 @@ TEST_SUITE("gate_data") {
     }
 
     TEST_CASE("lab 04's record digest changes with any one bit of a result and with elements swapped") {
-        std::vector<float> P(1000);
-        for (std::size_t i = 0; i < P.size(); ++i) P[i] = operand_value(1, 0, Operand::M, i);
+        const std::vector<float> P = drawn(1000, 1, Operand::M);
         const std::uint64_t digest_of_P = digest(P.data(), P.size());
         for (std::size_t i : {std::size_t{0}, std::size_t{517}, std::size_t{999}})
             for (int bit : {0, 13, 31}) {
-                std::vector<float> changed = P;
-                std::uint32_t bits;
-                std::memcpy(&bits, &changed[i], sizeof bits);
-                bits ^= 1u << bit;
-                std::memcpy(&changed[i], &bits, sizeof bits);
+                const std::vector<float> changed = with_bit_flipped(P, i, bit);
                 CHECK(digest(changed.data(), changed.size()) != digest_of_P);
             }
         std::vector<float> swapped = P;

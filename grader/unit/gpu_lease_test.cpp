@@ -55,25 +55,9 @@ public:
         children_.push_back(pid);
     }
 
-    // A child that holds the lease for @p use @p hold_ms at a time, again and again, for @p total_ms (no tags).
-    void spawn_repeating(GpuUse use, int hold_ms, int total_ms) {
-        const pid_t pid = fork();
-        if (pid == 0) {
-            const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(total_ms);
-            GpuLease lease{path};
-            while (std::chrono::steady_clock::now() < end) {
-                lease.hold(use);
-                std::this_thread::sleep_for(std::chrono::milliseconds(hold_ms));
-                lease.release_shared();
-            }
-            _exit(0);
-        }
-        children_.push_back(pid);
-    }
-
-    // A child that holds the lease for @p use 20 ms at a time, again and again, for @p total_ms, and then writes
-    // @p within if none of its holds waited more than @p limit_ms, else @p beyond.
-    void spawn_longest_wait(GpuUse use, int total_ms, int limit_ms, char within, char beyond) {
+    // A child that holds the lease for @p use @p hold_ms at a time, again and again, for @p total_ms; then, when
+    // @p within is given, it writes @p within if none of its holds waited more than @p limit_ms, else @p beyond.
+    void spawn_repeating(GpuUse use, int hold_ms, int total_ms, char within = 0, char beyond = 0, int limit_ms = 0) {
         const pid_t pid = fork();
         if (pid == 0) {
             const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(total_ms);
@@ -81,11 +65,11 @@ public:
             std::chrono::steady_clock::duration longest{};
             while (std::chrono::steady_clock::now() < end) {
                 longest = std::max(longest, lease.hold(use));
-                std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                std::this_thread::sleep_for(std::chrono::milliseconds(hold_ms));
                 lease.release_shared();
             }
             const char tag = longest <= std::chrono::milliseconds(limit_ms) ? within : beyond;
-            _exit(write(channel_[1], &tag, 1) == 1 ? 0 : 2);
+            _exit(within == 0 || write(channel_[1], &tag, 1) == 1 ? 0 : 2);
         }
         children_.push_back(pid);
     }
@@ -220,7 +204,7 @@ TEST_SUITE("gpu_lease") {
         CHECK(scene.next_tag(300) == 0);
         // Another program's requests, 20 ms each, for 14 s: each waits at most the longest patience (4 s) and a
         // little; with a patience that kept doubling (to 8 s by then, 64 s at most) they waited 8 s and more.
-        scene.spawn_longest_wait(GpuUse::shared, 14000, 6000, 'W', 'L');
+        scene.spawn_repeating(GpuUse::shared, 20, 14000, 'W', 'L', 6000);
         CHECK_MESSAGE(scene.next_tag(20000) == 'W', "a request waited more than 6 s behind a waiting measuring check");
         hung.release_shared();
         CHECK_MESSAGE(scene.next_tag(8000) == 'T', "the measuring check did not get the GPU once the request ended");

@@ -81,6 +81,22 @@ constexpr std::uint64_t result_leaf_elements = 1024;
 /// Children per node of the tree: 4 × 8 words, two blocks of the compression function.
 constexpr std::uint64_t result_tree_arity = 4;
 
+/// The leaves of a result of @p count elements (one, of zeros, for none).
+TILELAB_GATE_HD inline std::uint64_t result_leaves(std::uint64_t count) {
+    return count == 0 ? 1 : (count + result_leaf_elements - 1) / result_leaf_elements;
+}
+
+/// The nodes of the level above a level of @p nodes.
+TILELAB_GATE_HD inline std::uint64_t tree_parents(std::uint64_t nodes) {
+    return (nodes + result_tree_arity - 1) / result_tree_arity;
+}
+
+/// The children of node @p parent of the level above a level of @p nodes (fewer than four at the level's end).
+TILELAB_GATE_HD inline int tree_children(std::uint64_t nodes, std::uint64_t parent) {
+    const std::uint64_t left = nodes - parent * result_tree_arity;
+    return static_cast<int>(left < result_tree_arity ? left : result_tree_arity);
+}
+
 /// SHA-256's initial state (FIPS 180-4), the state every node's compression starts from.
 TILELAB_GATE_HD inline void sha256_initial_state(std::uint32_t state[8]) {
     const std::uint32_t initial[8] = {0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au,
@@ -165,7 +181,7 @@ TILELAB_GATE_HD inline std::uint64_t tree_digest(const std::uint32_t root[8], st
 
 /// The gate's digest of @p count floats on the host (the checker's side of gate_device.cu's gate_digests).
 inline std::uint64_t result_digest(const float* values, std::uint64_t count) {
-    const std::uint64_t leaves = count == 0 ? 1 : (count + result_leaf_elements - 1) / result_leaf_elements;
+    const std::uint64_t leaves = result_leaves(count);
     std::vector<std::uint32_t> level(leaves * 8, 0u);
     for (std::uint64_t leaf = 0; leaf < leaves; ++leaf) {
         std::uint64_t sums[4] = {0, 0, 0, 0};
@@ -184,12 +200,10 @@ inline std::uint64_t result_digest(const float* values, std::uint64_t count) {
     }
     std::uint64_t nodes = leaves;
     do {
-        const std::uint64_t parents = (nodes + result_tree_arity - 1) / result_tree_arity;
+        const std::uint64_t parents = tree_parents(nodes);
         std::vector<std::uint32_t> next(parents * 8);
-        for (std::uint64_t p = 0; p < parents; ++p) {
-            const int children = static_cast<int>(std::min<std::uint64_t>(result_tree_arity, nodes - p * result_tree_arity));
-            tree_node(&level[p * result_tree_arity * 8], children, &next[p * 8]);
-        }
+        for (std::uint64_t p = 0; p < parents; ++p)
+            tree_node(&level[p * result_tree_arity * 8], tree_children(nodes, p), &next[p * 8]);
         level.swap(next);
         nodes = parents;
     } while (nodes > 1);
