@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -270,6 +271,7 @@ bool sandboxed_processes_left(const Sandbox& sandbox, pid_t group) {
 
 void end_sandboxed_processes(const Sandbox& sandbox, pid_t group) {
     const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    auto pause = std::chrono::milliseconds(1);  // most processes end within it; a GPU context takes tens
     do {
         if (group > 0) kill(-group, SIGKILL);
         if (sandbox.confined && sandbox.own_uid) {
@@ -290,7 +292,8 @@ void end_sandboxed_processes(const Sandbox& sandbox, pid_t group) {
         // hold on it must last (a gate that took the GPU as a killed runner's hold ended timed its kernels beside
         // that runner's kernel that never ended: honest kernels failed, docs/benchmarks.md#class_two_gpus).
         if (!sandboxed_processes_left(sandbox, group)) return;
-        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        std::this_thread::sleep_for(pause);
+        pause = std::min(pause * 2, std::chrono::milliseconds(16));
     } while (std::chrono::steady_clock::now() < give_up);
 }
 
