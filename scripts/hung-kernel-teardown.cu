@@ -1,8 +1,11 @@
 // What a kernel that never ends does to a GPU's other users, and how long its process takes to end once killed
 // (docs/benchmarks.md#class_two_gpus): a gate that times its kernels while another program's kernel spins is
 // disturbed, and a killed program's kernel runs until the driver has torn its context down.
-//   nvcc -arch=sm_90 -o hung scripts/hung-kernel-teardown.cu && [WALL=1] [BLOCKS=65536] ./hung
+//   nvcc -arch=sm_90 -Icommon/include -o hung scripts/hung-kernel-teardown.cu common/src/cuda_check.cpp
+//   [WALL=1] [BLOCKS=65536] ./hung
 // WALL: time by the host's clock from launch to the end, as the gate does; BLOCKS: the spinning grid's size.
+#include <tilelab/cuda_check.hpp>
+
 #include <cuda_runtime.h>
 
 #include <signal.h>
@@ -14,15 +17,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
-
-#define CHECK(call)                                                                                          \
-    do {                                                                                                     \
-        const cudaError_t e = (call);                                                                        \
-        if (e != cudaSuccess) {                                                                              \
-            std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e));                  \
-            std::exit(1);                                                                                    \
-        }                                                                                                    \
-    } while (0)
 
 using Clock = std::chrono::steady_clock;
 
@@ -44,19 +38,19 @@ double median_ms(float* out, int rounds) {
     std::vector<double> times;
     for (int run = 0; run < 7; ++run) {
         cudaEvent_t start, stop;
-        CHECK(cudaEventCreate(&start));
-        CHECK(cudaEventCreate(&stop));
+        TILELAB_CUDA_CHECK(cudaEventCreate(&start));
+        TILELAB_CUDA_CHECK(cudaEventCreate(&stop));
         const auto began = Clock::now();
-        CHECK(cudaEventRecord(start));
+        TILELAB_CUDA_CHECK(cudaEventRecord(start));
         work<<<132 * 8, 256>>>(out, rounds);
-        CHECK(cudaGetLastError());
-        CHECK(cudaEventRecord(stop));
-        CHECK(cudaEventSynchronize(stop));
+        TILELAB_CUDA_CHECK(cudaGetLastError());
+        TILELAB_CUDA_CHECK(cudaEventRecord(stop));
+        TILELAB_CUDA_CHECK(cudaEventSynchronize(stop));
         float ms = 0;
-        CHECK(cudaEventElapsedTime(&ms, start, stop));
+        TILELAB_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
         times.push_back(wall ? std::chrono::duration<double, std::milli>(Clock::now() - began).count() : ms);
-        CHECK(cudaEventDestroy(start));
-        CHECK(cudaEventDestroy(stop));
+        TILELAB_CUDA_CHECK(cudaEventDestroy(start));
+        TILELAB_CUDA_CHECK(cudaEventDestroy(stop));
     }
     std::sort(times.begin(), times.end());
     return times[times.size() / 2];
@@ -65,20 +59,20 @@ double median_ms(float* out, int rounds) {
 int main(int argc, char** argv) {
     if (argc > 1) {  // the program whose kernel never ends
         int* stop = nullptr;
-        CHECK(cudaMalloc(&stop, sizeof(int)));
-        CHECK(cudaMemset(stop, 0, sizeof(int)));
+        TILELAB_CUDA_CHECK(cudaMalloc(&stop, sizeof(int)));
+        TILELAB_CUDA_CHECK(cudaMemset(stop, 0, sizeof(int)));
         // As a naive multiply's grid (BLOCKS, default one warp per SM): the blocks the driver stops at the kill.
         const char* blocks = std::getenv("BLOCKS");
         spin<<<blocks != nullptr ? std::atoi(blocks) : 132, blocks != nullptr ? 256 : 32>>>(stop);
-        CHECK(cudaGetLastError());
+        TILELAB_CUDA_CHECK(cudaGetLastError());
         std::printf("spinning\n");
         std::fflush(stdout);
-        CHECK(cudaDeviceSynchronize());
+        TILELAB_CUDA_CHECK(cudaDeviceSynchronize());
         return 0;
     }
     wall = std::getenv("WALL") != nullptr;
     float* out = nullptr;
-    CHECK(cudaMalloc(&out, 132 * 8 * 256 * sizeof(float)));
+    TILELAB_CUDA_CHECK(cudaMalloc(&out, 132 * 8 * 256 * sizeof(float)));
     const int rounds = 200000;
     median_ms(out, rounds);  // warm-up
     const double alone_before = median_ms(out, rounds);

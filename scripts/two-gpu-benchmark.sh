@@ -36,10 +36,11 @@ fi
 count=${1:-64} jobs=${2:-32}
 [ -x "$batch/kit/grader/tilelab-batch" ] && [ -f "$out/seed.txt" ] || { echo "run $0 --kit first" >&2; exit 2; }
 [ "$(grep -c '^GPU ' "$out/gpus.txt")" -ge 2 ] || { echo "two GPUs needed (nvidia-smi lists fewer)" >&2; exit 2; }
+# What a run leaves in the batch's folder: all but the kit and its calibration, which both runs use.
+run_files() { find "$batch" -mindepth 1 -maxdepth 1 ! -name kit ! -name 'kit-seconds.txt' ! -name 'calibration*' "$@"; }
 for gpus in ${RUNS:-0,1 0}; do
   run=$out/gpus-${gpus//,/-}
-  rm -rf "$run" && find "$batch" -mindepth 1 -maxdepth 1 ! -name kit ! -name 'kit-seconds.txt' ! -name 'calibration*' \
-    -exec rm -rf {} +
+  rm -rf "$run" && run_files -exec rm -rf {} +
   start=$(date +%s)
   # Where a run's time goes when it stands still (scripts/watch-run.sh: load.csv, at-deadline.txt).
   "$root/scripts/watch-run.sh" "$batch" "${DEADLINE:-0}" &
@@ -54,8 +55,7 @@ for gpus in ${RUNS:-0,1 0}; do
   # The kit's check and the calibration's (both found done by --kit) are set-up, reported apart.
   setup=$(( $(cat "$batch/kit-seconds.txt" 2>/dev/null || echo 0) + $(cat "$batch/calibration-seconds.txt" 2>/dev/null || echo 0) ))
   seconds=$((end - start - setup))
-  mkdir -p "$run" && find "$batch" -mindepth 1 -maxdepth 1 ! -name kit ! -name 'kit-seconds.txt' ! -name 'calibration*' \
-    -exec mv -t "$run" {} +
+  mkdir -p "$run" && run_files -exec mv -t "$run" {} +
   graded=$(ls "$run"/reports/*/summary.json 2>/dev/null | wc -l)
   echo "GPUs $gpus: batch.sh exit $status, $graded of $count graded in $seconds s after the kit's check ($setup s)" \
        "($(awk -v n="$graded" -v s="$seconds" 'BEGIN { printf "%.2f", (s > 0) ? 60 * n / s : 0 }') per minute)" |
