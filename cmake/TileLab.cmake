@@ -123,15 +123,16 @@ function(_tilelab_add_checks prefix target tile_width backend labels suites)
       _tilelab_add_gate_test(${prefix} ${suite} ${target} "${labels}" ${backend} ${ARGN})
     else()
       set(request_limit 0)
+      _tilelab_request_limit(backend_request_limit ${backend})
       if(TILELAB_SUITE_${suite}_KIND MATCHES "^(correctness|structure)$")
         # Each multiply answers in well under a second on either backend: a kernel that never ends is stopped
         # after this long rather than at the check's limit (and, in a batch, does not hold the GPU that long).
-        set(request_limit ${TILELAB_REQUEST_LIMIT})
+        set(request_limit ${backend_request_limit})
       elseif(TILELAB_SUITE_${suite}_KIND STREQUAL "timing")
         # Lab 04's host code times a few multiplies: seconds. Host code that never returns held the GPU for the
         # check's whole limit, and in a batch a gate waiting for it kept every other request out
         # (docs/benchmarks.md#class_two_gpus).
-        math(EXPR request_limit "${TILELAB_REQUEST_LIMIT} * ${TILELAB_SUITE_${suite}_TIME_FACTOR}")
+        math(EXPR request_limit "${backend_request_limit} * ${TILELAB_SUITE_${suite}_TIME_FACTOR}")
       endif()
       if(backend STREQUAL "gpu" AND TILELAB_SUITE_${suite}_MEASURES_GPU)
         list(APPEND measuring_series --suite ${suite}:${seconds}:${request_limit}:exclusive)
@@ -247,12 +248,26 @@ function(_tilelab_add_shared_run_tests)
   endforeach()
 endfunction()
 
+# The seconds one request of a correctness check may take on @p backend. The CPU backend emulates every thread of a
+# multiply (seconds for the largest on a busy 2-core machine); a GPU answers the largest (1024^3) in milliseconds:
+# 1.03 s at most, a whole check's requests, with 16 submissions sharing an H200. A kernel that never ends holds the
+# GPU until this limit, and every gate of a batch waits for it meanwhile: at 20 s, one such submission kept a class
+# of 64 from finishing any submission for three minutes (docs/benchmarks.md#class_hung_kernel).
+function(_tilelab_request_limit out_var backend)
+  if(backend STREQUAL "gpu")
+    set(${out_var} ${TILELAB_GPU_REQUEST_LIMIT} PARENT_SCOPE)
+  else()
+    set(${out_var} ${TILELAB_REQUEST_LIMIT} PARENT_SCOPE)
+  endif()
+endfunction()
+
 # <program> (with its limits) running the sanitized suite (eight shapes with partial tiles, see shapes.hpp) with
 # the lab's runner under compute-sanitizer's @p tool. Each request of those small shapes answers within seconds
-# even under racecheck: a kernel that never ends is stopped at three times a correctness check's request limit,
+# even under racecheck: a kernel that never ends is stopped at three times a GPU correctness check's request limit,
 # not at the run's limit (minutes, while it shares the GPU that a gate waits to have alone).
 function(_tilelab_sanitizer_command out_var tool)
-  math(EXPR request_limit "${TILELAB_REQUEST_LIMIT} * 3")
+  _tilelab_request_limit(request_limit gpu)
+  math(EXPR request_limit "${request_limit} * 3")
   set(${out_var} ${ARGN} --sanitizer "${TILELAB_COMPUTE_SANITIZER}" --sanitizer-tool ${tool} --test-suite=sanitized
       --request-limit ${request_limit} PARENT_SCOPE)
 endfunction()

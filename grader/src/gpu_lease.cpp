@@ -48,16 +48,18 @@ bool lock_within(int fd, const std::string& path, std::chrono::steady_clock::dur
 }
 
 // How long a checker waiting to hold the GPU alone first keeps new requests out while it waits for those under way,
-// and how long it then lets them run before it tries again. A request lasts milliseconds, a few seconds at most; one
+// and how long it then lets them run before it tries again. A request lasts milliseconds, a second at most; one
 // whose kernel never ends lasts until its limit, and meanwhile every request of the batch would wait behind the
 // checker at the turnstile: a class of 64 stood still for 200 s behind one such submission
-// (docs/benchmarks.md#class_sanitizer_groups). The patience doubles at each try, so that requests that keep
-// overlapping cannot keep the checker out, but only up to a few seconds: a request that outlasts it is one the
-// checker must wait for anyway, and with a patience of a minute the turnstile was shut almost all the time such a
-// request lasted (two classes on the two-GPU machine stood still for minutes, benchmarks#class_two_gpus).
+// (docs/benchmarks.md#class_sanitizer_groups). The patience doubles once, so that requests that keep overlapping
+// cannot keep the checker out, and no further: a request that outlasts two seconds is one the checker must wait for
+// anyway. The turn is twice the longest patience, so that while such a request lasts the turnstile is shut a third of
+// the time at most: with a patience of up to 4 s and turns of 2 s it was shut two thirds of it, and a class of 64
+// finished no submission for three minutes while one kernel that never ended was stopped check after check
+// (benchmarks#class_hung_kernel); with a patience of a minute, almost all of it (benchmarks#class_two_gpus).
 constexpr auto first_requests_patience = std::chrono::seconds(1);
-constexpr auto longest_requests_patience = std::chrono::seconds(4);
-constexpr auto requests_turn = std::chrono::milliseconds(2000);
+constexpr auto longest_requests_patience = std::chrono::seconds(2);
+constexpr auto requests_turn = std::chrono::milliseconds(4000);
 
 // Whether a hold for @p held already covers a request for @p wanted.
 bool covers(GpuUse held, GpuUse wanted) {
