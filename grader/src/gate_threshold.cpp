@@ -24,6 +24,10 @@ std::string GateThreshold::explain() const {
     return text;
 }
 
+bool race_again(int trials_asked, int races_run, bool last_fast) {
+    return trials_asked == 1 && races_run == 1 && !last_fast;
+}
+
 bool race_decided_early(int pairs, double speedup, double required) {
     for (const EarlyStop& stop : early_stops)
         if (pairs == stop.pairs && (speedup >= required * stop.margin || speedup * stop.margin <= required)) return true;

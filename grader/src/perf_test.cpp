@@ -449,7 +449,7 @@ TEST_SUITE("perf") {
             // Buffers and warm-up while the GPU is shared; held alone for the timed runs.
             sets = prepare_race(reference, tiled, setting, pick);
             threshold = gate_threshold(lab.gate_fraction, model_speedup_of(calibration), override);
-            for (int t = 0; t < trials; ++t) {
+            for (int t = 0, races = trials; t < races; ++t) {
                 std::vector<KeptResult> kept;
                 hold_gpu(GpuUse::timing);
                 race(reference, tiled, setting, sets, pick, kept, threshold.required);
@@ -467,6 +467,7 @@ TEST_SUITE("perf") {
                 trial.reference_events = median(reference.event_ms);
                 trial.lab_events = median(tiled.event_ms);
                 done.push_back(trial);
+                if (race_again(trials, t + 1, trial.speedup >= threshold.required)) ++races;
             }
         } catch (const std::exception& error) {
             gpu_lease().release();
@@ -481,6 +482,8 @@ TEST_SUITE("perf") {
         double first_slow_speedup = 0;
         int slow = 0;
         std::vector<double> trial_speedups, trial_fast;
+        // The races that decide: the trials asked for, or, when a slow race was raced again (race_again), the last.
+        const std::size_t deciding = done.size() - std::min<std::size_t>(done.size(), static_cast<std::size_t>(trials));
         for (std::size_t t = 0; t < done.size(); ++t) {
             const Trial& trial = done[t];
             char line[640];
@@ -492,11 +495,15 @@ TEST_SUITE("perf") {
                           trial.reference_median, trial.reference_min, trial.reference_max, trial.lab_median,
                           trial.lab_min, trial.lab_max, trial.speedup, required);
             if (trials > 1) std::printf("trial %zu of %d: ", t + 1, trials);
+            if (t < deciding)
+                std::printf("a first race, too slow, raced again (a loaded machine can delay a race's answers; the "
+                            "second race decides): ");
             std::printf("%s\n", line);
             std::printf("for comparison, each program's own CUDA events around its launches (not used to decide): "
                         "reference %.3f ms, the lab's kernel %.3f ms, events' speedup %.2fx\n",
                         trial.reference_events, trial.lab_events, trial.reference_events / trial.lab_events);
             const bool fast = trial.speedup >= required;
+            if (t < deciding) continue;
             trial_speedups.push_back(trial.speedup);
             trial_fast.push_back(fast ? 1 : 0);
             if (!fast && slow++ == 0) {
@@ -520,7 +527,8 @@ TEST_SUITE("perf") {
         if (flags != nullptr && *flags != '\0')
             std::printf("both kernels built with %s: global loads are cached in L2 only, so a kernel is fast here "
                         "through what it reuses from shared memory, not through the L1 cache\n", flags);
-        const double lab_median = done.empty() ? 0 : done.front().lab_median;
+        const Trial& decided = done[deciding];  // the first race that decides (done holds one at least)
+        const double lab_median = decided.lab_median;
         // A fast wrong kernel must not pass: sampled elements of its results against the float64 reference.
         if (found.wrong > 0)
             FAIL_CHECK((std::to_string(found.wrong) + " of " + std::to_string(found.sampled) +
@@ -530,10 +538,11 @@ TEST_SUITE("perf") {
         else if (found.forged == 0)  // the rate of a right result, for Gradescope's leaderboard (report.cmake reads this line)
             std::printf("leaderboard: %.1f GFLOP/s (%s, %dx%dx%d, median of %d runs)\n",
                         2.0 * n * n * static_cast<double>(n) / (lab_median * 1e6), lab.name, n, n, n,
-                        done.empty() ? 0 : done.front().pairs);
+                        decided.pairs);
         const bool right = found.forged == 0 && found.wrong == 0;
-        record_gate_measures(lab, gpu, threshold, calibration, done.front(), trial_speedups, trial_fast, right, right && slow == 0,
+        record_gate_measures(lab, gpu, threshold, calibration, decided, trial_speedups, trial_fast, right, right && slow == 0,
                           right ? 2.0 * n * n * static_cast<double>(n) / (lab_median * 1e6) : 0);
+        if (deciding > 0) current_check_measures()["first_race_speedup"] = done.front().speedup;  // raced again
         if (slow == 0) return;
         char summary[640];
         std::snprintf(summary, sizeof summary,
