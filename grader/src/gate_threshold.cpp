@@ -24,8 +24,8 @@ std::string GateThreshold::explain() const {
     return text;
 }
 
-bool race_again(int trials_asked, int races_run, bool last_fast) {
-    return trials_asked == 1 && races_run == 1 && !last_fast;
+bool race_again(int trials_asked, int races_run, double speedup, double required) {
+    return trials_asked == 1 && races_run == 1 && speedup < required && speedup >= required * race_again_from;
 }
 
 bool race_decided_early(int pairs, double speedup, double required) {

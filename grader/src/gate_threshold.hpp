@@ -48,14 +48,20 @@ struct EarlyStop {
 /// moved by one request that a loaded machine delays; a median of five is not.
 inline constexpr EarlyStop early_stops[] = {{5, 1.20}};
 
-/// Whether the gate races once more after @p races_run races, the last of which was @p last_fast (fast enough), when
-/// the gate was asked for @p trials_asked races (TILELAB_GATE_TRIALS, 1 when grading). A slow race is raced again
-/// once, and the second race decides: a loaded machine delays the programs' answers, which the gate times, and in a
-/// class of 64 on the H200 one honest kernel's race in about 450 read 1.00x where graded alone it read 1.5x
-/// (docs/benchmarks.md#class_hung_kernel). A slow kernel is slow in both races (every untiled kernel of the margin data
-/// is slower than its requirement by more than a race's spread). Trials asked for (scripts/gate-margins.sh) are each
-/// decided as they are measured.
-bool race_again(int trials_asked, int races_run, bool last_fast);
+/// A slow race whose speedup is at least this share of the requirement is raced again (race_again): the loaded
+/// races that failed honest kernels read 0.80x to 1.03x against requirements of 1.00x to 1.26x, while a kernel far
+/// slower than that is slow however busy the machine (one that ran a block's work on one thread, 0.003x, held the
+/// GPU alone 11 s for its race, which a second race would double).
+inline constexpr double race_again_from = 0.5;
+
+/// Whether the gate races once more after @p races_run races, the last of which measured @p speedup against
+/// @p required, when the gate was asked for @p trials_asked races (TILELAB_GATE_TRIALS, 1 when grading). A slow race
+/// at least race_again_from of the requirement is raced again once, and the second race decides: a loaded machine
+/// delays the programs' answers, which the gate times, and in a class of 64 on the H200 two honest kernels' races of
+/// about 440 read 1.00x and 1.03x, one of which graded alone read 1.5x (docs/benchmarks.md#class_hung_kernel). A slow
+/// kernel is slow in both races (every untiled kernel of the margin data is slower than its requirement by more than
+/// a race's spread). Trials asked for (scripts/gate-margins.sh) are each decided as they are measured.
+bool race_again(int trials_asked, int races_run, double speedup, double required);
 
 /// Whether a race that has timed @p pairs pairs, its speedup so far @p speedup, is decided against @p required by
 /// one of early_stops (only at a stop's own number of pairs).

@@ -467,7 +467,7 @@ TEST_SUITE("perf") {
                 trial.reference_events = median(reference.event_ms);
                 trial.lab_events = median(tiled.event_ms);
                 done.push_back(trial);
-                if (race_again(trials, t + 1, trial.speedup >= threshold.required)) ++races;
+                if (race_again(trials, t + 1, trial.speedup, threshold.required)) ++races;
             }
         } catch (const std::exception& error) {
             gpu_lease().release();

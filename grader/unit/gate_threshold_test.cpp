@@ -131,10 +131,12 @@ TEST_SUITE("gate_threshold") {
     }
 
     TEST_CASE("a slow race is raced again once, and only when grading") {
-        CHECK(race_again(1, 1, false));
-        CHECK_FALSE(race_again(1, 1, true));   // a fast race decides
-        CHECK_FALSE(race_again(1, 2, false));  // the second race decides, slow or not
-        CHECK_FALSE(race_again(3, 1, false));  // trials asked for (scripts/gate-margins.sh) are each decided
+        CHECK(race_again(1, 1, 1.00, 1.21));        // an honest kernel's race on a loaded machine
+        CHECK(race_again(1, 1, 0.80, 1.00));
+        CHECK_FALSE(race_again(1, 1, 1.21, 1.21));  // a fast race decides
+        CHECK_FALSE(race_again(1, 2, 1.00, 1.21));  // the second race decides, slow or not
+        CHECK_FALSE(race_again(3, 1, 1.00, 1.21));  // trials asked for (scripts/gate-margins.sh) are each decided
+        CHECK_FALSE(race_again(1, 1, 0.003, 1.14)); // far slower than any load makes a kernel: decided at once
         // That a second race does not let a slow kernel through rests on the margin data: every untiled kernel is
         // slower than its requirement by more than a race's spread (the margin data's case above).
     }
