@@ -123,21 +123,31 @@ function(_tilelab_add_checks prefix target tile_width backend labels suites)
       _tilelab_add_gate_test(${prefix} ${suite} ${target} "${labels}" ${backend} ${ARGN})
     else()
       set(request_limit 0)
+      set(request_cpu_limit 0)
       _tilelab_request_limit(backend_request_limit ${backend})
       if(TILELAB_SUITE_${suite}_KIND MATCHES "^(correctness|structure)$")
         # Each multiply answers in well under a second on either backend: a kernel that never ends is stopped
         # after this long rather than at the check's limit (and, in a batch, does not hold the GPU that long).
         set(request_limit ${backend_request_limit})
+        set(request_cpu_limit ${TILELAB_REQUEST_CPU_LIMIT})
       elseif(TILELAB_SUITE_${suite}_KIND STREQUAL "timing")
         # Lab 04's host code times a few multiplies: seconds. Host code that never returns held the GPU for the
         # check's whole limit, and in a batch a gate waiting for it kept every other request out
         # (docs/benchmarks.md#class_two_gpus).
         math(EXPR request_limit "${backend_request_limit} * ${TILELAB_SUITE_${suite}_TIME_FACTOR}")
+        math(EXPR request_cpu_limit "${TILELAB_REQUEST_CPU_LIMIT} * ${TILELAB_SUITE_${suite}_TIME_FACTOR}")
+      endif()
+      # On the CPU backend a request is also stopped by the CPU time it used (the emulated kernel's work), which a
+      # busy machine does not stretch: a kernel that never ends costs seconds a check there, not the wall-clock
+      # limit that a busy 2-core machine needs (docs/benchmarks.md#class_hung_kernel).
+      set(shared_limits ${request_limit}:shared)
+      if(backend STREQUAL "cpu" AND request_cpu_limit GREATER 0)
+        string(APPEND shared_limits :${request_cpu_limit})
       endif()
       if(backend STREQUAL "gpu" AND TILELAB_SUITE_${suite}_MEASURES_GPU)
         list(APPEND measuring_series --suite ${suite}:${seconds}:${request_limit}:exclusive)
       else()
-        list(APPEND series --suite ${suite}:${seconds}:${request_limit}:shared)
+        list(APPEND series --suite ${suite}:${seconds}:${shared_limits})
       endif()
       math(EXPR series_timeout "${series_timeout} + ${timeout}")
       _tilelab_add_shown_check(${prefix} ${suite} "${labels};${backend};${suite}" ${backend} checked)

@@ -25,7 +25,7 @@ function(tilelab_export_kit)
 
   # The settings a submission's build must share with the kit: compilers, flags, and the grading options.
   set(settings "# Written by the TileLab kit build (cmake/TileLabKitExport.cmake); read by grader/submission.\n")
-  foreach(variable TILELAB_BACKENDS TILELAB_TILE_WIDTHS TILELAB_TEST_TIMEOUT TILELAB_REQUEST_LIMIT TILELAB_GPU_REQUEST_LIMIT
+  foreach(variable TILELAB_BACKENDS TILELAB_TILE_WIDTHS TILELAB_TEST_TIMEOUT TILELAB_REQUEST_LIMIT TILELAB_REQUEST_CPU_LIMIT TILELAB_GPU_REQUEST_LIMIT
                    TILELAB_PERF_TILE_WIDTH
                    TILELAB_MIN_SPEEDUP TILELAB_GATE_CUDA_FLAGS TILELAB_SANITIZER_TILE_WIDTH TILELAB_COMPUTE_SANITIZER TILELAB_RUNNER_MODULES
                    TILELAB_CXXFILT CMAKE_BUILD_TYPE CMAKE_CXX_COMPILER CMAKE_CXX_FLAGS CMAKE_CUDA_COMPILER

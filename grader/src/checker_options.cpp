@@ -53,6 +53,8 @@ CheckerOptions parse_checker_options(int& argc, char** argv) {
         else if (arg == "--verdict-file") options.verdict_file = value();
         else if (arg == "--exclusive-gpu") options.exclusive_gpu = true;
         else if (arg == "--request-limit") options.request_limit_seconds = std::strtod(value().c_str(), nullptr);
+        else if (arg == "--request-cpu-limit")
+            options.request_cpu_limit_seconds = std::strtod(value().c_str(), nullptr);
         else if (arg == "--suite") options.series.push_back(parse_series_suite(value()));
         else argv[kept++] = argv[i];
     }

@@ -242,6 +242,7 @@ int run_series(int argc, char** argv, tilelab::grader::CheckerOptions options, c
         const auto started = std::chrono::steady_clock::now();
         options.deadline = started + std::chrono::milliseconds(static_cast<long long>(suite.seconds * 1000));
         options.request_limit_seconds = suite.request_limit_seconds;
+        options.request_cpu_limit_seconds = suite.request_cpu_limit_seconds;
         options.exclusive_gpu = suite.exclusive_gpu;
         set_checker_options(options);
         if (holds_log != nullptr) gpu_lease().log_holds(holds_log, label + "." + suite.name);

@@ -64,13 +64,19 @@ void switch_lab() {
     drop_runner();
 }
 
+// The check's limits of each request (wall-clock, and CPU time on the CPU backend) on @p process.
+void apply_request_limits(RunnerProcess& process) {
+    const auto ms = [](double seconds) { return std::chrono::milliseconds(static_cast<long long>(seconds * 1000)); };
+    process.set_request_limit(ms(checker_options().request_limit_seconds));
+    process.set_request_cpu_limit(ms(checker_options().request_cpu_limit_seconds));
+}
+
 RunnerProcess& started_runner() {
     switch_lab();
     if (!runner) {
         runner_command = checker_options().runner;
         runner = std::make_unique<RunnerProcess>(checker_options().runner, checker_options().deadline);
-        runner->set_request_limit(
-            std::chrono::milliseconds(static_cast<long long>(checker_options().request_limit_seconds * 1000)));
+        apply_request_limits(*runner);
         std::printf("Sandbox: %s\n", runner->confinement().c_str());
         std::fflush(stdout);
         // The program's CUDA context is created by a request of its own, holding the GPU only as creating a context
@@ -206,8 +212,7 @@ void begin_check() {
     runner_unusable = false;
     if (!runner) return;
     runner->set_deadline(checker_options().deadline);
-    runner->set_request_limit(
-        std::chrono::milliseconds(static_cast<long long>(checker_options().request_limit_seconds * 1000)));
+    apply_request_limits(*runner);
 }
 
 int finish_runner() { return runner ? runner->finish() : 0; }

@@ -63,6 +63,8 @@ struct CheckerOptions {
     std::string verdict_file;                  ///< Where the checker writes its verdict for grade.cmake; may be empty.
     std::string sanitizer_tool;                ///< compute-sanitizer's tool the runner runs under; empty for none.
     double request_limit_seconds = 0;          ///< Limit of each request to the runner (0: none), --request-limit.
+    double request_cpu_limit_seconds = 0;      ///< CPU time each request may use in the runner (0: no limit),
+                                               ///< --request-cpu-limit (the CPU backend's checks).
     bool exclusive_gpu = false;                ///< The check measures the GPU: it holds it alone (gpu_lease.hpp).
     /// Checks run one after another by this process (--suite, suite_series.hpp); empty: the command line's.
     std::vector<SeriesSuite> series;

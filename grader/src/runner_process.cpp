@@ -9,8 +9,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 namespace tilelab::grader {
@@ -87,6 +90,14 @@ bool RunnerProcess::wait_readable(Clock::time_point until) {
         pollfd p{reply_fd_, POLLIN, 0};
         const int ready = poll(&p, 1, static_cast<int>(std::min<long long>(left, 200)));
         if (ready > 0) return true;
+        if (request_cpu_limit_.count() > 0 && cpu_at_request_.count() >= 0) {
+            const auto used = cpu_time() - cpu_at_request_;
+            if (used > request_cpu_limit_)
+                gone("the lab's program used more than " + std::to_string(request_cpu_limit_.count() / 1000) +
+                         " s of CPU time on one request, the CPU backend's limit of one request "
+                         "(TILELAB_REQUEST_CPU_LIMIT): a correct kernel's largest multiply takes about one",
+                     too_slow_hint);
+        }
         if (ready < 0 && errno != EINTR) return true;  // let the read report it
         // Ended, though a child it left behind may still hold the channel open: no reply is coming.
         int status = 0;
@@ -115,6 +126,7 @@ std::vector<unsigned char> RunnerProcess::call(const wire::Writer& request, cons
     if (exit_status_ >= 0) throw RunnerGone("the lab's program has already ended");
     reply_due_ = deadline_;
     if (request_limit_.count() > 0) reply_due_ = std::min(deadline_, Clock::now() + request_limit_);
+    cpu_at_request_ = request_cpu_limit_.count() > 0 ? cpu_time() : std::chrono::milliseconds{-1};
     if (!wire::send_frame(request_fd_, request.bytes())) {
         // It is gone: say how.
         int status = 0;
@@ -159,20 +171,40 @@ std::vector<unsigned char> RunnerProcess::call(const wire::Writer& request, cons
 std::vector<unsigned char> RunnerProcess::call_as_start(const wire::Writer& request, const std::string& doing,
                                                         ReplyHeader& header) {
     const auto deadline = deadline_;
-    const auto limit = request_limit_;
+    const auto limit = request_limit_, cpu_limit = request_cpu_limit_;
     const auto started = Clock::now();
     deadline_ = started + start_allowance;
-    request_limit_ = std::chrono::milliseconds{0};
+    request_limit_ = request_cpu_limit_ = std::chrono::milliseconds{0};
     struct Restore {  // the check's own limits again, whatever happens; its deadline later by the start's time
         RunnerProcess& process;
         Clock::time_point deadline, started;
-        std::chrono::milliseconds limit;
+        std::chrono::milliseconds limit, cpu_limit;
         ~Restore() {
             process.deadline_ = deadline + (Clock::now() - started);
             process.request_limit_ = limit;
+            process.request_cpu_limit_ = cpu_limit;
         }
-    } restore{*this, deadline, started, limit};
+    } restore{*this, deadline, started, limit, cpu_limit};
     return call(request, doing, header);
+}
+
+std::chrono::milliseconds RunnerProcess::cpu_time() const {
+    // Fields 14 and 15 of /proc/<pid>/stat (after the name in parentheses, which may hold spaces): the user and
+    // system time of the whole process, its ended threads included (the emulator's workers end after each launch).
+    std::ifstream in("/proc/" + std::to_string(pid_) + "/stat");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::size_t close = text.rfind(')');
+    if (close == std::string::npos) return std::chrono::milliseconds{-1};
+    std::istringstream fields(text.substr(close + 2));
+    std::string field;
+    unsigned long long user = 0, system = 0;
+    for (int i = 3; i <= 15 && fields >> field; ++i) {  // field 3 (the state) comes first
+        if (i == 14) user = std::strtoull(field.c_str(), nullptr, 10);
+        if (i == 15) system = std::strtoull(field.c_str(), nullptr, 10);
+    }
+    if (!fields) return std::chrono::milliseconds{-1};
+    static const long ticks = sysconf(_SC_CLK_TCK);
+    return std::chrono::milliseconds{static_cast<long long>((user + system) * 1000 / static_cast<unsigned long long>(ticks > 0 ? ticks : 100))};
 }
 
 int RunnerProcess::finish() {

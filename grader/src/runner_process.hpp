@@ -71,6 +71,11 @@ public:
     /// a kernel that never ends is stopped long before the whole check's limit.
     void set_request_limit(std::chrono::milliseconds limit) noexcept { request_limit_ = limit; }
 
+    /// Each request must also use at most @p limit of CPU time in the runner (zero: no such limit). On the CPU
+    /// backend a kernel that never ends spins the emulator's cores: stopped by the CPU time it used, it is stopped
+    /// after the same work however busy the machine is, and a busy machine needs no longer wall-clock limit for it.
+    void set_request_cpu_limit(std::chrono::milliseconds limit) noexcept { request_cpu_limit_ = limit; }
+
     /// Moves the deadline @p by later: the time this checker waited for its turn on the GPU is not the lab's.
     void postpone_deadline(std::chrono::steady_clock::duration by) noexcept { deadline_ += by; }
     /// Sets the deadline anew: the next check of a series has its own (grader_main's --suite).
@@ -85,6 +90,8 @@ private:
     /// True once the reply can be read; false when the runner has ended; a timeout is gone().
     bool wait_readable(std::chrono::steady_clock::time_point until);
     bool read_bytes(void* data, std::size_t size);
+    /// The CPU time the runner's threads (those ended too) have used, from /proc; negative when it cannot be read.
+    std::chrono::milliseconds cpu_time() const;
 
     Sandbox sandbox_;
     std::string output_path_;
@@ -94,6 +101,8 @@ private:
     int exit_status_ = -1;
     std::chrono::steady_clock::time_point deadline_;
     std::chrono::milliseconds request_limit_{0};
+    std::chrono::milliseconds request_cpu_limit_{0};
+    std::chrono::milliseconds cpu_at_request_{-1};  ///< The runner's CPU time when this request was sent.
     std::chrono::steady_clock::time_point reply_due_;  ///< This request's: the deadline, or sooner.
 };
 

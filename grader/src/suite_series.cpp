@@ -21,14 +21,17 @@ constexpr int exit_skipped = 77;
 
 SeriesSuite parse_series_suite(const std::string& text) {
     std::istringstream in(text);
-    std::string name, seconds, request_limit, use;
+    std::string name, seconds, request_limit, use, request_cpu_limit;
     if (!std::getline(in, name, ':') || !std::getline(in, seconds, ':') || !std::getline(in, request_limit, ':') ||
-        !std::getline(in, use) || name.empty() || (use != "shared" && use != "exclusive"))
-        throw std::invalid_argument("--suite " + text + ": give <suite>:<seconds>:<request limit>:<shared|exclusive>");
+        !std::getline(in, use, ':') || name.empty() || (use != "shared" && use != "exclusive"))
+        throw std::invalid_argument("--suite " + text +
+                                    ": give <suite>:<seconds>:<request limit>:<shared|exclusive>[:<request CPU limit>]");
+    std::getline(in, request_cpu_limit);
     SeriesSuite suite;
     suite.name = name;
     suite.seconds = std::strtod(seconds.c_str(), nullptr);
     suite.request_limit_seconds = std::strtod(request_limit.c_str(), nullptr);
+    suite.request_cpu_limit_seconds = std::strtod(request_cpu_limit.c_str(), nullptr);
     suite.exclusive_gpu = use == "exclusive";
     if (suite.seconds <= 0) throw std::invalid_argument("--suite " + text + ": the limit must be positive");
     return suite;

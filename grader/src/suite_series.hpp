@@ -8,11 +8,13 @@
 
 namespace tilelab::grader {
 
-/// One check of a series, from the command line: `--suite <name>:<seconds>:<request limit>:<shared|exclusive>`.
+/// One check of a series, from the command line:
+/// `--suite <name>:<seconds>:<request limit>:<shared|exclusive>[:<request CPU limit>]`.
 struct SeriesSuite {
     std::string name;                   ///< The doctest suite ("tiny", "timing-clock").
     double seconds = 0;                 ///< The check's limit, counted from its start.
     double request_limit_seconds = 0;   ///< Each request's own limit (0: none), as --request-limit.
+    double request_cpu_limit_seconds = 0;  ///< The CPU time each request may use (0: no limit), as --request-cpu-limit.
     bool exclusive_gpu = false;         ///< It measures the GPU and holds it alone, as --exclusive-gpu.
 };
 

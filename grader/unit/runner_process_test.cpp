@@ -57,6 +57,26 @@ TEST_SUITE("runner_process") {
                              doctest::Contains("in time"), std::runtime_error);
     }
 
+    TEST_CASE("a request that spins the CPU is stopped by the CPU time it used, one that waits is not") {
+        // Both answer after 1.2 s, within the request's wall-clock limit (10 s); one spins a core meanwhile (the
+        // shell itself, whose CPU time is the program's), as an emulated kernel that never ends does; the CPU limit
+        // is 0.3 s.
+        const auto program = [](const std::string& waiting) {
+            auto process = std::make_unique<RunnerProcess>(
+                std::vector<std::string>{"/bin/sh", "-c", waiting + ok_reply + "sleep 5"},
+                std::chrono::steady_clock::now() + 30s, true);
+            process->set_request_limit(10s);
+            process->set_request_cpu_limit(300ms);
+            return process;
+        };
+        ReplyHeader header;
+        const auto start = std::chrono::steady_clock::now();
+        CHECK_THROWS_WITH_AS(program("d=$(mktemp -d); (sleep 1.2; touch $d/x) & while [ ! -e $d/x ]; do :; done; rm -r $d; ")->call(hello_request(), "spinning", header),
+                             doctest::Contains("CPU time on one request"), std::runtime_error);
+        CHECK(std::chrono::steady_clock::now() - start < 1100ms);  // at the CPU limit, not at the answer
+        CHECK_NOTHROW(program("sleep 1.2; ")->call(hello_request(), "waiting", header));
+    }
+
     TEST_CASE("every program runs with one hardware queue per CUDA context, whatever the grader's environment") {
         ::setenv("CUDA_DEVICE_MAX_CONNECTIONS", "8", 1);
         RunnerProcess process({"/bin/sh", "-c", std::string("echo connections=$CUDA_DEVICE_MAX_CONNECTIONS; ") + ok_reply},
