@@ -56,7 +56,9 @@ bool lock_within(int fd, const std::string& path, std::chrono::steady_clock::dur
 // anyway. The turn is twice the longest patience, so that while such a request lasts the turnstile is shut a third of
 // the time at most: with a patience of up to 4 s and turns of 2 s it was shut two thirds of it, and a class of 64
 // finished no submission for three minutes while one kernel that never ended was stopped check after check
-// (benchmarks#class_hung_kernel); with a patience of a minute, almost all of it (benchmarks#class_two_gpus).
+// (benchmarks#class_hung_kernel); with a patience of a minute, almost all of it (benchmarks#class_two_gpus). During
+// the turn the checker takes the GPU as soon as it finds it free (free_within_turn): a long turn does not keep it
+// waiting once the request that lasted has ended.
 constexpr auto first_requests_patience = std::chrono::seconds(1);
 constexpr auto longest_requests_patience = std::chrono::seconds(2);
 constexpr auto requests_turn = std::chrono::milliseconds(4000);
@@ -118,11 +120,12 @@ std::chrono::steady_clock::duration GpuLease::hold(GpuUse use) {
             lock(contexts_fd_, LOCK_EX, contexts);    // until those being created are done (see GpuUse::timing)
             lock(turnstile_fd_, LOCK_EX, turnstile);  // then new requests wait behind this one too
             if (lock_within(lock_fd_, path_, patience)) break;  // until the requests under way are done
-            // One of them lasts: the others' requests run meanwhile, and this checker tries again, more patiently.
+            // One of them lasts: the others' requests run meanwhile, and this checker tries again, more patiently,
+            // unless it finds the GPU free in between (the request that lasted has ended, and no other is under way).
             lock(turnstile_fd_, LOCK_UN, turnstile);
             lock(contexts_fd_, LOCK_UN, contexts);
             lock(starts_fd_, LOCK_UN, starts);
-            std::this_thread::sleep_for(requests_turn);
+            if (free_within_turn()) break;
             patience = std::min<std::chrono::steady_clock::duration>(patience * 2, longest_requests_patience);
         }
         lock(turnstile_fd_, LOCK_UN, turnstile);
@@ -146,6 +149,24 @@ std::chrono::steady_clock::duration GpuLease::hold(GpuUse use) {
     held_since_wall_ = std::chrono::system_clock::now();
     held_since_ = std::chrono::steady_clock::now();
     return held_since_ - start;
+}
+
+bool GpuLease::free_within_turn() {
+    // Every few milliseconds of the others' turn, takes what a measuring hold takes, each only if it is free at once
+    // (so this waits behind no one and no one behind it): a gate then has the GPU as soon as a request that lasted
+    // ends at a moment when no other request or context start is under way, not at the turn's end.
+    const auto turn_end = std::chrono::steady_clock::now() + requests_turn;
+    const auto try_lock = [](int fd) { return ::flock(fd, LOCK_EX | LOCK_NB) == 0; };
+    while (std::chrono::steady_clock::now() < turn_end) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        if (!try_lock(starts_fd_)) continue;
+        if (try_lock(contexts_fd_)) {
+            if (try_lock(lock_fd_)) return true;  // holding starts, contexts and the GPU: as after a try that succeeds
+            ::flock(contexts_fd_, LOCK_UN);
+        }
+        ::flock(starts_fd_, LOCK_UN);
+    }
+    return false;
 }
 
 void GpuLease::release_shared() {

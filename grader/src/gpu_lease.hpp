@@ -23,8 +23,9 @@ enum class GpuUse {
 /// alone by timing and exclusive holds), `<path>.contexts` (shared by starting holds, held alone by timing and
 /// exclusive ones), two turnstiles, `<path>.starts` and `<path>.turnstile`, where a checker waiting to hold the
 /// GPU alone stops new contexts and then new requests, so it is not starved, and `<path>.measurers`, which one such
-/// checker holds while it tries. It keeps new requests out for a second, then two, four..., and lets them run in
-/// between, so a request that lasts (a kernel that never ends, until its limit) does not stop every other.
+/// checker holds while it tries. It keeps new requests out for a second, then two at most, and lets them run for
+/// four in between (taking the GPU as soon as it is found free), so a request that lasts (a kernel that never ends,
+/// until its limit) does not stop every other.
 /// Keeping context creation (a second or more each when many programs start at once: the driver makes contexts one
 /// at a time) off `<path>` lets requests run while contexts start; a hold that measures waits for the contexts under
 /// way first, while requests still run, and only then stops new requests and waits for those under way (short: one
@@ -60,6 +61,9 @@ public:
 
 private:
     void write_hold_line(std::chrono::steady_clock::time_point held_until) const;
+    /// During the others' turn between a measuring hold's tries: true, holding what a measuring hold holds, as
+    /// soon as the GPU is found free; false when the turn ended first.
+    bool free_within_turn();
     void open_lock_files();
 
     std::string path_;

@@ -179,7 +179,8 @@ TEST_SUITE("gpu_lease") {
         CHECK_MESSAGE(scene.next_tag(2500) == 'S',
                       "a request waited behind the measuring check for as long as another request lasted");
         hung.release_shared();
-        CHECK_MESSAGE(scene.next_tag(4000) == 'T', "the measuring check did not get the GPU once the request ended");
+        // Within a second, though the check is then letting others run for 4 s: it takes the GPU once it is free.
+        CHECK_MESSAGE(scene.next_tag(1000) == 'T', "the measuring check did not get the GPU once the request ended");
     }
 
     TEST_CASE("with several measuring checks waiting behind a request that lasts, other requests still run") {
