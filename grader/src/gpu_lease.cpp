@@ -156,15 +156,16 @@ bool GpuLease::free_within_turn() {
     // (so this waits behind no one and no one behind it): a gate then has the GPU as soon as a request that lasted
     // ends at a moment when no other request or context start is under way, not at the turn's end.
     const auto turn_end = std::chrono::steady_clock::now() + requests_turn;
-    const auto try_lock = [](int fd) { return ::flock(fd, LOCK_EX | LOCK_NB) == 0; };
+    const std::string starts = path_ + ".starts", contexts = path_ + ".contexts";
+    const auto at_once = std::chrono::steady_clock::duration::zero();
     while (std::chrono::steady_clock::now() < turn_end) {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
-        if (!try_lock(starts_fd_)) continue;
-        if (try_lock(contexts_fd_)) {
-            if (try_lock(lock_fd_)) return true;  // holding starts, contexts and the GPU: as after a try that succeeds
-            ::flock(contexts_fd_, LOCK_UN);
+        if (!lock_within(starts_fd_, starts, at_once)) continue;
+        if (lock_within(contexts_fd_, contexts, at_once)) {
+            if (lock_within(lock_fd_, path_, at_once)) return true;  // holding what a try that succeeds holds
+            lock(contexts_fd_, LOCK_UN, contexts);
         }
-        ::flock(starts_fd_, LOCK_UN);
+        lock(starts_fd_, LOCK_UN, starts);
     }
     return false;
 }

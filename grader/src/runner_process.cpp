@@ -9,11 +9,8 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <sstream>
 
 namespace tilelab::grader {
@@ -91,7 +88,7 @@ bool RunnerProcess::wait_readable(Clock::time_point until) {
         const int ready = poll(&p, 1, static_cast<int>(std::min<long long>(left, 200)));
         if (ready > 0) return true;
         if (request_cpu_limit_.count() > 0 && cpu_at_request_.count() >= 0) {
-            const auto used = cpu_time() - cpu_at_request_;
+            const auto used = process_cpu_time(pid_) - cpu_at_request_;
             if (used > request_cpu_limit_)
                 gone("the lab's program used more than " + std::to_string(request_cpu_limit_.count() / 1000) +
                          " s of CPU time on one request, the CPU backend's limit of one request "
@@ -126,7 +123,7 @@ std::vector<unsigned char> RunnerProcess::call(const wire::Writer& request, cons
     if (exit_status_ >= 0) throw RunnerGone("the lab's program has already ended");
     reply_due_ = deadline_;
     if (request_limit_.count() > 0) reply_due_ = std::min(deadline_, Clock::now() + request_limit_);
-    cpu_at_request_ = request_cpu_limit_.count() > 0 ? cpu_time() : std::chrono::milliseconds{-1};
+    cpu_at_request_ = request_cpu_limit_.count() > 0 ? process_cpu_time(pid_) : std::chrono::milliseconds{-1};
     if (!wire::send_frame(request_fd_, request.bytes())) {
         // It is gone: say how.
         int status = 0;
@@ -186,25 +183,6 @@ std::vector<unsigned char> RunnerProcess::call_as_start(const wire::Writer& requ
         }
     } restore{*this, deadline, started, limit, cpu_limit};
     return call(request, doing, header);
-}
-
-std::chrono::milliseconds RunnerProcess::cpu_time() const {
-    // Fields 14 and 15 of /proc/<pid>/stat (after the name in parentheses, which may hold spaces): the user and
-    // system time of the whole process, its ended threads included (the emulator's workers end after each launch).
-    std::ifstream in("/proc/" + std::to_string(pid_) + "/stat");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const std::size_t close = text.rfind(')');
-    if (close == std::string::npos) return std::chrono::milliseconds{-1};
-    std::istringstream fields(text.substr(close + 2));
-    std::string field;
-    unsigned long long user = 0, system = 0;
-    for (int i = 3; i <= 15 && fields >> field; ++i) {  // field 3 (the state) comes first
-        if (i == 14) user = std::strtoull(field.c_str(), nullptr, 10);
-        if (i == 15) system = std::strtoull(field.c_str(), nullptr, 10);
-    }
-    if (!fields) return std::chrono::milliseconds{-1};
-    static const long ticks = sysconf(_SC_CLK_TCK);
-    return std::chrono::milliseconds{static_cast<long long>((user + system) * 1000 / static_cast<unsigned long long>(ticks > 0 ? ticks : 100))};
 }
 
 int RunnerProcess::finish() {

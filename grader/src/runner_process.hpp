@@ -90,8 +90,6 @@ private:
     /// True once the reply can be read; false when the runner has ended; a timeout is gone().
     bool wait_readable(std::chrono::steady_clock::time_point until);
     bool read_bytes(void* data, std::size_t size);
-    /// The CPU time the runner's threads (those ended too) have used, from /proc; negative when it cannot be read.
-    std::chrono::milliseconds cpu_time() const;
 
     Sandbox sandbox_;
     std::string output_path_;

@@ -213,31 +213,63 @@ void exec_in_sandbox(const Sandbox& sandbox, const std::vector<std::string>& arg
 
 namespace {
 
-// The state letter of /proc/<pid>/stat (after "pid (command) "; the command may hold spaces and parentheses), 0
-// when there is no such process; its process group in @p group.
-char process_state(int proc, const char* pid, long* group = nullptr) {
-    char path[64];
-    std::snprintf(path, sizeof path, "%s/stat", pid);
-    const int fd = ::openat(proc, path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return 0;
+// What the sandbox reads of /proc/<pid>/stat.
+struct ProcessStat {
+    char state = 0;               // 0: no such process (or unreadable)
+    long group = 0;               // its process group
+    unsigned long long ticks = 0; // user and system time of all its threads, ended ones too, in clock ticks
+};
+
+// /proc/<pid>/stat, at @p path relative to @p dir: "pid (command) state ppid pgrp ..."; the command may hold spaces
+// and parentheses, so the fields are counted from the last ')'.
+ProcessStat process_stat(int dir, const char* path) {
+    ProcessStat stat;
+    const int fd = ::openat(dir, path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return stat;
     char text[512];
     const ssize_t length = ::read(fd, text, sizeof text - 1);
     ::close(fd);
-    if (length <= 0) return 0;
+    if (length <= 0) return stat;
     text[length] = '\0';
     const char* close = std::strrchr(text, ')');
-    if (close == nullptr || close[1] != ' ') return 0;
-    if (group != nullptr) {  // state, parent, group
+    if (close == nullptr || close[1] != ' ' || close[2] == '\0') return stat;
+    stat.state = close[2];
+    char* field = const_cast<char*>(close + 3);
+    unsigned long long values[12] = {};  // fields 4 (ppid) to 15 (stime)
+    for (int i = 0; i < 12; ++i) {
         char* end = nullptr;
-        std::strtol(close + 3, &end, 10);
-        *group = end != nullptr ? std::strtol(end, nullptr, 10) : 0;
+        values[i] = std::strtoull(field, &end, 10);
+        if (end == field) break;  // cut short: the fields read so far stand
+        field = end;
     }
-    return close[2];
+    stat.group = static_cast<long>(values[5 - 4]);
+    stat.ticks = values[14 - 4] + values[15 - 4];
+    return stat;
+}
+
+// The state letter of process @p pid (its folder's name under the /proc folder @p proc), 0 when there is no such
+// process; its process group in @p group.
+char process_state(int proc, const char* pid, long* group = nullptr) {
+    char path[64];
+    std::snprintf(path, sizeof path, "%s/stat", pid);
+    const ProcessStat stat = process_stat(proc, path);
+    if (group != nullptr) *group = stat.group;
+    return stat.state;
 }
 
 bool ended(char state) { return state == 0 || state == 'Z' || state == 'X'; }  // a zombie's exit is done
 
 }  // namespace
+
+std::chrono::milliseconds process_cpu_time(pid_t pid) {
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
+    const ProcessStat stat = process_stat(AT_FDCWD, path);
+    if (stat.state == 0) return std::chrono::milliseconds{-1};
+    static const long ticks_per_second = sysconf(_SC_CLK_TCK);
+    return std::chrono::milliseconds{static_cast<long long>(stat.ticks * 1000 /
+                                                            static_cast<unsigned long long>(ticks_per_second > 0 ? ticks_per_second : 100))};
+}
 
 bool sandboxed_processes_left(const Sandbox& sandbox, pid_t group) {
     const int proc = ::open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);

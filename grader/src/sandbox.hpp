@@ -5,6 +5,7 @@
 
 #include <sys/types.h>
 
+#include <chrono>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -51,6 +52,10 @@ void end_sandboxed_processes(const Sandbox& sandbox, pid_t group);
 /// True while a process of the runner's group, or with a user id of its own of that user, has not ended (zombies,
 /// whose exits are done, do not count).
 bool sandboxed_processes_left(const Sandbox& sandbox, pid_t group);
+
+/// The CPU time process @p pid has used, its threads' (those ended too) summed, from /proc/<pid>/stat; negative
+/// when it cannot be read (no such process, or no /proc).
+std::chrono::milliseconds process_cpu_time(pid_t pid);
 
 /// True when the environment entry @p entry ("NAME=value") may reach the runner or the compiler: PATH, the
 /// locale, the compiler's and the libraries' paths, CUDA's, NVCC's and the GPU's variables (CUDA_*, NVIDIA_*, ...)
