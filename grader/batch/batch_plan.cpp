@@ -123,11 +123,6 @@ std::vector<std::string> task_entries(const std::vector<std::string>& entries, s
     return {entries.begin() + static_cast<long>(first), entries.begin() + static_cast<long>(last)};
 }
 
-int checks_at_once(std::size_t index, std::size_t count, int parallel, int jobs, int tail_jobs) {
-    const bool last_round = parallel > 1 && index + static_cast<std::size_t>(parallel) >= count;
-    return last_round ? std::max(jobs, tail_jobs) : jobs;
-}
-
 long default_task_minutes(int chunk, long limit) { return chunk * limit / 60 + 10; }
 
 std::string not_graded_json(std::optional<long> seconds, const std::string& note) {

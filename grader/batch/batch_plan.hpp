@@ -52,13 +52,6 @@ std::string minutes_seconds(long seconds);
 /// scaling the time so far by the entries left; just `line` where the batch's total is unknown (total <= 0).
 std::string progress_line(int done, int total, long elapsed_seconds, const std::string& line);
 
-/// How many checks at a time entry `index` (from 0) of `count` is graded with, `parallel` entries at once, each
-/// `jobs` checks at a time: `tail_jobs` for the pool's last round (the entries started when fewer than `parallel`
-/// wait behind them), `jobs` otherwise. From the last round on, no new entry takes the cores a finished one leaves,
-/// and the batch ends with its slowest entry: a kernel that never ends waits out a request limit in each of its
-/// checks, and with more checks at a time those waits overlap. One entry at a time leaves no cores free: `jobs`.
-int checks_at_once(std::size_t index, std::size_t count, int parallel, int jobs, int tail_jobs);
-
 /// How many Slurm array tasks grade `total` entries, `chunk` per task.
 std::size_t task_count(std::size_t total, std::size_t chunk);
 

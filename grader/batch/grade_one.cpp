@@ -6,7 +6,6 @@
 #include "processes.hpp"
 #include "registry.hpp"
 
-#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -70,9 +69,6 @@ Grading grading_from_environment(const fs::path& root, const fs::path& out) {
     grading.out = out;
     grading.limit = environment_number("TILELAB_LIMIT", 1800);
     grading.jobs = static_cast<int>(environment_number("TILELAB_JOBS", 2));
-    // The last round takes the cores the finished submissions leave: twice the checks, as far as there are cores.
-    grading.tail_jobs = static_cast<int>(
-        environment_number("TILELAB_TAIL_JOBS", std::min(2 * grading.jobs, std::max(grading.jobs, usable_cores()))));
     grading.batch_start = environment_number("TILELAB_BATCH_START", 0);
     grading.batch_total = static_cast<int>(environment_number("TILELAB_BATCH_TOTAL", 0));
     return grading;

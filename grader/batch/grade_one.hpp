@@ -15,7 +15,6 @@ struct Grading {
     std::filesystem::path out;   ///< the batch folder: kit/ built; reports/, builds/, work/ written
     long limit = 1800;           ///< TILELAB_LIMIT: seconds a submission may take in all
     int jobs = 2;                ///< TILELAB_JOBS: checks of one submission run at once
-    int tail_jobs = 4;           ///< TILELAB_TAIL_JOBS: the same in the pool's last round (checks_at_once)
     long batch_start = 0;        ///< TILELAB_BATCH_START: when grading began (0: unknown), for the estimate
     int batch_total = 0;         ///< TILELAB_BATCH_TOTAL: the class's size (0: unknown)
 };

@@ -116,8 +116,7 @@ int main(int argc, char** argv) {
         const std::vector<std::string> lanes = gpu_lanes(std::getenv("CUDA_VISIBLE_DEVICES"), gpu_count());
         std::string named;
         for (const std::string& gpu : lanes) named += (named.empty() ? " (" : ", ") + gpu;
-        std::cerr << "grading " << entries.size() << " submissions, " << options->jobs << " at a time ("
-                  << grading.jobs << " checks at a time each, " << grading.tail_jobs << " in the last round), up to "
+        std::cerr << "grading " << entries.size() << " submissions, " << options->jobs << " at a time, up to "
                   << options->limit << " s each, on " << usable_cores() << " cores and " << lanes.size() << " GPUs"
                   << (named.empty() ? "" : named + ")") << "\n";
         // Each parallel slot keeps to one GPU: slot k uses lanes[k mod G], and the lock of that GPU.

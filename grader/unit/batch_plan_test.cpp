@@ -70,15 +70,6 @@ TEST_SUITE("batch_plan") {
         CHECK(progress_line(1, 0, 61, "graded alone") == "graded alone");
     }
 
-    TEST_CASE("checks at a time: the pool's last round takes the tail's number, one entry at a time never does") {
-        // 10 entries, 4 at a time: entries 0-5 start while 4 or more wait behind them; 6-9 are the last round.
-        for (std::size_t index = 0; index < 6; ++index) CHECK(checks_at_once(index, 10, 4, 2, 4) == 2);
-        for (std::size_t index = 6; index < 10; ++index) CHECK(checks_at_once(index, 10, 4, 2, 4) == 4);
-        CHECK(checks_at_once(0, 3, 4, 2, 4) == 4);   // a class smaller than the pool is all last round
-        CHECK(checks_at_once(9, 10, 1, 2, 4) == 2);  // one at a time: no finished slot's cores to take
-        CHECK(checks_at_once(9, 10, 4, 3, 2) == 3);  // never fewer than the others get
-    }
-
     TEST_CASE("Slurm chunks: each task's share of entries.txt, the last one short") {
         const std::vector<std::string> entries = {"a", "b", "c", "d", "e"};
         CHECK(task_count(5, 2) == 3);
