@@ -237,7 +237,9 @@ int run_series(int argc, char** argv, tilelab::grader::CheckerOptions options, c
     for (const SeriesSuite& suite : options.series) {
         std::remove(record_path(options.verdict_file + "." + suite.name).c_str());  // none left from an earlier run
     }
-    for (const SeriesSuite& suite : options.series) {
+    bool ran_out = false;  // a request of an earlier check ran out of its limit (limit_share_after_time_out)
+    for (const SeriesSuite& listed : options.series) {
+        const SeriesSuite suite = limits_after_time_out(listed, ran_out);
         const std::string verdict_file = options.verdict_file + "." + suite.name;
         const auto started = std::chrono::steady_clock::now();
         options.deadline = started + std::chrono::milliseconds(static_cast<long long>(suite.seconds * 1000));
@@ -253,6 +255,12 @@ int run_series(int argc, char** argv, tilelab::grader::CheckerOptions options, c
         try {
             const OutputToFile output(log_path(verdict_file));
             std::printf("%s", said.c_str());
+            if (ran_out) {
+                std::printf("A request of an earlier check of this lab ran out of its limit: each request of this "
+                            "check has a quarter of its limits (%g s", suite.request_limit_seconds);
+                if (suite.request_cpu_limit_seconds > 0) std::printf(", %g s of CPU time", suite.request_cpu_limit_seconds);
+                std::printf("), so that a kernel that never ends fails each check in that time\n");
+            }
             begin_check();
             doctest::Context context(argc, argv);
             context.setOption("test-suite", suite.name.c_str());
@@ -264,6 +272,7 @@ int run_series(int argc, char** argv, tilelab::grader::CheckerOptions options, c
             write_record(options, verdict_file, suite.name, 1, {error.what(), ""}, 0);
             return 1;
         }
+        if (take_request_ran_out()) ran_out = true;
         const std::chrono::duration<double> took = std::chrono::steady_clock::now() - started;
         if (write_record(options, verdict_file, suite.name, result, words, took.count()) != result) return 1;
         std::printf("%-16s %s in %.1f s\n", suite.name.c_str(), verdict_word(result), took.count());

@@ -7,6 +7,7 @@
 
 #include <cstdio>
 #include <memory>
+#include <utility>
 
 namespace tilelab::grader {
 namespace {
@@ -24,6 +25,7 @@ void drop_runner() {
 std::vector<std::string> runner_command;  // what the running runner was started with, or switched to since
 bool runner_unusable = false;  // it ended, hung or lost its CUDA context: a later check needs a new one
 bool runner_lost_context = false;  // its CUDA context is lost: the next request, even in this check, needs a new one
+bool a_request_ran_out = false;    // a request ran out of its limit (take_request_ran_out)
 
 // Lets go of a shared or starting hold when it goes out of scope, whichever way its scope ends (a timing or
 // exclusive hold is kept: GpuLease::release_shared).
@@ -177,7 +179,12 @@ Reply ask_runner(const wire::Writer& request, const std::string& doing, GpuUse u
     try {
         RunnerProcess& process = started_runner();
         hold_gpu(use);
-        reply.bytes = process.call(request, doing, reply.header);
+        try {
+            reply.bytes = process.call(request, doing, reply.header);
+        } catch (const RunnerGone&) {
+            if (process.ran_out_of_time()) a_request_ran_out = true;
+            throw;
+        }
     } catch (const RunnerGone&) {
         runner_unusable = true;
         throw;
@@ -214,6 +221,8 @@ void begin_check() {
     runner->set_deadline(checker_options().deadline);
     apply_request_limits(*runner);
 }
+
+bool take_request_ran_out() { return std::exchange(a_request_ran_out, false); }
 
 int finish_runner() { return runner ? runner->finish() : 0; }
 

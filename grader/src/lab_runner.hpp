@@ -73,6 +73,9 @@ wire::Writer load_lab_request(const std::string& module, int tile_width);
 /// CUDA context per check, which a GPU creates one at a time.
 void begin_check();
 
+/// Whether a request ran out of its limit (RunnerProcess::ran_out_of_time) since the last call; clears it.
+bool take_request_ran_out();
+
 /// Ends the lab's program, if it was started: closes the channel and returns its exit status (see
 /// RunnerProcess::finish); 0 when it never ran.
 int finish_runner();

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -21,6 +22,13 @@ using Clock = std::chrono::steady_clock;
 // The hint the report shows for a check that ran out of time (grader/report.cmake reads "hint:" lines).
 constexpr const char* too_slow_hint =
     "hint: the check did not finish in time: a kernel that never ends (check the loop bounds), or one far too slow";
+
+// A limit in seconds as the messages say it: "5", "0.5".
+std::string seconds_text(std::chrono::milliseconds limit) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", static_cast<double>(limit.count()) / 1000.0);
+    return text;
+}
 
 }  // namespace
 
@@ -78,10 +86,12 @@ bool RunnerProcess::wait_readable(Clock::time_point until) {
     for (;;) {
         const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now()).count();
         if (left <= 0) {
-            if (until < deadline_)
-                gone("the lab's program did not answer within " + std::to_string(request_limit_.count() / 1000) +
+            if (until < deadline_) {
+                ran_out_of_time_ = true;
+                gone("the lab's program did not answer within " + seconds_text(request_limit_) +
                          " s, the limit of one request (--request-limit)",
                      too_slow_hint);
+            }
             gone("the lab's program did not answer in time (the check's limit ran out)", too_slow_hint);
         }
         pollfd p{reply_fd_, POLLIN, 0};
@@ -89,11 +99,13 @@ bool RunnerProcess::wait_readable(Clock::time_point until) {
         if (ready > 0) return true;
         if (request_cpu_limit_.count() > 0 && cpu_at_request_.count() >= 0) {
             const auto used = process_cpu_time(pid_) - cpu_at_request_;
-            if (used > request_cpu_limit_)
-                gone("the lab's program used more than " + std::to_string(request_cpu_limit_.count() / 1000) +
+            if (used > request_cpu_limit_) {
+                ran_out_of_time_ = true;
+                gone("the lab's program used more than " + seconds_text(request_cpu_limit_) +
                          " s of CPU time on one request, the CPU backend's limit of one request "
                          "(TILELAB_REQUEST_CPU_LIMIT): a correct kernel's largest multiply takes about one",
                      too_slow_hint);
+            }
         }
         if (ready < 0 && errno != EINTR) return true;  // let the read report it
         // Ended, though a child it left behind may still hold the channel open: no reply is coming.

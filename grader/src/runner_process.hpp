@@ -81,6 +81,10 @@ public:
     /// Sets the deadline anew: the next check of a series has its own (grader_main's --suite).
     void set_deadline(std::chrono::steady_clock::time_point deadline) noexcept { deadline_ = deadline; }
 
+    /// Whether a request ran out of its own limit (wall-clock or CPU time; not the check's deadline): a kernel that
+    /// never ends, or one far too slow.
+    bool ran_out_of_time() const noexcept { return ran_out_of_time_; }
+
     /// How the runner is confined, in one line.
     const std::string& confinement() const noexcept { return sandbox_.description; }
 
@@ -102,6 +106,7 @@ private:
     std::chrono::milliseconds request_cpu_limit_{0};
     std::chrono::milliseconds cpu_at_request_{-1};  ///< The runner's CPU time when this request was sent.
     std::chrono::steady_clock::time_point reply_due_;  ///< This request's: the deadline, or sooner.
+    bool ran_out_of_time_ = false;
 };
 
 }  // namespace tilelab::grader

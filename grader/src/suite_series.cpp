@@ -37,6 +37,14 @@ SeriesSuite parse_series_suite(const std::string& text) {
     return suite;
 }
 
+SeriesSuite limits_after_time_out(SeriesSuite suite, bool earlier_ran_out) {
+    if (earlier_ran_out) {
+        suite.request_limit_seconds *= limit_share_after_time_out;
+        suite.request_cpu_limit_seconds *= limit_share_after_time_out;
+    }
+    return suite;
+}
+
 OutputToFile::OutputToFile(const std::string& path) {
     const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd < 0) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));

@@ -57,6 +57,23 @@ TEST_SUITE("runner_process") {
                              doctest::Contains("in time"), std::runtime_error);
     }
 
+    TEST_CASE("a request that runs out of its own limit says so; one whose program ends does not") {
+        const auto program = [](const std::string& script) {
+            auto process = std::make_unique<RunnerProcess>(std::vector<std::string>{"/bin/sh", "-c", script},
+                                                           std::chrono::steady_clock::now() + 30s, true);
+            process->set_request_limit(300ms);
+            return process;
+        };
+        ReplyHeader header;
+        const auto hung = program("sleep 5");
+        CHECK_THROWS_WITH_AS(hung->call(hello_request(), "waiting", header), doctest::Contains("within 0.3 s"),
+                             std::runtime_error);
+        CHECK(hung->ran_out_of_time());
+        const auto ended = program("exit 3");
+        CHECK_THROWS_AS(ended->call(hello_request(), "ending", header), std::runtime_error);
+        CHECK_FALSE(ended->ran_out_of_time());
+    }
+
     TEST_CASE("a request that spins the CPU is stopped by the CPU time it used, one that waits is not") {
         // Both answer after 1.2 s, within the request's wall-clock limit (10 s); one spins a core meanwhile (the
         // shell itself, whose CPU time is the program's), as an emulated kernel that never ends does; the CPU limit
