@@ -71,7 +71,7 @@ for report in "$one"/reports/*/results.json; do
     { differ=$((differ + 1)); echo "differs: $student" | tee -a "$out/summary.txt"; }
 done
 echo "$differ of $compared submissions graded in both runs graded differently on two GPUs than on one" | tee -a "$out/summary.txt"
-# The GPU lock's records (gpu<k>-holds.csv: checker, use, waited ms, held ms, start in epoch ms): on each GPU, no
+# The GPU lock's records (gpu<k>-holds.csv: submission/check, use, waited ms, held ms, start in epoch ms): on each GPU, no
 # hold that measures (timing, exclusive) may overlap another hold, but a program's CUDA start during a timing.
 python3 - "$two"/gpu*-holds.csv "$one"/gpu*-holds.csv <<'PY' | tee -a "$out/summary.txt"
 import bisect, csv, sys

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <stdexcept>
 #include <thread>
 
@@ -200,6 +201,13 @@ void GpuLease::write_hold_line(std::chrono::steady_clock::time_point held_until)
     if (fd < 0 || length <= 0) return;  // a missing line costs a figure, never a grade
     [[maybe_unused]] const ssize_t written = ::write(fd, line, static_cast<std::size_t>(length));
     ::close(fd);
+}
+
+std::string holds_label(const std::string& verdict_file) {
+    const std::filesystem::path path(verdict_file);
+    std::string label = path.parent_path().parent_path().filename().string() + "/" + path.filename().string();
+    std::replace_if(label.begin(), label.end(), [](char c) { return c == ',' || c == '\n' || c == '\r'; }, '_');
+    return label;
 }
 
 GpuLease& gpu_lease() {

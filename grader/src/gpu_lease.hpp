@@ -81,6 +81,12 @@ private:
     GpuUse use_ = GpuUse::shared;
 };
 
+/// The label of a check's holds in a batch's log (GpuLease::log_holds): the check's submission and its record's name,
+/// `<build folder>/<verdict file name>` (a batch builds each submission in builds/<student>/ with its records in
+/// verdicts/), so that a class's record says whose holds they were. A comma or line break in the student's name
+/// (an entry's name is the student's choice) becomes '_': the log is one CSV line per hold.
+std::string holds_label(const std::string& verdict_file);
+
 /// This checker's lease, on the path in the environment variable TILELAB_GPU_LOCK (none when it is unset, and
 /// always none on the CPU backend, which runs no GPU).
 GpuLease& gpu_lease();

@@ -232,7 +232,7 @@ int end_every_check(const tilelab::grader::CheckerOptions& options, int result, 
 // not be written: a failed check is that check's test's failure.
 int run_series(int argc, char** argv, tilelab::grader::CheckerOptions options, const std::string& said) {
     using namespace tilelab::grader;
-    const std::string label = std::filesystem::path(options.verdict_file).filename().string();
+    const std::string label = holds_label(options.verdict_file);
     const char* holds_log = std::getenv("TILELAB_GPU_HOLDS_LOG");
     for (const SeriesSuite& suite : options.series) {
         std::remove(record_path(options.verdict_file + "." + suite.name).c_str());  // none left from an earlier run
@@ -351,7 +351,7 @@ int run_recorded_check(int argc, char** argv, const tilelab::grader::CheckerOpti
 // record is @p options' verdict file.
 void label_holds(const tilelab::grader::CheckerOptions& options) {
     if (const char* log = std::getenv("TILELAB_GPU_HOLDS_LOG"))
-        tilelab::grader::gpu_lease().log_holds(log, std::filesystem::path(options.verdict_file).filename().string());
+        tilelab::grader::gpu_lease().log_holds(log, tilelab::grader::holds_label(options.verdict_file));
 }
 
 // @p options with its deadline --time-limit from now: a lab of a run of several starts its own clock.

@@ -91,6 +91,13 @@ private:
 }  // namespace
 
 TEST_SUITE("gpu_lease") {
+    TEST_CASE("a hold's label names the submission and the check, and cannot break the log's lines") {
+        using tilelab::grader::holds_label;
+        CHECK(holds_label("/out/builds/student-054-never-ends/verdicts/graded.lab01.tw16") ==
+              "student-054-never-ends/graded.lab01.tw16");
+        CHECK(holds_label("/out/builds/ann,b\nc/verdicts/graded.lab02.tw8.perf") == "ann_b_c/graded.lab02.tw8.perf");
+    }
+
     TEST_CASE("an empty path holds nothing and waits for nothing") {
         GpuLease lease{""};
         CHECK(lease.hold(GpuUse::exclusive) == std::chrono::steady_clock::duration::zero());
