@@ -34,6 +34,16 @@ function(_tilelab_add_gpu_only_test name reason labels)
   set_tests_properties(${name} PROPERTIES LABELS "${labels}" SKIP_RETURN_CODE 77)
 endfunction()
 
+# Its mirror: a test that reports itself skipped on the GPU backend because its evidence is the CPU backend's
+# emulator's (a technique check), <submission>.<lab>.tw<N>.<suite>; the CPU backend's test of it decides.
+function(_tilelab_add_cpu_only_test name reason labels)
+  string(REGEX MATCH "[.](lab[0-9]+)[.]tw([0-9]+)[.][^.]+$" unused "${name}")
+  tilelab_gpu_only_command(command TEST ${name} LAB ${CMAKE_MATCH_1} TILE_WIDTH ${CMAKE_MATCH_2} REASON "${reason}"
+                           BACKEND gpu)
+  add_test(NAME ${name} COMMAND ${command})
+  set_tests_properties(${name} PROPERTIES LABELS "${labels}" SKIP_RETURN_CODE 77)
+endfunction()
+
 # <program> with the checker's own limits for a test: it stops the lab's program a little before CTest's TIMEOUT
 # would stop the checker, so the failure says why; and it writes its verdict where grade.cmake reads it. Nothing
 # added to a command that is not a checker (a missing lab).
@@ -119,6 +129,8 @@ function(_tilelab_add_checks prefix target tile_width backend labels suites)
       # Lab 04's host code is the same at every tile width: its measuring checks run at one, as the gate does.
     elseif(backend STREQUAL "cpu" AND NOT TILELAB_SUITE_${suite}_GPU_ONLY STREQUAL "")
       _tilelab_add_gpu_only_test(${prefix}.${suite} "${TILELAB_SUITE_${suite}_GPU_ONLY}" "${labels};cpu;${suite}")
+    elseif(backend STREQUAL "gpu" AND NOT TILELAB_SUITE_${suite}_CPU_ONLY STREQUAL "")
+      _tilelab_add_cpu_only_test(${prefix}.${suite} "${TILELAB_SUITE_${suite}_CPU_ONLY}" "${labels};gpu;${suite}")
     elseif(TILELAB_SUITE_${suite}_KIND STREQUAL "gate")
       _tilelab_add_gate_test(${prefix} ${suite} ${target} "${labels}" ${backend} ${ARGN})
     else()

@@ -34,10 +34,14 @@ function(tilelab_missing_file_command out_var)
   set(${out_var} "$<TARGET_FILE:tilelab-build-check>" ${record} --fail "${arg_MESSAGE}" PARENT_SCOPE)
 endfunction()
 
-# tilelab_gpu_only_command(<out_var> TEST <test> LAB <id> TILE_WIDTH <n> REASON <text>): a check that needs a GPU,
-# on the CPU backend: skipped (exit 77), its record saying why. The check's name is the test's last part.
+# tilelab_gpu_only_command(<out_var> TEST <test> LAB <id> TILE_WIDTH <n> REASON <text> [BACKEND <backend>]): a check
+# that needs a GPU, on the CPU backend (or, with BACKEND gpu, one that needs the CPU backend's emulator, on the GPU
+# backend): skipped (exit 77), its record saying why. The check's name is the test's last part.
 function(tilelab_gpu_only_command out_var)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TEST;LAB;TILE_WIDTH;REASON" "")
-  _tilelab_record_options(record ${arg_TEST} ${arg_LAB} ${arg_TILE_WIDTH} cpu)
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "TEST;LAB;TILE_WIDTH;REASON;BACKEND" "")
+  if(NOT arg_BACKEND)
+    set(arg_BACKEND cpu)
+  endif()
+  _tilelab_record_options(record ${arg_TEST} ${arg_LAB} ${arg_TILE_WIDTH} ${arg_BACKEND})
   set(${out_var} "$<TARGET_FILE:tilelab-build-check>" ${record} --skip "${arg_REASON}" PARENT_SCOPE)
 endfunction()

@@ -9,11 +9,13 @@
 #   TILELAB_<folder>_BLOCK_TILE, _THREADS  the labs.hpp constants of a lab configured by its own (0: the contract's)
 #   TILELAB_<folder>_KIT_KERNEL         the folder of the lab whose model kernel the kit builds into this lab
 #   TILELAB_<folder>_GATE_REFERENCE     the folder of the lab whose model answer the performance gate races
+#   TILELAB_<folder>_TECHNIQUE_REFERENCE  the folder of the lab whose model answer the technique check compares with
 #   TILELAB_<folder>_MIN_COMPUTE_CAPABILITY  "major.minor" ("": any GPU)
 # The rest of an entry is the C++ table's (grader/tools/tilelab_lab_table.cpp), which also checks the entry.
 #   TILELAB_FIXED_CONFIGURATION_LABS    the labs configured by their own constants, not TILE_WIDTH
 #   TILELAB_SUITE_<suite>_KIND, _TIME_FACTOR (1 unless given), _MEASURES_GPU, _ONE_TILE_WIDTH (ON/OFF),
 #   TILELAB_SUITE_<suite>_GPU_ONLY      why the suite is skipped on the CPU backend ("" when it is not)
+#   TILELAB_SUITE_<suite>_CPU_ONLY      why the suite is skipped on the GPU backend ("" when it is not)
 #   TILELAB_SANITIZER_GPU_ONLY          why compute-sanitizer's suites are skipped on the CPU backend
 include_guard(GLOBAL)
 
@@ -51,7 +53,7 @@ function(_tilelab_read_registry path)
   math(EXPR last "${count} - 1")
   foreach(i RANGE ${last})
     string(JSON suite MEMBER "${json}" suites ${i})
-    foreach(field_default kind= time_factor=1 measures_gpu=OFF one_tile_width=OFF gpu_only=)
+    foreach(field_default kind= time_factor=1 measures_gpu=OFF one_tile_width=OFF gpu_only= cpu_only=)
       string(REGEX REPLACE "=.*" "" field "${field_default}")
       string(REGEX REPLACE ".*=" "" default "${field_default}")
       _tilelab_json(value "${json}" "${default}" suites ${suite} ${field})
@@ -101,6 +103,7 @@ function(_tilelab_read_registry path)
       list(APPEND fixed ${folder})
     endif()
     _tilelab_json(gate_reference "${json}" "" labs ${i} gate reference)
+    _tilelab_json(technique_reference "${json}" "" labs ${i} technique reference)
     _tilelab_json(min_compute_capability "${json}" "" labs ${i} min_compute_capability version)
     foreach(field id files suites sanitizer_tools launcher kernel block_tile threads min_compute_capability)
       string(TOUPPER ${field} name)
@@ -108,6 +111,7 @@ function(_tilelab_read_registry path)
     endforeach()
     set(TILELAB_${folder}_KIT_KERNEL "${folder_of_${kit_kernel}}" PARENT_SCOPE)
     set(TILELAB_${folder}_GATE_REFERENCE "${folder_of_${gate_reference}}" PARENT_SCOPE)
+    set(TILELAB_${folder}_TECHNIQUE_REFERENCE "${folder_of_${technique_reference}}" PARENT_SCOPE)
   endforeach()
   set(TILELAB_LABS ${labs} PARENT_SCOPE)
   set(TILELAB_FIXED_CONFIGURATION_LABS ${fixed} PARENT_SCOPE)

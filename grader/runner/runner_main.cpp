@@ -361,6 +361,34 @@ Writer scaled_multiply(Reader& in, const RunnerLab& lab) {
 #endif
 }
 
+// A multiply with the CPU backend's operand probe on (the technique checks, tilelab/cpu/operand_probe.hpp): the
+// probe's hooks, its keys (every element of M and N) and their second values, then multiply's request; the reply is
+// multiply's, then what the probe counted.
+Writer probed_multiply(Reader& in, const RunnerLab& lab) {
+#ifdef TILELAB_CPU_BACKEND
+    const auto hooks = in.get<std::uint32_t>();
+    const std::vector<float> keys = in.get_floats(), values = in.get_floats();
+    if (keys.size() != values.size() || keys.size() > (1u << 24)) unsupported("malformed probed multiply request");
+    struct StopProbe {
+        bool on = true;
+        ~StopProbe() {
+            if (on) tilelab::cpu::stop_operand_probe();
+        }
+    };
+    tilelab::cpu::start_operand_probe(keys.data(), values.data(), keys.size(), hooks);
+    StopProbe stop;
+    Writer out = multiply(in, lab);
+    stop.on = false;
+    out.put(tilelab::cpu::stop_operand_probe());
+    return out;
+#else
+    static_cast<void>(in);
+    static_cast<void>(lab);
+    unsupported("only the CPU backend probes how a kernel's operands reach its multiply-adds");
+    return reply(Status::unsupported);
+#endif
+}
+
 // A multiply (the checker asks for the contract launch) whose reply adds how the kernel's bytes reached shared
 // memory (the pipeline check): multiply's reply, then a SharedArrivals record, counted by the CPU backend's
 // emulator (multiply's counters say whether it was); zeros on a GPU, where the checker reads the machine code.
@@ -693,7 +721,7 @@ Writer answer(const std::vector<unsigned char>& request) {
         const Op op = in.get<Op>();
         if (op == Op::load_lab) return load_lab(in);
         if (op != Op::multiply && op != Op::watched_multiply && op != Op::scaled_multiply &&
-            op != Op::pipelined_multiply)
+            op != Op::pipelined_multiply && op != Op::probed_multiply)
             release_kept_buffers();
         if (op != Op::hello && lab.launcher == nullptr)
             unsupported(("the lab's module could not be loaded: " + lab_not_loaded).c_str());
@@ -713,6 +741,7 @@ Writer answer(const std::vector<unsigned char>& request) {
             case Op::watched_multiply: return watched_multiply(in, lab);
             case Op::scaled_multiply: return scaled_multiply(in, lab);
             case Op::pipelined_multiply: return pipelined_multiply(in, lab);
+            case Op::probed_multiply: return probed_multiply(in, lab);
             case Op::load_lab: break;  // answered above
         }
         unsupported("unknown request");

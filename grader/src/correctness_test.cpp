@@ -74,6 +74,15 @@ TEST_SUITE("sanitized") {
     }
 }
 
+// The CPU backend's equal of the three compute-sanitizer checks: the same partial and single tiles, where the
+// emulator checks every access against its buffer, every shared-memory access for a race and every barrier for
+// divergence, in every run (docs/cpu-backend.md); any of them fails the run with its kernel, block and thread.
+TEST_SUITE("emulator-checks") {
+    TEST_CASE("multiplies partial and single tiles with no race, divergent barrier or access out of bounds") {
+        check_shapes(sanitizer_shapes(lab_under_test()));
+    }
+}
+
 TEST_SUITE("odd-shapes") {
     TEST_CASE("handles prime, tall, wide and thin shapes") { check_shapes(odd_shapes(lab_under_test())); }
 }

@@ -30,6 +30,21 @@ struct LabGate {
     double fraction = 0;
 };
 
+/// A lab's technique check (CPU backend, grader/src/technique_check.cpp): the count its technique improves, measured
+/// by the emulator's operand probe on the lab's kernel, on its model answer and on a reference lab's model.
+struct LabTechnique {
+    /// What is counted: "global_reads" (operand elements brought from global memory per multiply-add, the naive
+    /// kernel's 2 the baseline), "shared_reads" (shared-memory reads per multiply-add), "vector_accesses" (16-byte
+    /// global loads and shared reads that feed P), "async_in_flight" (reads of tiles whose asynchronous copies ran
+    /// ahead of the multiply-adds), "tensor_cores" (multiply-adds done by warp matrix operations); "": no check.
+    const char* measure = "";
+    const char* reference = "";         ///< The lab whose model answer is the baseline ("lab03"); "": the naive rule.
+    const char* reference_folder = "";  ///< Its folder in solutions/: its model program's name.
+    const char* reference_name = "";    ///< The baseline in a student's words, for messages.
+    /// The share of the lab's own model's gain over the baseline that the check requires (as the gate's fraction).
+    double fraction = 0;
+};
+
 /// The oldest GPU a lab can be graded on, beyond what the build's architectures allow.
 struct LabMinimumCapability {
     int major = 0;         ///< Compute capability, major; 0 with minor 0: any GPU the build has code for.
@@ -52,6 +67,8 @@ struct LabEntry {
     /// What the kernel may round its inputs to before multiplying ("input_precision", fp32 when left out): the
     /// tolerance allows that rounding (compare.hpp).
     InputPrecision input_precision;
+    /// Its technique check; measure "" for none.
+    LabTechnique technique;
 
     /// True when the lab has a performance gate.
     bool has_gate() const noexcept { return *gate.reference != '\0'; }

@@ -122,11 +122,37 @@ std::string lab_table_text(const std::string& registry_json, const std::string& 
             if (precision != "fp32" && precision != "tf32")
                 r.fail("input_precision is \"fp32\" or \"tf32\", not \"" + precision + "\"");
         }
+        // The technique check (CPU backend): what it counts, against which lab's model, and the share of the own
+        // model's gain it requires.
+        std::string technique = "{\"\", \"\", \"\", \"\", 0.0}";
+        if (lab.contains("technique")) {
+            const json& t = lab["technique"];
+            const std::string measure = r.text(t, "measure", "technique");
+            if (measure != "global_reads" && measure != "shared_reads" && measure != "vector_accesses" &&
+                measure != "async_in_flight" && measure != "tensor_cores")
+                r.fail("technique measure \"" + measure + "\" is none of global_reads, shared_reads, "
+                       "vector_accesses, async_in_flight, tensor_cores");
+            std::string reference, reference_name;
+            if (t.contains("reference")) {
+                reference = r.text(t, "reference", "technique");
+                if (!folder_of.count(reference))
+                    r.fail("technique compares with \"" + reference + "\", which is no lab of the registry");
+                reference_name = r.text(t, "reference_name", "technique");
+            } else if (measure != "global_reads") {
+                r.fail("technique measure " + measure + " needs a reference lab");
+            }
+            const json& fraction = r.at(t, "fraction", "technique");
+            if (!fraction.is_number() || fraction.get<double>() < 0 || fraction.get<double>() > 1)
+                r.fail("technique fraction is a number from 0 to 1, not " + fraction.dump());
+            technique = "{" + literal(measure) + ", " + literal(reference) + ", " +
+                        literal(reference.empty() ? std::string() : folder_of[reference]) + ", " +
+                        literal(reference_name) + ", " + fraction.dump() + "}";
+        }
         entries += "TILELAB_LAB_ENTRY({" + literal(r.id) + ", " + literal(folder_of[r.id]) + ", " + literal(launcher) +
                    ", " + literal(kernel) + ",\n                  {" + configuration + "}, " + needs_tile_multiples +
                    ", " + r.flag("uses_shared_tiles") + ",\n                  " + gate + ",\n                  " +
                    capability + ",\n                  " + literal(kit_kernel) + ", tilelab::InputPrecision::" +
-                   precision + "})\n";
+                   precision + ",\n                  " + technique + "})\n";
         if (!kernel.empty())
             kernels += "TILELAB_KERNEL_LAB(" + r.id + ", " + launcher + ", " + kernel + ", " + needs_tile_multiples + ")\n";
     }

@@ -37,7 +37,10 @@ void land(const detail::PendingCopy& copy) {
         note_shared_access(copy.destination, copy.bytes, true);
     }
     detail::PendingCopy landing = copy;
-    detail::scale_shared_words(landing.data, landing.bytes);
+    if (detail::operand_probe_on)
+        detail::probe_async_landing(copy.destination, landing.data, landing.bytes, copy.reads_before, copy.issue_epoch);
+    else
+        detail::scale_shared_words(landing.data, landing.bytes);
     std::memcpy(copy.destination, landing.data, copy.bytes);
 }
 

@@ -217,6 +217,10 @@ struct PendingCopy {
 /// Stamps @p copy, issued by the running CUDA thread, with the block's interval and that thread's reads so far: at
 /// its landing the pipeline check asks whether the block computed while it was in flight (note_async_landed).
 void stamp_async_copy(PendingCopy& copy);
+/// The shared-memory reads the running CUDA thread has made so far (the operand probe judges a landing by them).
+std::uint64_t running_thread_reads();
+/// The running block's barrier interval: how many barriers it has passed (the operand probe's producer threads).
+std::uint64_t running_block_epoch();
 /// Counts @p copy, landing now at its thread's wait, into the pipeline check's bytes (EmulatorStats): landed, and
 /// in flight while the block computed when its thread read shared memory since the issue (or, for a thread that
 /// never reads shared memory, when another thread read in an interval the copy spanned, judged at the block's end).

@@ -1018,6 +1018,9 @@ void stamp_async_copy(PendingCopy& copy) {
     copy.reads_before = w->current->reads;
 }
 
+std::uint64_t running_thread_reads() { return running_worker->current->reads; }
+std::uint64_t running_block_epoch() { return running_worker->epoch; }
+
 AsyncCopyWrite::AsyncCopyWrite() noexcept { running_worker->async_copy_write = true; }
 AsyncCopyWrite::~AsyncCopyWrite() { running_worker->async_copy_write = false; }
 

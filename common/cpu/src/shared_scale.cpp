@@ -14,6 +14,10 @@ float shared_store_scale = 1.0f;
 void scale_shared_words(void* words, std::size_t bytes) noexcept {
     const float scale = shared_store_scale;
     if (scale == 1.0f) return;
+    if (operand_probe_on) {  // the technique checks' probe in place of a scale (operand_probe.hpp)
+        probe_shared_words_stored(words, bytes);
+        return;
+    }
     auto* byte = static_cast<unsigned char*>(words);
     for (std::size_t at = 0; at + sizeof(float) <= bytes; at += sizeof(float)) {
         float value;  // the words may not be aligned for a float: copy them

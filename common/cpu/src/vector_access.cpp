@@ -21,6 +21,7 @@ void vector_access(unsigned char* address, void* value, std::size_t bytes, bool 
         std::memcpy(address, value, bytes);
     } else {
         std::memcpy(value, address, bytes);
+        if (operand_probe_on) probe_vector_load(address, value, bytes);
     }
 }
 

@@ -92,6 +92,7 @@ void multiply(void* const lanes[32]) {
             c[c_tile.row[q]][c_tile.column[q]] = o.c[e];
         }
     }
+    if (operand_probe_on) probe_tensor_core(16 * 16 * 8);
     for (int i = 0; i < 16; ++i)
         for (int j = 0; j < 16; ++j) {
             float sum = c[i][j];
@@ -247,6 +248,10 @@ void move_elements(const MatrixOperands& o, unsigned lane, const char* file, int
             *element = shared ? scaled_for_shared(value) : value;
         } else {
             o.fragment[e] = *element;
+            if (operand_probe_on) {  // the technique checks' probe (operand_probe.hpp)
+                if (shared) probe_shared_read(element, sizeof(float));
+                o.fragment[e] = probe_fragment_load(o.fragment[e]);
+            }
         }
     }
 }

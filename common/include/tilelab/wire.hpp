@@ -7,6 +7,8 @@
 /// count and that many bytes; every field inside is read with bounds checks, so garbage fails cleanly.
 #pragma once
 
+#include <tilelab/cpu/operand_probe.hpp>
+
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
@@ -48,7 +50,13 @@ enum class Op : std::uint32_t {
                 ///< after the digests came); reply: its number, for perf_kept.
     perf_kept,  ///< Reply: the kept copy of that number, which is then freed: the gate reads its audits back after
                 ///< it has let go of the GPU, instead of 16 MiB through the pipe while every other check waits.
+    probed_multiply,  ///< CPU backend: the operand probe's hooks (u32, tilelab/cpu/operand_probe.hpp), its keys and
+                      ///< their second values (floats, floats), then a multiply run with the probe on; multiply's
+                      ///< reply, then a ProbeCounts record (the technique checks).
 };
+
+/// What the CPU backend's emulator counted in a probed multiply (tilelab/cpu/operand_probe.hpp).
+using ProbeCounts = ::tilelab::cpu::ProbeCounts;
 
 /// How a pipelined multiply's kernel filled shared memory (the emulator's count, every block of the launch).
 struct SharedArrivals {

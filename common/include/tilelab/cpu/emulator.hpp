@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cuda_runtime_api.h>
+#include <tilelab/cpu/operand_probe.hpp>
 #include <tilelab/cpu/past_end.hpp>
 
 #include <cstddef>
@@ -111,6 +112,16 @@ template <class T>
 inline T scaled_for_shared(T value) noexcept {
     const float scale = shared_store_scale;
     if (scale == 1.0f) return value;
+    if (operand_probe_on) {  // the technique checks' probe (operand_probe.hpp) in place of a scale
+        if constexpr (std::is_same_v<T, float>) {
+            return probe_shared_store(value);
+        } else if constexpr (std::is_same_v<T, float2> || std::is_same_v<T, float4>) {
+            probe_shared_words_stored(&value, sizeof value);
+            return value;
+        } else {
+            return value;
+        }
+    }
     if constexpr (std::is_floating_point_v<T>) {
         return static_cast<T>(value * static_cast<T>(scale));
     } else if constexpr (std::is_same_v<T, float2>) {

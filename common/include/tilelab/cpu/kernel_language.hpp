@@ -116,6 +116,7 @@ public:
 
     operator T() const noexcept {
         note_shared_access(this, sizeof(T), false);
+        if (detail::operand_probe_on) detail::probe_shared_read(this, sizeof(T));
         return value_;
     }
     Shared& operator=(const T& value) noexcept {

@@ -1,0 +1,75 @@
+/// @file operand_probe.hpp
+/// @brief The CPU backend's operand probe: the evidence of how P was produced, for the technique checks.
+///
+/// The kit's runner hands the emulator a map from every element of M and N (their bit patterns, all distinct, none
+/// zero) to a second value drawn for it, and the points on the path from global memory to the multiply-adds where
+/// an element is replaced by its second value (ProbeHook). A kernel whose multiply-adds take their operands from
+/// that point on computes P' = M' N', the product of the second values; one that takes them from anywhere else
+/// (global memory directly, a tile of finished sums, a constant tile) does not. Unlike scaling, a replacement is
+/// not linear: a sum laundered through shared memory is no element of M or N and is never replaced, and a kernel
+/// cannot build M' N' from M and N.
+///
+/// While a probe runs the emulator also counts what the lab's technique improves: operand elements staged into
+/// shared memory, shared-memory reads (and which were 16 bytes wide), 16-byte global loads of operand elements,
+/// shared reads of asynchronously copied words whose copy was in flight while its thread computed, and the
+/// multiply-adds that warp matrix operations did. The counts depend only on the kernel and the shape, never on the
+/// machine or the seed.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace tilelab::cpu {
+
+/// Where an operand element is replaced by its second value (bits of ProbeSettings::hooks).
+enum ProbeHook : std::uint32_t {
+    hook_shared_store = 1u,         ///< Any float that reaches shared memory: stores, vector stores, asynchronous copies.
+    hook_async_landing = 2u,        ///< Only floats that asynchronous copies land in shared memory.
+    hook_vector_global_load = 4u,   ///< Floats loaded from global memory by a 16-byte (float4) load.
+    hook_vector_shared_load = 8u,   ///< Floats read from shared memory by a 16-byte (float4) read.
+    hook_fragment_load = 16u,       ///< Elements a warp matrix function (load_matrix_sync) loads into a fragment.
+};
+
+/// What the emulator counted while a probe ran (every block of every launch). Plain numbers, sent on the wire.
+struct ProbeCounts {
+    std::uint64_t operand_words_staged;   ///< Floats stored into shared memory that are elements of M or N.
+    std::uint64_t other_words_staged;     ///< Nonzero floats stored into shared memory that are not.
+    std::uint64_t async_operand_words;    ///< Of operand_words_staged, those asynchronous copies landed.
+    std::uint64_t shared_reads;           ///< Reads of shared memory (accesses: a float4 read is one).
+    std::uint64_t vector_shared_reads;    ///< Of shared_reads, the 16-byte ones.
+    std::uint64_t vector_global_operand_words;  ///< Elements of M or N loaded from global memory by 16-byte loads.
+    std::uint64_t async_word_reads;       ///< Shared reads of words an asynchronous copy landed.
+    std::uint64_t in_flight_reads;        ///< Of those, words whose copy was in flight while its thread computed.
+    std::uint64_t tensor_core_multiply_adds;  ///< Multiply-adds done by warp matrix operations (mma_sync).
+    std::uint64_t replaced;               ///< Elements replaced by their second value, at the hooks asked for.
+};
+
+/// Starts a probe (between launches only): @p keys[i] (an element of M or N) maps to @p values[i]; @p hooks says
+/// where elements are replaced (0: counted only). Counts start at zero.
+void start_operand_probe(const float* keys, const float* values, std::size_t count, std::uint32_t hooks);
+/// Stops the probe and returns what it counted.
+ProbeCounts stop_operand_probe();
+
+namespace detail {
+/// True while a probe runs: read inline on the emulator's paths, written only between launches.
+extern bool operand_probe_on;
+/// A float the kernel's own store puts into shared memory: counted, and replaced at hook_shared_store.
+float probe_shared_store(float value) noexcept;
+/// @p bytes of floats a vector store puts into shared memory at @p words (replaced in place).
+void probe_shared_words_stored(void* words, std::size_t bytes) noexcept;
+/// An asynchronous copy landing @p bytes at @p destination from @p data (replaced in place): @p reads_at_issue and
+/// @p issue_epoch are its stamp (runtime_state.hpp's PendingCopy), to judge whether it was in flight while its
+/// thread (or, for a thread that never reads, its block) computed.
+void probe_async_landing(const unsigned char* destination, unsigned char* data, std::size_t bytes,
+                         std::uint64_t reads_at_issue, std::uint64_t issue_epoch) noexcept;
+/// A read of @p bytes of memory at @p address by the kernel (ignored unless it is shared memory).
+void probe_shared_read(const void* address, std::size_t bytes) noexcept;
+/// A vector load of @p bytes into @p value from @p address (shared or global): counted, and replaced where asked.
+void probe_vector_load(const void* address, void* value, std::size_t bytes) noexcept;
+/// An element load_matrix_sync puts into a fragment: replaced at hook_fragment_load.
+float probe_fragment_load(float value) noexcept;
+/// A warp matrix operation that did @p multiply_adds multiply-adds.
+void probe_tensor_core(std::uint64_t multiply_adds) noexcept;
+}  // namespace detail
+
+}  // namespace tilelab::cpu

@@ -1,0 +1,62 @@
+/// @file probed_run.hpp
+/// @brief One multiply with the CPU backend's operand probe on (tilelab/cpu/operand_probe.hpp), as the technique and
+/// pipeline checks ask for it: the operands it needs, the request, and what came back, from the lab's program or
+/// from a model answer's program of the kit's own.
+#pragma once
+
+#include "lab_runner.hpp"
+#include "lab_under_test.hpp"
+#include "shapes.hpp"
+
+#include <tilelab/host_matrix.hpp>
+#include <tilelab/wire.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tilelab::grader {
+
+/// The operands of a probed multiply: M and N, every element distinct from every other and nonzero (so that the
+/// emulator knows each by its value), and a second value for each (M2, N2), distinct from all of them.
+struct ProbeOperands {
+    HostMatrix M, N;    ///< What the kernel multiplies.
+    HostMatrix M2, N2;  ///< The second values: where the probe replaces, P must come out as M2 · N2.
+};
+
+/// Operands for @p shape drawn from @p seed. For a lab whose kernel may round its inputs to TF32 every value is
+/// exactly representable in TF32 (a kernel that converts while staging stores the element itself); otherwise
+/// uniform in [-1, 1), redrawn where two would collide.
+ProbeOperands probe_operands(const Shape& shape, std::uint64_t seed, InputPrecision precision);
+
+/// What one probed multiply gave back.
+struct ProbedRun {
+    std::vector<float> P;       ///< The product the kernel wrote.
+    wire::ProbeCounts counts{};  ///< What the emulator counted.
+};
+
+/// A program that answers probed multiplies: the lab's own (through ask_runner) or a model answer's.
+class ProbeTarget {
+public:
+    virtual ~ProbeTarget() = default;
+    /// Sends @p request (its doing in messages) and returns the reply; throws RunnerGone or LabError.
+    virtual Reply ask(const wire::Writer& request, const std::string& doing) = 0;
+    /// What ran, for messages: "the kernel", "the model answer of lab 03".
+    virtual std::string who() const = 0;
+};
+
+/// The lab's own program (the one the checker grades).
+std::unique_ptr<ProbeTarget> lab_program();
+
+/// The kit's CPU-backend program of the model answer in solutions/@p folder (tilelab-technique-model-<folder>, next
+/// to the checker, or in TILELAB_GATE_REFERENCE_DIR), started unconfined: no student code runs in it. Throws
+/// std::runtime_error when it is missing.
+std::unique_ptr<ProbeTarget> model_program(const std::string& folder, const std::string& name);
+
+/// Runs the kit's launch of the kernel behind @p target on @p shape with @p operands, the probe replacing at
+/// @p hooks (tilelab::cpu::ProbeHook bits; 0: count only). Throws what ProbeTarget::ask throws, and RunnerGone for a
+/// reply of the wrong shape.
+ProbedRun run_probed(ProbeTarget& target, const Shape& shape, const ProbeOperands& operands, std::uint32_t hooks);
+
+}  // namespace tilelab::grader

@@ -1,0 +1,280 @@
+// The technique check (CPU backend): the lesson's evidence, from how P was produced. The emulator's operand probe
+// (tilelab/cpu/operand_probe.hpp) replaces each element of M and N by a second value where the lab's technique says
+// the operands must pass (into shared memory, through 16-byte accesses, by asynchronous copies, into tensor-core
+// fragments): P must come out as the product of the second values, which a kernel computing from anywhere else
+// cannot produce. The same runs count what the technique improves (global traffic, shared reads, 16-byte accesses,
+// copies in flight, tensor-core multiply-adds), compared with the lab's model answer and a reference lab's model:
+// the verdict is the same on every machine and for every seed. The GPU's performance gate measures what the same
+// technique buys there; a machine with both backends requires both.
+#include "technique_evidence.hpp"
+
+#include "lab_runner.hpp"
+#include "lab_under_test.hpp"
+#include "probed_run.hpp"
+
+#include <tilelab/compare.hpp>
+#include <tilelab/cpu/operand_probe.hpp>
+#include <tilelab/random.hpp>
+#include <tilelab/reference.hpp>
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tilelab::grader {
+
+namespace {
+
+std::string fixed(double x, int digits = 2) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", digits, x);
+    return text;
+}
+
+std::string percent(double share) { return fixed(100 * share, 0) + "%"; }
+
+std::uint64_t multiply_adds(const Shape& shape) {
+    return static_cast<std::uint64_t>(shape.rows) * shape.inner * shape.cols;
+}
+
+ReferenceProduct product_of(const HostMatrix& M, const HostMatrix& N, InputPrecision precision) {
+    ReferenceProduct reference = reference_matmul(M, N);
+    reference.input_precision = precision;
+    return reference;
+}
+
+// The kernel's counts in words, for the log.
+std::string describe(const wire::ProbeCounts& c, const Shape& shape) {
+    return "on " + to_string(shape) + " (" + std::to_string(multiply_adds(shape)) + " multiply-adds) the kernel "
+           "staged " + std::to_string(c.operand_words_staged) + " elements of M and N into shared memory (" +
+           std::to_string(c.async_operand_words) + " by asynchronous copies, " +
+           std::to_string(c.vector_global_operand_words) + " loaded 16 bytes at a time) and " +
+           std::to_string(c.other_words_staged) + " other values, read shared memory " + std::to_string(c.shared_reads) +
+           " times (" + std::to_string(c.vector_shared_reads) + " 16-byte reads; " + std::to_string(c.in_flight_reads) +
+           " of tiles whose copies ran ahead), and did " + std::to_string(c.tensor_core_multiply_adds) +
+           " multiply-adds with warp matrix operations";
+}
+
+// The measure's value and its gain, in a sentence: "reads 16.0x less from global memory per multiply-add than the
+// naive kernel", "made 94% of its shared reads of tiles copied ahead".
+std::string stated(TechniqueMeasure measure, double gain, const std::string& reference_name) {
+    switch (measure) {
+        case TechniqueMeasure::global_reads:
+            return "reads " + fixed(gain, 1) + "x less from global memory per multiply-add than " + reference_name;
+        case TechniqueMeasure::shared_reads:
+            return "reads shared memory " + fixed(gain, 2) + "x less per multiply-add than " + reference_name;
+        case TechniqueMeasure::vector_accesses:
+            return "moves " + percent(gain) + " of its operands by 16-byte accesses (the lesser of global loads and "
+                   "shared reads)";
+        case TechniqueMeasure::async_in_flight:
+            return "makes " + percent(gain) + " of its shared reads from tiles whose asynchronous copies ran ahead of "
+                   "the multiply-adds";
+        case TechniqueMeasure::tensor_cores:
+            return "does " + percent(gain) + " of its multiply-adds with tensor-core operations (mma_sync)";
+    }
+    return "";
+}
+
+std::string stated_level(TechniqueMeasure measure, double gain) {
+    return measure == TechniqueMeasure::global_reads || measure == TechniqueMeasure::shared_reads ? fixed(gain, 2) + "x"
+                                                                                                   : percent(gain);
+}
+
+// What a kernel that falls short should do, per measure.
+const char* teaching(TechniqueMeasure measure) {
+    switch (measure) {
+        case TechniqueMeasure::global_reads:
+            return "A tiled kernel brings each element of M and N from global memory into shared memory once per block "
+                   "and uses it TILE_WIDTH times from there: each thread loads one element of each tile per phase, "
+                   "and every multiply-add takes both operands from the tiles";
+        case TechniqueMeasure::shared_reads:
+            return "Reuse values from registers: read each tile value a thread needs at step k into a register once "
+                   "and use it for all of the thread's outputs that need it (a column of outputs reuses one N_tile "
+                   "value; a micro-tile reuses a column of M_tile and a row of N_tile as an outer product)";
+        case TechniqueMeasure::vector_accesses:
+            return "Load each group of four consecutive elements of M and N with one float4 load where the row "
+                   "allows it, store M's tile transposed (and padded), and read a thread's values for step k as "
+                   "float4 from both tiles";
+        case TechniqueMeasure::async_in_flight:
+            return "Issue the copies of a later phase (__pipeline_memcpy_async, then __pipeline_commit) before "
+                   "multiplying the current one, and wait for a phase's batch only when it is needed "
+                   "(__pipeline_wait_prior(kStages - 2))";
+        case TechniqueMeasure::tensor_cores:
+            return "Every multiply-add of P goes through the warp matrix functions: load_matrix_sync the fragments, "
+                   "mma_sync them into float accumulators, store_matrix_sync the result, partial tiles included "
+                   "(stage them through shared memory with zeros outside the matrix)";
+    }
+    return "";
+}
+
+// Where the probe must replace operands for the lab's technique, and what that proves, in words.
+struct Probe {
+    std::uint32_t hooks;
+    const char* where;   // "went into shared memory"
+    const char* lesson;  // what to do when P did not come out as M2 N2
+};
+
+std::vector<Probe> probes_of(TechniqueMeasure measure) {
+    switch (measure) {
+        case TechniqueMeasure::global_reads:
+        case TechniqueMeasure::shared_reads:
+            return {{cpu::hook_shared_store, "stored into shared memory",
+                     "both operands of every multiply-add come from the tiles in shared memory"}};
+        case TechniqueMeasure::vector_accesses:
+            return {{cpu::hook_vector_global_load, "loaded from global memory by a 16-byte load",
+                     "every element of M and N reaches the tiles through a float4 load (the shape's rows are a "
+                     "multiple of 4 long)"},
+                    {cpu::hook_vector_shared_load, "read from shared memory by a 16-byte read",
+                     "the multiply-adds read their operands from both tiles as float4"}};
+        case TechniqueMeasure::async_in_flight:
+            return {{cpu::hook_async_landing, "landed in shared memory by an asynchronous copy",
+                     "the tiles the multiply-adds read arrive by __pipeline_memcpy_async, not by ordinary stores"}};
+        case TechniqueMeasure::tensor_cores:
+            return {{cpu::hook_fragment_load, "loaded into a fragment by load_matrix_sync",
+                     "every operand of every multiply-add goes through a fragment (mma_sync does the multiply-adds)"}};
+    }
+    return {};
+}
+
+// Fails the check unless P came out as M2 N2 with the probe at @p probe; says which operands did not pass there.
+void require_probe(const LabUnderTest& lab, TechniqueMeasure measure, const Probe& probe, const Shape& shape,
+                   const ProbeOperands& operands, const wire::ProbeCounts& counted) {
+    const auto program = lab_program();
+    const ProbedRun run = run_probed(*program, shape, operands, probe.hooks);
+    const InputPrecision precision = lab.input_precision;
+    const Comparison both = compare(run.P.data(), product_of(operands.M2, operands.N2, precision), 0);
+    const std::string how = "the kit multiplied " + to_string(shape) + " again, replacing each element of M and N "
+                            "by a second value wherever it was " + probe.where + ": ";
+    // A kernel that computes the same way on any values makes the same accesses: one that looks at its operands to
+    // decide (a run it recognises) does not.
+    if (run.counts.shared_reads != counted.shared_reads ||
+        run.counts.tensor_core_multiply_adds != counted.tensor_core_multiply_adds ||
+        run.counts.vector_shared_reads != counted.vector_shared_reads) {
+        FAIL_CHECK((how + "the kernel then read shared memory " + std::to_string(run.counts.shared_reads) +
+                    " times instead of " + std::to_string(counted.shared_reads) + " (and did " +
+                    std::to_string(run.counts.tensor_core_multiply_adds) + " tensor-core multiply-adds instead of " +
+                    std::to_string(counted.tensor_core_multiply_adds) + "): the kernel works differently depending "
+                    "on the values it reads. A kernel's memory accesses depend on the shape, never on the values "
+                    "of M and N"));
+        return;
+    }
+    if (both.passed()) {
+        MESSAGE((how + "P came out as the product of the second values (" + std::to_string(run.counts.replaced) +
+                 " replacements): " + probe.lesson));
+        return;
+    }
+    const Comparison neither = compare(run.P.data(), product_of(operands.M, operands.N, precision), 0);
+    const Comparison only_M = compare(run.P.data(), product_of(operands.M2, operands.N, precision), 0);
+    const Comparison only_N = compare(run.P.data(), product_of(operands.M, operands.N2, precision), 0);
+    std::string seen;
+    if (neither.passed())
+        seen = "P came out unchanged, as if no element had been replaced: the multiply-adds take their operands from "
+               "somewhere else (global memory directly, or values that are not elements of M and N, such as sums "
+               "stored into the tiles)";
+    else if (only_M.passed())
+        seen = "only M's elements took effect: N's operands reach the multiply-adds some other way";
+    else if (only_N.passed())
+        seen = "only N's elements took effect: M's operands reach the multiply-adds some other way";
+    else
+        seen = std::to_string(both.wrong + both.unwritten) + " of " + std::to_string(run.P.size()) + " elements of P "
+               "are not the product of the second values: part of the multiply-adds (some blocks, some phases, the "
+               "partial tiles?) take their operands some other way";
+    FAIL_CHECK((how + seen + ". The lab's technique needs that " + probe.lesson + ". " + teaching(measure)));
+}
+
+}  // namespace
+
+Shape technique_shape(const LabUnderTest& lab, TechniqueMeasure measure, std::uint64_t seed) {
+    const int tile = lab.tile(), depth = lab.depth();
+    const auto draw = [&](const char* what, int options) {
+        return static_cast<int>(derive_seed(seed, std::string("technique shape ") + what) %
+                                static_cast<std::uint64_t>(options));
+    };
+    // Enough phases that the first (which no copy can run ahead of) and the partial last weigh little.
+    const int phases = measure == TechniqueMeasure::async_in_flight ? 8 : 3 + draw("phases", 2);
+    Shape shape{tile * (1 + draw("rows", 2)), depth * phases, tile * (1 + draw("cols", 2))};
+    if (!lab.needs_tile_multiples) {
+        shape.rows += 1 + draw("rows past a tile", tile / 2);
+        shape.cols += 1 + draw("cols past a tile", tile / 2);
+        shape.inner += 1 + draw("inner past a phase", std::max(1, depth / 2));
+    }
+    if (measure == TechniqueMeasure::vector_accesses) {  // every row of M and N a whole number of float4
+        shape.cols = (shape.cols + 3) / 4 * 4;
+        shape.inner = (shape.inner + 3) / 4 * 4;
+    }
+    return shape;
+}
+
+TechniqueComparison compare_technique(const LabUnderTest& lab, const LabEntry& entry, TechniqueMeasure measure,
+                                      const Shape& shape, std::uint64_t seed, double fraction) {
+    const ProbeOperands operands = probe_operands(shape, derive_seed(seed, "technique operands"), lab.input_precision);
+    TechniqueComparison c;
+    const auto program = lab_program();
+    const ProbedRun run = run_probed(*program, shape, operands, 0);
+    const Comparison check = compare(run.P.data(), product_of(operands.M, operands.N, lab.input_precision));
+    if (!check.passed())
+        throw std::runtime_error("multiplying " + to_string(shape) + " with the kit's launch of the kernel, P is wrong (" +
+                                 std::to_string(check.wrong + check.unwritten) + " of " + std::to_string(run.P.size()) +
+                                 " elements; the correctness checks show where and why), so the kit cannot judge how "
+                                 "it was computed: make the kernel right first");
+    const std::uint64_t n = multiply_adds(shape);
+    c.value = technique_value(measure, run.counts, n);
+    c.counts = describe(run.counts, shape);
+    c.kernel_counts = run.counts;
+    const auto model = model_program(entry.folder, "the model answer of " + std::string(entry.id));
+    c.model_value = technique_value(measure, run_probed(*model, shape, operands, 0).counts, n);
+    if (*entry.technique.reference_folder != '\0') {
+        const auto reference = model_program(entry.technique.reference_folder, entry.technique.reference_name);
+        c.reference_value = technique_value(measure, run_probed(*reference, shape, operands, 0).counts, n);
+    }
+    c.gain = technique_gain(measure, c.value, c.reference_value);
+    c.model_gain = technique_gain(measure, c.model_value, c.reference_value);
+    c.required = technique_requirement(measure, c.model_gain, fraction);
+    return c;
+}
+
+TEST_SUITE("technique") {
+    TEST_CASE("the lab's technique is what computes P") {
+        const LabUnderTest& lab = lab_under_test();
+        const LabEntry* entry = find_lab(lab.name);
+        if (entry == nullptr || *entry->technique.measure == '\0')
+            FAIL(("the registry gives " + std::string(lab.name) + " no technique to check (grader/labs.json)"));
+        const TechniqueMeasure measure = technique_measure(entry->technique.measure);
+        const std::uint64_t seed = base_seed();
+        const Shape shape = technique_shape(lab, measure, seed);
+        const std::string reference_name =
+            *entry->technique.reference_name != '\0' ? entry->technique.reference_name : "the naive kernel";
+        TechniqueComparison c;
+        try {
+            c = compare_technique(lab, *entry, measure, shape, seed, entry->technique.fraction);
+        } catch (const std::exception& error) {
+            FAIL(std::string(error.what()));
+        }
+        MESSAGE(c.counts);
+        // The evidence first: the operands must pass where the technique says, or its counts prove nothing.
+        const ProbeOperands operands = probe_operands(shape, derive_seed(seed, "technique operands"), lab.input_precision);
+        try {
+            for (const Probe& probe : probes_of(measure))
+                require_probe(lab, measure, probe, shape, operands, c.kernel_counts);
+        } catch (const std::exception& error) {
+            FAIL(std::string(error.what()));
+        }
+        const std::string verdict = "the kernel " + stated(measure, c.gain, reference_name) + " (the model answer: " +
+                                    stated_level(measure, c.model_gain) + "; required " +
+                                    stated_level(measure, c.required) + ", " + fixed(entry->technique.fraction) +
+                                    " of the model's gain), counted by the CPU backend's emulator on " +
+                                    to_string(shape) + " (a shape drawn from the seed; the counts depend on no "
+                                    "timing, so the verdict is the same on every machine)";
+        if (c.gain >= c.required)
+            MESSAGE(verdict);
+        else
+            FAIL_CHECK((verdict + ". " + teaching(measure)));
+    }
+}
+
+}  // namespace tilelab::grader
