@@ -197,7 +197,16 @@ Shape technique_shape(const LabUnderTest& lab, TechniqueMeasure measure, std::ui
     };
     // Enough phases that the first (which no copy can run ahead of) and the partial last weigh little.
     const int phases = measure == TechniqueMeasure::async_in_flight ? 8 : 3 + draw("phases", 2);
-    Shape shape{tile * (1 + draw("rows", 2)), depth * phases, tile * (1 + draw("cols", 2))};
+    return Shape{tile * (1 + draw("rows", 2)), depth * phases, tile * (1 + draw("cols", 2))};
+}
+
+Shape probe_shape(const LabUnderTest& lab, TechniqueMeasure measure, std::uint64_t seed) {
+    Shape shape = technique_shape(lab, measure, seed);
+    const int tile = lab.tile(), depth = lab.depth();
+    const auto draw = [&](const char* what, int options) {
+        return static_cast<int>(derive_seed(seed, std::string("probe shape ") + what) %
+                                static_cast<std::uint64_t>(options));
+    };
     if (!lab.needs_tile_multiples) {
         shape.rows += 1 + draw("rows past a tile", tile / 2);
         shape.cols += 1 + draw("cols past a tile", tile / 2);
@@ -256,11 +265,20 @@ TEST_SUITE("technique") {
             FAIL(std::string(error.what()));
         }
         MESSAGE(c.counts);
-        // The evidence first: the operands must pass where the technique says, or its counts prove nothing.
-        const ProbeOperands operands = probe_operands(shape, derive_seed(seed, "technique operands"), lab.input_precision);
+        // The evidence first: the operands must pass where the technique says, edge blocks included, or the counts
+        // prove nothing.
+        const Shape probed = probe_shape(lab, measure, seed);
+        const ProbeOperands operands = probe_operands(probed, derive_seed(seed, "probe operands"), lab.input_precision);
         try {
+            const ProbedRun counted = run_probed(*lab_program(), probed, operands, 0);
+            const Comparison check =
+                compare(counted.P.data(), product_of(operands.M, operands.N, lab.input_precision), 0);
+            if (!check.passed())
+                FAIL(("multiplying " + to_string(probed) + " with the kit's launch of the kernel, P is wrong (" +
+                      std::to_string(check.wrong + check.unwritten) + " of " + std::to_string(counted.P.size()) +
+                      " elements; the correctness checks show where and why): make the kernel right first"));
             for (const Probe& probe : probes_of(measure))
-                require_probe(lab, measure, probe, shape, operands, c.kernel_counts);
+                require_probe(lab, measure, probe, probed, operands, counted.counts);
         } catch (const std::exception& error) {
             FAIL(std::string(error.what()));
         }

@@ -15,11 +15,15 @@
 
 namespace tilelab::grader {
 
-/// The shape a lab's technique is measured on, drawn from @p seed (printed with the verdict): one or two block
-/// tiles of rows and columns plus a partial one, and enough phases that prologues and epilogues weigh little;
-/// whole tiles where the lab may assume them, dimensions a multiple of 4 where 16-byte loads must serve every
-/// element.
+/// The shape a lab's technique is counted on, drawn from @p seed (printed with the verdict): one or two whole block
+/// tiles of rows and of columns and enough whole phases that a prologue weighs little, so that labs whose blocks
+/// differ in size are compared on work none of them pads (the lab's tile is a multiple of its reference's).
 Shape technique_shape(const LabUnderTest& lab, TechniqueMeasure measure, std::uint64_t seed);
+
+/// The shape the probe replaces operands on: technique_shape's with a partial tile of rows, of columns and of the
+/// inner dimension where the lab must handle one (the evidence covers the edge blocks too), and every dimension a
+/// multiple of 4 where 16-byte loads must serve every element.
+Shape probe_shape(const LabUnderTest& lab, TechniqueMeasure measure, std::uint64_t seed);
 
 /// What the kernel's, its model's and the reference's counts gave.
 struct TechniqueComparison {

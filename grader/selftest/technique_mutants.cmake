@@ -1,0 +1,44 @@
+# The technique checks' mutants (CPU backend, grader/src/technique_check.cpp): correct kernels without the lab's
+# technique, or with a decoy of it, each of which the technique check must fail with the message that names what is
+# missing. Their P is right, so only the technique check (SUITES technique) is asked; on a GPU the performance gate
+# judges the same kernels (EXPECT none here: the technique suite is the CPU backend's).
+
+# Lab 02: tiles loaded, the multiply-adds read global memory (the naive kernel in a tiled lab's clothes).
+tilelab_add_mutant(NAME technique-tiled-multiplies-from-global LAB 02_tiled SUITES technique EXPECT none CPU_EXPECT fail
+  FIND "for (int k = 0; k < TILE_WIDTH; ++k) sum += M_tile[ty][k] * N_tile[k][tx];"
+  REPLACE "for (int k = 0; k < TILE_WIDTH; ++k) sum += M[row * inner + phase * TILE_WIDTH + k] * N[(phase * TILE_WIDTH + k) * cols + col] + 0.0f * M_tile[ty][k];"
+  CPU_MATCH "P came out unchanged, as if no element had been replaced")
+
+# Lab 03: the naive sum from global memory laundered through both tiles on its way to P (twice through shared
+# memory, so that scaling every shared store scales P by the square, as a product from the tiles would).
+tilelab_add_mutant(NAME technique-boundary-sum-laundered LAB 03_tiled_boundary SUITES technique EXPECT none CPU_EXPECT fail
+  FIND "        for (int k = 0; k < TILE_WIDTH; ++k) sum += M_tile[ty][k] * N_tile[k][tx];\n        __syncthreads();  // every thread is done with the tiles before the next phase overwrites them\n    }"
+  REPLACE "        __syncthreads();  // every thread is done with the tiles before the next phase overwrites them\n    }\n    if (row < rows && col < cols) for (int k = 0; k < inner; ++k) sum += M[row * inner + k] * N[k * cols + col];\n    M_tile[ty][tx] = sum;\n    __syncthreads();  // the sums are in M_tile\n    N_tile[ty][tx] = M_tile[ty][tx];\n    __syncthreads();  // and in N_tile\n    sum = N_tile[ty][tx];"
+  CPU_MATCH "P came out unchanged, as if no element had been replaced.*sums stored into the tiles")
+
+# Lab 05: a column of outputs per thread, but the N_tile value read again for each of them (lab 03's two shared
+# reads per multiply-add).
+tilelab_add_mutant(NAME technique-coarsened-no-register-reuse LAB 05_coarsened SUITES technique EXPECT none CPU_EXPECT fail
+  FIND "            const float n_value = N_tile[k][out_col];  // read once, used kOutputs times\n"
+  REPLACE ""
+  FIND2 "sums[i] += M_tile[out_row + i][k] * n_value;"
+  REPLACE2 "sums[i] += M_tile[out_row + i][k] * N_tile[k][out_col];"
+  CPU_MATCH "reads shared memory [01][.][0-9]+x less per multiply-add than the model tiled kernel [(]lab 03[)].*Reuse values from registers")
+
+# Lab 06: the micro-tile's products read straight from the tiles, not from the registers the outer product fills.
+tilelab_add_mutant(NAME technique-register-no-outer-product LAB 06_register_tiled SUITES technique EXPECT none CPU_EXPECT fail
+  FIND "for (int j = 0; j < kMicro; ++j) sums[i][j] += m_values[i] * n_values[j];"
+  REPLACE "for (int j = 0; j < kMicro; ++j) sums[i][j] += M_tile[micro_row + i][k] * N_tile[k][micro_col + j] + 0.0f * (m_values[i] + n_values[j]);"
+  CPU_MATCH "reads shared memory 0[.][0-9]+x less per multiply-add than the model coarsened kernel [(]lab 05[)].*Reuse values from registers")
+
+# Lab 07: every global load four floats one by one (lab 06's loads), the rest of the lab as the model does it.
+tilelab_add_mutant(NAME technique-vectorized-scalar-loads LAB 07_vectorized SUITES technique EXPECT none CPU_EXPECT fail
+  FIND "    if (vector && col + 3 < limit) return *reinterpret_cast<const float4*>(row + col);\n"
+  REPLACE "    static_cast<void>(vector);\n"
+  CPU_MATCH "wherever it was loaded from global memory by a 16-byte load: P came out unchanged")
+
+# Lab 08: each phase's copies waited for as soon as they are issued: nothing in flight while the kernel multiplies.
+tilelab_add_mutant(NAME technique-warp-copies-waited-at-once LAB 08_warp_tiled SUITES technique EXPECT none CPU_EXPECT fail
+  FIND "            __pipeline_commit();\n\n            // Four k at a time"
+  REPLACE "            __pipeline_commit();\n            __pipeline_wait_prior(0);\n\n            // Four k at a time"
+  CPU_MATCH "makes [0-9]+% of its shared reads from tiles whose asynchronous copies ran ahead")
