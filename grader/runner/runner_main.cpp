@@ -3,7 +3,7 @@
 // and sends back the raw results. The checker, a separate program with no student code in it, judges them.
 // It links no grader code (no comparator, no reference, no random inputs), so a lab has none of it to redefine.
 #include "runner_lab.hpp"
-#include "timed_observation.hpp"
+#include "observed_call.hpp"
 
 #include <tilelab/cuda_check.hpp>
 #include <tilelab/wire.hpp>
@@ -572,7 +572,7 @@ Writer perf_kept(Reader& in) {
 }
 
 // Lab 04: the student's matmul_timed on host inputs, P poisoned with a guard zone after it; what the runner saw
-// the call do comes back with its result (timed_observation.hpp).
+// the call do comes back with its result (observed_call.hpp).
 Writer timed(Reader& in, const RunnerLab& lab) {
     const int rows = in.get<std::int32_t>(), inner = in.get<std::int32_t>(), cols = in.get<std::int32_t>();
     const auto guard = in.get<std::uint64_t>();

@@ -1,6 +1,6 @@
 /// @file gate_calibration.hpp
 /// @brief The gate's calibration on one GPU, and its cache: the lab's model answer's speedup over the gate's
-/// reference, measured by the gate's own procedure (perf_test.cpp), kept in one JSON file per GPU, lab and tile
+/// reference, measured by the gate's own procedure (perf_check.cpp), kept in one JSON file per GPU, lab and tile
 /// width so that the checkers of a batch measure it once. A record is used only when everything it was measured
 /// with matches (the GPU's name and compute capability, the lab, the tile width, the gate's size and repeats, a
 /// fingerprint of the kit's programs) and the file is the checker's user's alone; anything else is measured again.
