@@ -73,7 +73,7 @@ function(_tilelab_kit_objects out_var lab backend tile_width)
   endif()
 endfunction()
 
-# The source check of a submission's lab (tilelab-source-check, src/source_policy.hpp): what the lab's files may
+# The source check of a submission's lab (tilelab-source-check, tools/lib/source_policy.hpp): what the lab's files may
 # include and name, and no link in their folders, on the files as written, run as the sandbox's user before anything
 # compiles or rewrites them; once per submission and lab. Sets <out_target>, and <out_launcher>: the path of the
 # sandbox's compiler launcher (tilelab-sandbox-compile, the kit's or, in grader/submission, the built kit's). A
@@ -172,8 +172,8 @@ function(_tilelab_add_runner target lab tile_width backend launcher source_check
   target_compile_options(${target}_lab PRIVATE ${flags})
   # __FILE__ (assert, TILELAB_CUDA_CHECK, the CPU backend's launch sites) names the lab's files from the build folder
   # (submission/02_tiled/kernel.cu), never by a path that holds the student's name: the same file compiles to the
-  # same object for every student, which the batch's compile cache relies on (grader/src/compile_cache.hpp; without
-  # the map it caches nothing). Not where the folder's name has a space, a comma or a quote: nvcc splits
+  # same object for every student, which the batch's compile cache relies on (grader/tools/lib/compile_cache.hpp;
+  # without the map it caches nothing). Not where the folder's name has a space, a comma or a quote: nvcc splits
   # -Xcompiler's value there.
   if(NOT CMAKE_BINARY_DIR MATCHES "[ ,\"']")
     set(prefix_map "-fmacro-prefix-map=${CMAKE_BINARY_DIR}/=")

@@ -74,9 +74,9 @@ export TILELAB_CPU_WORKERS=${TILELAB_CPU_WORKERS:-2}
 # What no clock judges (the CPU backend's checks, the compiles) runs at a lower CPU priority, so that the programs
 # whose answers the performance gate times, and the GPU checks waiting on them, get a core as soon as they wake.
 export TILELAB_CPU_NICE=${TILELAB_CPU_NICE:-10}
-# The class's compile cache (grader/src/compile_cache.hpp), new with each kit: a lab file that compiles as an earlier
-# one did (a stub left as given, a copy, the same code with other comments) takes that one's object. Used only when
-# grading as root; its folder is the grader's alone (0755).
+# The class's compile cache (grader/tools/lib/compile_cache.hpp), new with each kit: a lab file that compiles as an
+# earlier one did (a stub left as given, a copy, the same code with other comments) takes that one's object. Used only
+# when grading as root; its folder is the grader's alone (0755).
 rm -rf "$out/compile-cache" && mkdir -m 0755 "$out/compile-cache" && export TILELAB_COMPILE_CACHE="$out/compile-cache"
 # One seed for the class, drawn now where TILELAB_SEED is not set: every submission is graded on the same operands.
 # Like the seed a grading alone draws, nobody knows it in advance (the labs' programs never see it: sandbox.hpp), and

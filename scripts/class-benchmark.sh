@@ -120,7 +120,7 @@ calibration_seconds=$(cat "$work/out/calibration-seconds.txt" 2>/dev/null || ech
 "$work/out/kit/grader/tilelab-report" timings "$work"/out/builds/*/verdicts | tee "$out/suite-times.txt"
 cp "$work"/alone-*.txt "$out/" 2>/dev/null
 
-# The class's compile cache (grader/src/compile_cache.hpp, grading as root): compiles it served (with the seconds
+# The class's compile cache (grader/tools/lib/compile_cache.hpp, grading as root): compiles it served (with the seconds
 # their first compile took, saved each time), compiles done and kept, and those it could not keep, and why.
 if [ -f "$work/out/compile-cache/events.csv" ]; then
   awk -F, '{ n[$1]++; s[$1] += $2 }
@@ -129,7 +129,7 @@ if [ -f "$work/out/compile-cache/events.csv" ]; then
     sort | tee "$out/compile-cache.txt"
 fi
 
-# How long the GPU was held (grader/src/gpu_lease.hpp's log): alone by the measuring checks, one after another,
+# How long the GPU was held (grader/process/gpu_lease.hpp's log): alone by the measuring checks, one after another,
 # and shared by the others (the time any shared hold was on, overlapping holds counted once), per kind of check.
 cat "$work"/out/gpu*-holds.csv 2>/dev/null | sort -t, -k5,5n |
   awk -F, '{ n = split($1, part, "."); kind = part[n]; held = $4 / 1000; start = $5 / 1000; end = start + held

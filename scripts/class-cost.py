@@ -3,7 +3,7 @@
 
     scripts/class-cost.py CPU-BY-PROGRAM.json GRADED [GPU-HOLDS.csv ...]
 
-From scripts/cpu-by-program.py's record and the GPU lock's log (grader/src/gpu_lease.hpp: label, kind, waited ms,
+From scripts/cpu-by-program.py's record and the GPU lock's log (grader/process/gpu_lease.hpp: label, kind, waited ms,
 held ms, start ms), per graded submission: CUDA starts, compiling, the CPU backend's checks, the GPU checks' programs,
 the GPU held alone and the time shared holds were on. The work of submissions still under way when a batch was
 stopped is counted too, so these are upper bounds then.

@@ -11,7 +11,7 @@
 #include <cublas_v2.h>
 
 // Each lab's launcher, declared weak: a lab whose files the build left out (a class may stop at any lab) has none,
-// its address is null, and it is not timed. The list is the registry's (grader/src/lab_table_writer.hpp).
+// its address is null, and it is not timed. The list is the registry's (grader/tools/lib/lab_table_writer.hpp).
 #define TILELAB_KERNEL_LAB(id, launcher, kernel, needs_tile_multiples) \
     extern void launcher(const float* M, const float* N, float* P, int rows, int inner, int cols) __attribute__((weak));
 #include <tilelab/lab_table.inc>

@@ -2,8 +2,10 @@
 // it is given (--in, --out) and decides nothing: it multiplies what it is sent, times what it is asked to time,
 // and sends back the raw results. The checker, a separate program with no student code in it, judges them.
 // It links no grader code (no comparator, no reference, no random inputs), so a lab has none of it to redefine.
+#include "gate_requests.hpp"
+#include "observed_call.hpp"
+#include "request_support.hpp"
 #include "runner_lab.hpp"
-#include "timed_observation.hpp"
 
 #include <tilelab/cuda_check.hpp>
 #include <tilelab/wire.hpp>
@@ -11,8 +13,6 @@
 #include <cuda_runtime_api.h>
 #ifdef TILELAB_CPU_BACKEND
 #include <tilelab/cpu/emulator.hpp>
-#else
-#include "gate_device.hpp"
 #endif
 
 #include <algorithm>
@@ -22,7 +22,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <exception>
-#include <initializer_list>
 #include <memory>
 #include <string>
 #include <utility>
@@ -31,121 +30,7 @@
 namespace {
 
 using namespace tilelab::wire;
-using tilelab::runner::RunnerLab;
-using tilelab::runner::runner_lab;
-
-// A request that could not be carried out; becomes the reply's status and message.
-struct RequestFailed {
-    Status status;
-    int code;
-    std::string name;
-    std::string message;
-};
-
-// Launch errors (a bad grid or block) leave the context usable; a fault inside a kernel does not.
-bool is_sticky(cudaError_t code) {
-    return code != cudaErrorInvalidConfiguration && code != cudaErrorInvalidValue &&
-           code != cudaErrorLaunchOutOfResources && code != cudaErrorNoKernelImageForDevice &&
-           code != cudaErrorMemoryAllocation && code != cudaErrorNotReady;
-}
-
-void check(cudaError_t code, const std::string& what) {
-    if (code == cudaSuccess) return;
-    throw RequestFailed{Status::cuda_error, static_cast<int>(code), cudaGetErrorName(code),
-                        what + ": " + cudaGetErrorName(code) + " (" + cudaGetErrorString(code) + ")"};
-}
-
-void unsupported(const char* why) { throw RequestFailed{Status::unsupported, 0, "", why}; }
-
-// The reply's header: status, CUDA error code and name, message, and whether the context is lost.
-Writer reply(Status status, int code = 0, const std::string& name = "", const std::string& message = "") {
-    Writer out;
-    out.put(status).put<std::int32_t>(code).put_string(name).put_string(message);
-    out.put<std::uint8_t>(status == Status::cuda_error && is_sticky(static_cast<cudaError_t>(code)) ? 1 : 0);
-    return out;
-}
-
-#ifndef TILELAB_CPU_BACKEND
-// Page-locked host memory that every copy to or from the GPU goes through, grown as needed and kept. A copy from
-// ordinary (pageable) memory is staged by the driver, which waits for each chunk by spinning a core; on a machine
-// that grades a class, many programs share one GPU, so such a wait lasts while the others' work runs, and the
-// spinning took cores from the checks. A copy of page-locked memory is one DMA, waited for in
-// cudaStreamSynchronize, which sleeps (cudaDeviceScheduleBlockingSync, set in hello). Null where the machine
-// would not lock that much memory: the copy is then a plain cudaMemcpy, as before.
-float* staging(std::size_t count) {
-    static float* buffer = nullptr;
-    static std::size_t capacity = 0;
-    if (count > capacity) {
-        if (buffer != nullptr) static_cast<void>(cudaFreeHost(buffer));
-        buffer = nullptr, capacity = 0;
-        if (cudaMallocHost(reinterpret_cast<void**>(&buffer), count * sizeof(float)) != cudaSuccess) {
-            static_cast<void>(cudaGetLastError());  // not sticky; cleared so that the next launch check sees its own
-            buffer = nullptr;
-            return nullptr;
-        }
-        capacity = count;
-    }
-    return buffer;
-}
-#endif
-
-// Device memory that frees itself; its allocation failing is a failed request.
-class DeviceFloats {
-public:
-    explicit DeviceFloats(std::size_t count) : count_(count) {
-        check(cudaMalloc(reinterpret_cast<void**>(&data_), count * sizeof(float)), "cudaMalloc");
-    }
-    DeviceFloats(const DeviceFloats&) = delete;
-    DeviceFloats& operator=(const DeviceFloats&) = delete;
-    ~DeviceFloats() { static_cast<void>(cudaFree(data_)); }
-    float* data() const noexcept { return data_; }
-    std::size_t size() const noexcept { return count_; }
-    void upload(const std::vector<float>& values);  // upload_all's, for one buffer
-    std::vector<float> download() const { return download(0, count_); }
-    /// @p count elements from element @p first on.
-    std::vector<float> download(std::size_t first, std::size_t count) const {
-        std::vector<float> values(count);
-#ifndef TILELAB_CPU_BACKEND
-        if (float* pinned = staging(count); pinned != nullptr) {
-            check(cudaMemcpyAsync(pinned, data_ + first, count * sizeof(float), cudaMemcpyDeviceToHost, 0),
-                  "cudaMemcpy");
-            check(cudaStreamSynchronize(0), "cudaMemcpy");
-            std::copy(pinned, pinned + count, values.begin());
-            return values;
-        }
-#endif
-        check(cudaMemcpy(values.data(), data_ + first, count * sizeof(float), cudaMemcpyDeviceToHost), "cudaMemcpy");
-        return values;
-    }
-
-private:
-    float* data_ = nullptr;
-    std::size_t count_;
-};
-
-/// Each buffer's values (sizes equal), copied to the GPU with one wait for them all: on a GPU that many programs
-/// share, each wait lasts until this program's turn comes round, so a request waits as few times as it can.
-void upload_all(std::initializer_list<std::pair<DeviceFloats*, const std::vector<float>*>> copies) {
-#ifndef TILELAB_CPU_BACKEND
-    std::size_t total = 0;
-    for (const auto& copy : copies) total += copy.first->size();
-    if (float* pinned = staging(total); pinned != nullptr) {
-        for (const auto& [device, values] : copies) {
-            std::copy(values->begin(), values->begin() + static_cast<std::ptrdiff_t>(device->size()), pinned);
-            check(cudaMemcpyAsync(device->data(), pinned, device->size() * sizeof(float), cudaMemcpyHostToDevice, 0),
-                  "cudaMemcpy");
-            pinned += device->size();
-        }
-        check(cudaStreamSynchronize(0), "cudaMemcpy");  // before the launch, which may use a stream of its own
-        return;
-    }
-#endif
-    for (const auto& [device, values] : copies)
-        check(cudaMemcpy(device->data(), values->data(), device->size() * sizeof(float), cudaMemcpyHostToDevice),
-              "cudaMemcpy");
-}
-
-void DeviceFloats::upload(const std::vector<float>& values) { upload_all({{this, &values}}); }
+using namespace tilelab::runner;  // the requests' support (request_support.hpp) and the gate's (gate_requests.hpp)
 
 // The multiply requests' three buffers, kept from one request to the next where the next asks for exactly the same
 // sizes (a check's suite asks each shape several times): an allocation and a free, which waits for the whole GPU,
@@ -174,13 +59,6 @@ float bits_to_float(std::uint32_t bits) {
     float value;
     std::memcpy(&value, &bits, sizeof value);
     return value;
-}
-
-std::size_t product(int a, int b) { return static_cast<std::size_t>(a) * static_cast<std::size_t>(b); }
-
-void check_sizes(int rows, int inner, int cols) {
-    if (rows <= 0 || inner <= 0 || cols <= 0 || rows > (1 << 20) || inner > (1 << 20) || cols > (1 << 20))
-        unsupported("sizes out of range");
 }
 
 // What the emulator counted, so the checker can see that the kernel's threads ran and used their tiles.
@@ -439,168 +317,8 @@ Writer attributes(Reader& in, const RunnerLab& lab) {
     return out;
 }
 
-float elapsed_ms(cudaEvent_t start, cudaEvent_t stop) {
-    check(cudaEventSynchronize(stop), "kernel failed");
-    float ms = 0;
-    check(cudaEventElapsedTime(&ms, start, stop), "cudaEventElapsedTime");
-    return ms;
-}
-
-// Events that destroy themselves.
-struct EventPair {
-    cudaEvent_t start = nullptr, stop = nullptr;
-    EventPair() {
-        check(cudaEventCreate(&start), "cudaEventCreate");
-        check(cudaEventCreate(&stop), "cudaEventCreate");
-    }
-    EventPair(const EventPair&) = delete;
-    EventPair& operator=(const EventPair&) = delete;
-    ~EventPair() {
-        static_cast<void>(cudaEventDestroy(start));
-        static_cast<void>(cudaEventDestroy(stop));
-    }
-    template <class Launch>
-    float time(Launch&& launch) {
-        check(cudaEventRecord(start), "cudaEventRecord");
-        launch();
-        check(cudaEventRecord(stop), "cudaEventRecord");
-        check(cudaGetLastError(), "launch failed");
-        return elapsed_ms(start, stop);
-    }
-};
-
-// The performance gate. The checker times each request with its own clock, the same requests to this program and
-// to the gate's reference program (this harness with the model kernel, no student code), so the times it compares
-// are never measured here: perf_fill draws operand sets from the checker's seed (untimed), perf_launches launches
-// the kernel once on each set, waits, and sends back each result's digest (timed by the checker), perf_keep keeps a
-// copy of one result, chosen by the checker after the digests came, and perf_kept sends it back once the checker has
-// let go of the GPU, to verify a digest and sample the product.
-struct GateOperands {
-    GateOperands(int side, int count)
-        : n(side), sets(count), M(product(side, side) * count), N(product(side, side) * count),
-          P(product(side, side) * count) {}
-    std::size_t set_size() const { return product(n, n); }
-    int n, sets;
-    DeviceFloats M, N, P;  // sets consecutive n × n matrices each
-    std::vector<std::unique_ptr<DeviceFloats>> kept;   // perf_keep's copies until perf_kept reads them (null: read)
-    std::vector<std::unique_ptr<DeviceFloats>> spare;  // copies read, whose device memory the next perf_keep takes
-};
-
-std::unique_ptr<GateOperands>& gate_operands() {
-    static std::unique_ptr<GateOperands> operands;
-    return operands;
-}
-
-constexpr int max_gate_sets = 16;
-
-// Buffers for `sets` operand sets of side n; the last gate's go first.
-Writer perf_load(Reader& in) {
-    const int n = in.get<std::int32_t>(), sets = in.get<std::int32_t>();
-    if (!in.at_end() || sets <= 0 || sets > max_gate_sets) unsupported("malformed perf_load request");
-    check_sizes(n, n, n);
-#ifdef TILELAB_CPU_BACKEND
-    unsupported("the CPU backend has no performance gate");
-#else
-    gate_operands().reset();
-    gate_operands() = std::make_unique<GateOperands>(n, sets);
-#endif
-    return reply(Status::ok);
-}
-
-GateOperands& loaded_gate(const char* request) {
-    if (!gate_operands()) unsupported((std::string(request) + " before perf_load").c_str());
-    return *gate_operands();
-}
-
-// The first `sets` operand sets drawn afresh from the checker's seed; P's poisoned so a launch that writes
-// nothing leaves no earlier result behind.
-Writer perf_fill(Reader& in) {
-    const auto seed = in.get<std::uint64_t>();
-    const int sets = in.get<std::int32_t>();
-    GateOperands& gate = loaded_gate("perf_fill");
-    if (!in.at_end() || sets <= 0 || sets > gate.sets) unsupported("malformed perf_fill request");
-#ifndef TILELAB_CPU_BACKEND
-    for (int s = 0; s < sets; ++s)
-        tilelab::runner::gate_fill(gate.M.data() + s * gate.set_size(), gate.N.data() + s * gate.set_size(), gate.n,
-                                   seed, static_cast<std::uint32_t>(s));
-    check(cudaMemset(gate.P.data(), 0xff, sets * gate.set_size() * sizeof(float)), "cudaMemset");
-    check(cudaDeviceSynchronize(), "cudaMemset");
-#endif
-    return reply(Status::ok);
-}
-
-// The timed request: one launch on each of the first `sets` operand sets, a wait, each result's digest. Events
-// around the launches give this program's own reading of the kernels' time, which the checker prints beside its
-// own and never decides by.
-Writer perf_launches(Reader& in, const RunnerLab& lab) {
-    const int sets = in.get<std::int32_t>();
-    GateOperands& gate = loaded_gate("perf_launches");
-    if (!in.at_end() || sets <= 0 || sets > gate.sets) unsupported("malformed perf_launches request");
-    Writer out = reply(Status::ok);
-#ifndef TILELAB_CPU_BACKEND
-    EventPair events;
-    const std::size_t size = gate.set_size();
-    const float ms = events.time([&] {
-        for (int s = 0; s < sets; ++s)
-            lab.contract_launch(gate.M.data() + s * size, gate.N.data() + s * size, gate.P.data() + s * size, gate.n,
-                                gate.n, gate.n);
-    });
-    const std::vector<std::uint64_t> digests = tilelab::runner::gate_digests(gate.P.data(), size, sets);
-    out.put<std::int32_t>(sets);
-    for (const std::uint64_t digest : digests) out.put(digest);
-    out.put<float>(ms);
-#else
-    static_cast<void>(lab);
-#endif
-    return out;
-}
-
-// Copies kept unread at once by one program at most (a race's pairs and warm-up, with room): 64 × 16 MiB at 2048².
-constexpr std::size_t max_kept_results = 64;
-
-// A device copy of one result of the last perf_launches, kept for perf_kept; its number (a slot read before is
-// used again, with its device memory).
-Writer perf_keep(Reader& in) {
-    const int set = in.get<std::int32_t>();
-    GateOperands& gate = loaded_gate("perf_keep");
-    if (!in.at_end() || set < 0 || set >= gate.sets) unsupported("malformed perf_keep request");
-    const auto unread = static_cast<std::size_t>(
-        std::count_if(gate.kept.begin(), gate.kept.end(), [](const auto& copy) { return copy != nullptr; }));
-    if (unread >= max_kept_results) unsupported("too many results kept and not read back");
-    std::unique_ptr<DeviceFloats> copy;
-    if (!gate.spare.empty()) {
-        copy = std::move(gate.spare.back());
-        gate.spare.pop_back();
-    } else {
-        copy = std::make_unique<DeviceFloats>(gate.set_size());
-    }
-    check(cudaMemcpy(copy->data(), gate.P.data() + set * gate.set_size(), gate.set_size() * sizeof(float),
-                     cudaMemcpyDeviceToDevice),
-          "cudaMemcpy");
-    auto slot = std::find(gate.kept.begin(), gate.kept.end(), nullptr);
-    if (slot == gate.kept.end()) slot = gate.kept.insert(gate.kept.end(), nullptr);
-    *slot = std::move(copy);
-    Writer out = reply(Status::ok);
-    out.put<std::int32_t>(static_cast<std::int32_t>(slot - gate.kept.begin()));
-    return out;
-}
-
-// A copy perf_keep kept; its slot is free again once read.
-Writer perf_kept(Reader& in) {
-    const int number = in.get<std::int32_t>();
-    GateOperands& gate = loaded_gate("perf_kept");
-    if (!in.at_end() || number < 0 || static_cast<std::size_t>(number) >= gate.kept.size() ||
-        gate.kept[static_cast<std::size_t>(number)] == nullptr)
-        unsupported("malformed perf_kept request");
-    Writer out = reply(Status::ok);
-    std::unique_ptr<DeviceFloats>& copy = gate.kept[static_cast<std::size_t>(number)];
-    out.put_floats(copy->download());
-    gate.spare.push_back(std::move(copy));
-    return out;
-}
-
 // Lab 04: the student's matmul_timed on host inputs, P poisoned with a guard zone after it; what the runner saw
-// the call do comes back with its result (timed_observation.hpp).
+// the call do comes back with its result (observed_call.hpp).
 Writer timed(Reader& in, const RunnerLab& lab) {
     const int rows = in.get<std::int32_t>(), inner = in.get<std::int32_t>(), cols = in.get<std::int32_t>();
     const auto guard = in.get<std::uint64_t>();

@@ -9,7 +9,7 @@
 # `links` lists the links it holds: one per line, "<path in the submission> <symbolic|hard> <target, relative to
 # the kit>" (the kit's copy holds solutions/, as the kit an instructor zips for Gradescope does). A file `OPEN`
 # marks a hole not yet closed (see below).
-# Needs root: only then does the checker confine a lab's program to a user of its own (grader/src/sandbox.cpp).
+# Needs root: only then does the checker confine a lab's program to a user of its own (grader/process/sandbox.cpp).
 set -uo pipefail
 root=$1
 work=$2

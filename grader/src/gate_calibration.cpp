@@ -1,6 +1,8 @@
 // The gate's calibration records and their cache (gate_calibration.hpp).
 #include "gate_calibration.hpp"
 
+#include <nlohmann/json.hpp>
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,6 +15,7 @@
 #include <ctime>
 #include <fstream>
 #include <iterator>
+#include <set>
 #include <stdexcept>
 
 namespace tilelab::grader {
@@ -51,43 +54,63 @@ fs::path calibration_file(const fs::path& dir, const CalibrationKey& key) {
     return dir / (name + "-cc" + cc + "-" + key.lab + "-tw" + std::to_string(key.tile_width) + ".json");
 }
 
-FlatJson calibration_json(const Calibration& c) {
-    FlatJson record;
-    record.set("gpu", c.key.gpu)
-        .set("compute_capability", c.key.compute_capability)
-        .set("lab", c.key.lab)
-        .set("tile_width", c.key.tile_width)
-        .set("size", c.key.size)
-        .set("repeats", c.key.repeats)
-        .set("request_ms", c.key.request_ms)
-        .set("kit_fingerprint", c.key.kit_fingerprint)
-        .set("model_speedup", c.model_speedup)
-        .set("model_speedup_min", c.speedup_min)
-        .set("model_speedup_max", c.speedup_max)
-        .set("reference_median_ms", c.reference_median_ms)
-        .set("model_median_ms", c.model_median_ms)
-        .set("trials", c.trials)
-        .set("fraction", c.fraction)
-        .set("required", c.required)
-        .set("reference_program", c.reference_program)
-        .set("model_program", c.model_program)
-        .set("date", c.date)
-        .set("kit_version", c.kit_version);
+nlohmann::json calibration_json(const Calibration& c) {
+    return {{"gpu", c.key.gpu},
+            {"compute_capability", c.key.compute_capability},
+            {"lab", c.key.lab},
+            {"tile_width", c.key.tile_width},
+            {"size", c.key.size},
+            {"repeats", c.key.repeats},
+            {"request_ms", c.key.request_ms},
+            {"kit_fingerprint", c.key.kit_fingerprint},
+            {"model_speedup", c.model_speedup},
+            {"model_speedup_min", c.speedup_min},
+            {"model_speedup_max", c.speedup_max},
+            {"reference_median_ms", c.reference_median_ms},
+            {"model_median_ms", c.model_median_ms},
+            {"trials", c.trials},
+            {"fraction", c.fraction},
+            {"required", c.required},
+            {"reference_program", c.reference_program},
+            {"model_program", c.model_program},
+            {"date", c.date},
+            {"kit_version", c.kit_version}};
+}
+
+std::optional<nlohmann::json> parse_flat_record(const std::string& text) {
+    // nlohmann's parser refuses what is not JSON (cut short, text after it, NaN); what JSON allows but a record
+    // never holds (nesting, null, a key twice, which nlohmann would take the last of) is seen as it is parsed.
+    bool flat = true;
+    std::set<std::string> keys;
+    const nlohmann::json::parser_callback_t watch = [&](int depth, nlohmann::json::parse_event_t event,
+                                                        nlohmann::json& parsed) {
+        using Event = nlohmann::json::parse_event_t;
+        if ((event == Event::object_start || event == Event::array_start) && depth > 0) flat = false;
+        if (event == Event::key && !keys.insert(parsed.get<std::string>()).second) flat = false;
+        if (event == Event::value &&
+            (parsed.is_null() || (parsed.is_number_float() && !std::isfinite(parsed.get<double>()))))
+            flat = false;
+        return true;
+    };
+    nlohmann::json record = nlohmann::json::parse(text, watch, /*allow_exceptions=*/false);
+    if (record.is_discarded() || !record.is_object() || !flat) return std::nullopt;
     return record;
 }
 
-std::optional<Calibration> calibration_from_json(const FlatJson& record, const CalibrationKey& key,
+std::optional<Calibration> calibration_from_json(const nlohmann::json& record, const CalibrationKey& key,
                                                  std::string& why_not) {
     Calibration c;
     const auto text = [&](const char* name, std::string& out) {
-        const auto value = record.text(name);
-        if (value) out = *value;
-        return value.has_value();
+        const auto found = record.find(name);
+        if (found == record.end() || !found->is_string()) return false;
+        out = found->get<std::string>();
+        return true;
     };
     const auto number = [&](const char* name, double& out) {
-        const auto value = record.number(name);
-        if (value) out = *value;
-        return value.has_value();
+        const auto found = record.find(name);
+        if (found == record.end() || !found->is_number()) return false;
+        out = found->get<double>();
+        return std::isfinite(out);
     };
     double tile_width = 0, size = 0, repeats = 0, trials = 0;
     if (!text("gpu", c.key.gpu) || !text("compute_capability", c.key.compute_capability) || !text("lab", c.key.lab) ||
@@ -165,7 +188,7 @@ std::optional<Calibration> read_calibration(const fs::path& dir, const Calibrati
         why_not = "cannot read " + file.string();
         return std::nullopt;
     }
-    const auto record = FlatJson::parse(text);
+    const auto record = parse_flat_record(text);
     if (!record) {
         why_not = file.string() + " is not a calibration record (corrupt JSON)";
         return std::nullopt;
@@ -187,7 +210,10 @@ void write_calibration(const fs::path& dir, const Calibration& calibration) {
     std::string temporary = (dir / ".calibration-XXXXXX").string();
     const int fd = mkstemp(temporary.data());  // mode 0600, a name of its own: writers never share a file
     if (fd < 0) throw std::runtime_error("cannot write in " + dir.string() + ": " + std::strerror(errno));
-    const std::string text = calibration_json(calibration).dump() + "\n";
+    // Invalid UTF-8 (never in a GPU's name) is written replaced rather than thrown on: the record then matches no
+    // GPU and is measured again.
+    const std::string text =
+        calibration_json(calibration).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     std::size_t written = 0;
     while (written < text.size()) {
         const ssize_t n = ::write(fd, text.data() + written, text.size() - written);

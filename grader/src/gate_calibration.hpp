@@ -1,12 +1,12 @@
 /// @file gate_calibration.hpp
 /// @brief The gate's calibration on one GPU, and its cache: the lab's model answer's speedup over the gate's
-/// reference, measured by the gate's own procedure (perf_test.cpp), kept in one JSON file per GPU, lab and tile
+/// reference, measured by the gate's own procedure (perf_check.cpp), kept in one JSON file per GPU, lab and tile
 /// width so that the checkers of a batch measure it once. A record is used only when everything it was measured
 /// with matches (the GPU's name and compute capability, the lab, the tile width, the gate's size and repeats, a
 /// fingerprint of the kit's programs) and the file is the checker's user's alone; anything else is measured again.
 #pragma once
 
-#include "flat_json.hpp"
+#include <nlohmann/json_fwd.hpp>
 
 #include <filesystem>
 #include <optional>
@@ -53,12 +53,17 @@ std::filesystem::path calibration_dir();
 /// The file of @p key's calibration in @p dir: `<GPU name, letters and digits>-cc<major><minor>-<lab>-tw<n>.json`.
 std::filesystem::path calibration_file(const std::filesystem::path& dir, const CalibrationKey& key);
 
-/// @p calibration as a JSON record.
-FlatJson calibration_json(const Calibration& calibration);
+/// @p calibration as a JSON record: one flat object of strings and numbers.
+nlohmann::json calibration_json(const Calibration& calibration);
+
+/// @p text parsed as one flat JSON object (each member a string, a finite number or a boolean), or nothing when it
+/// is anything else: cut short, not an object, a member nested or null, a duplicate key, text after the object.
+/// A file on disk may have been cut short or changed, so a record is read back strictly, never guessed at.
+std::optional<nlohmann::json> parse_flat_record(const std::string& text);
 
 /// The calibration in @p record when it is complete and its key is @p key; otherwise nothing, and @p why_not
 /// says what did not match (another GPU's, another kit's, a field missing or out of range).
-std::optional<Calibration> calibration_from_json(const FlatJson& record, const CalibrationKey& key,
+std::optional<Calibration> calibration_from_json(const nlohmann::json& record, const CalibrationKey& key,
                                                  std::string& why_not);
 
 /// The cached calibration for @p key in @p dir, or nothing with @p why_not saying why (none yet, unreadable,

@@ -601,7 +601,7 @@ int run_labs_in_series(int argc, char** argv) {
 }
 
 // Every gate's calibration on this GPU at @p tile_width (the kit's TILELAB_PERF_TILE_WIDTH, where the gates run),
-// measured now or kept from before (perf_test.cpp's "calibration" suite): batch.sh --kit runs it before a class,
+// measured now or kept from before (perf_check.cpp's "calibration" suite): batch.sh --kit runs it before a class,
 // while nothing else runs on the machine. 0 when each gate the GPU can run has its calibration; 77 without a GPU;
 // 1 when one could not be measured (the others still are).
 int calibrate_gates(char* program, const std::string& tile_width) {

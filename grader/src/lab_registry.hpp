@@ -30,7 +30,7 @@ struct LabGate {
     double fraction = 0;
 };
 
-/// A lab's technique check (CPU backend, grader/src/technique_check.cpp): the count its technique improves, measured
+/// A lab's technique check (CPU backend, grader/src/checks/technique_check.cpp): the count its technique improves, measured
 /// by the emulator's operand probe on the lab's kernel, on its model answer and on a reference lab's model.
 struct LabTechnique {
     /// What is counted: "global_reads" (operand elements brought from global memory per multiply-add, the naive

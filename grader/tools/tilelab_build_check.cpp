@@ -226,7 +226,7 @@ BuildRefusal build_check(const Options& options, bool& could_not_check) {
     // open, duplicate, read or write files or descriptors, start processes or threads, or change signals, memory
     // protection or the environment. The source check refuses these names as written; this looks at the objects
     // the compiler made, which no spelling, overload or pointer to a function hides from. Both use one list
-    // (grader/src/source_policy.cpp, first_os_symbol).
+    // (grader/tools/lib/source_policy.cpp, first_os_symbol).
     const std::string undefined_file = one(options, "--build-dir") + "/" + targets.front() + ".undefined-symbols";
     std::ofstream(undefined_file, std::ios::trunc) << nm_of({"-u"});
     const Ran os = run({source_check, "--undefined-symbols", undefined_file});

@@ -1,4 +1,4 @@
-// tilelab-lab-table: writes lab_table.inc, the registry's labs as C++ (src/lab_table_writer.hpp), at build time.
+// tilelab-lab-table: writes lab_table.inc, the registry's labs as C++ (tools/lib/lab_table_writer.hpp), at build time.
 //   tilelab-lab-table <labs.json> <lab_table.inc>
 // The registry is named in the output and in errors as given (the build passes grader/labs.json, relative to the
 // source tree). Exit 1, with the reason, on a registry the kit cannot build from; nothing is written then.

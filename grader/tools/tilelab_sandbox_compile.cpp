@@ -1,5 +1,5 @@
 // tilelab-sandbox-compile: CMake's compiler launcher for a lab's files. When the build runs as root it compiles
-// as a user of its own (grader/src/sandbox.cpp) that can write only a scratch folder: the compiler's outputs
+// as a user of its own (grader/process/sandbox.cpp) that can write only a scratch folder: the compiler's outputs
 // (-o, -MF) are written there and copied into the build tree by this program afterwards. Otherwise it simply
 // runs the compiler. As root, with TILELAB_COMPILE_CACHE naming a folder (grader/batch.sh sets it), a compile whose
 // inputs equal an earlier one's takes that one's object (compile_cache.hpp): only as root with a user id of the

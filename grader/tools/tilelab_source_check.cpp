@@ -1,4 +1,4 @@
-// tilelab-source-check: the build check's rules on what a lab's files may reach (grader/src/source_policy.hpp),
+// tilelab-source-check: the build check's rules on what a lab's files may reach (grader/tools/lib/source_policy.hpp),
 // on the files as the student wrote them, before anything compiles or rewrites them.
 //   tilelab-source-check <submission folder> <lab file, relative to it>...
 // Prints one line per broken rule, "<file>:<line>: <why>", and exits 1 when there is any; 0 otherwise. Run through

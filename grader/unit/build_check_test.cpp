@@ -1,4 +1,4 @@
-// The build check's rules (grader/src/build_check.hpp), on the lines of the source check, the compilers and nm
+// The build check's rules (grader/tools/lib/build_check.hpp), on the lines of the source check, the compilers and nm
 // that trigger each: the refusal's message and the hint that teaches what to do.
 #include "build_check.hpp"
 

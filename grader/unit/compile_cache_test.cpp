@@ -1,5 +1,5 @@
-// The batch's compile cache (grader/src/compile_cache.hpp): what counts as the same compile, what is never cached,
-// and what a hit writes.
+// The batch's compile cache (grader/tools/lib/compile_cache.hpp): what counts as the same compile, what is never
+// cached, and what a hit writes.
 #include "compile_cache.hpp"
 #include "temp_folder.hpp"
 

@@ -1,11 +1,11 @@
-// The gate's calibration cache (grader/src/gate_calibration.hpp) and its records (grader/src/flat_json.hpp): a
-// record is read back as written, replaced whole, and ignored (so measured again) when it is corrupt, another
-// GPU's or another kit build's, or in a file or folder another user could have written.
-#include "flat_json.hpp"
+// The gate's calibration cache (grader/src/gate_calibration.hpp) and its records (flat JSON objects): a record is
+// read back as written, replaced whole, and ignored (so measured again) when it is corrupt, another GPU's or another
+// kit build's, or in a file or folder another user could have written.
 #include "gate_calibration.hpp"
 #include "temp_folder.hpp"
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -51,21 +51,26 @@ std::string read_all(const fs::path& file) {
 
 TEST_SUITE("gate_calibration") {
     TEST_CASE("a flat JSON record reads back as written, and anything else is refused") {
-        FlatJson record;
-        record.set("gpu", "NVIDIA \"H100\"\n\\ x\x01").set("speedup", 2.1912345678901234).set("ok", true).set("n", 4096);
-        const auto back = FlatJson::parse(record.dump());
+        const nlohmann::json record = {
+            {"gpu", "NVIDIA \"H100\"\n\\ x\x01"}, {"speedup", 2.1912345678901234}, {"ok", true}, {"n", 4096}};
+        const auto back = parse_flat_record(record.dump());
         REQUIRE(back);
-        CHECK(*back->text("gpu") == "NVIDIA \"H100\"\n\\ x\x01");
-        CHECK(*back->number("speedup") == 2.1912345678901234);
-        CHECK(*back->boolean("ok"));
-        CHECK(*back->number("n") == 4096);
-        CHECK_FALSE(back->number("gpu"));  // the wrong type is not read as another
-        CHECK_FALSE(back->text("missing"));
+        CHECK((*back)["gpu"] == "NVIDIA \"H100\"\n\\ x\x01");
+        CHECK((*back)["speedup"].get<double>() == 2.1912345678901234);
+        CHECK((*back)["ok"] == true);
+        CHECK((*back)["n"].get<double>() == 4096);
+        CHECK_FALSE((*back)["gpu"].is_number());  // the wrong type is not read as another
+        CHECK_FALSE(back->contains("missing"));
+        // What an earlier kit wrote (spaces after ':' and ',', 17 digits) reads back the same.
+        const auto spaced = parse_flat_record("{\"n\": 4096, \"speedup\": 2.1912345678901234}");
+        REQUIRE(spaced);
+        CHECK((*spaced)["speedup"].get<double>() == 2.1912345678901234);
         for (const char* bad : {"", "{", "{\"a\": 1", "{\"a\": 1} x", "{\"a\": {\"b\": 1}}", "{\"a\": [1]}",
                                 "{\"a\": 1, \"a\": 2}", "{\"a\": NaN}", "{\"a\": inf}", "{\"a\": 0x10}", "{a: 1}",
-                                "{\"a\": \"\\q\"}", "{\"a\": tru}", "[1, 2]"})
-            CHECK_MESSAGE(!FlatJson::parse(bad), bad);
-        CHECK(FlatJson::parse(" { } \n"));
+                                "{\"a\": \"\\q\"}", "{\"a\": tru}", "[1, 2]", "{\"a\": null}", "{\"a\": 1e400}",
+                                "4"})
+            CHECK_MESSAGE(!parse_flat_record(bad), bad);
+        CHECK(parse_flat_record(" { } \n"));
     }
 
     TEST_CASE("written, read back, and replaced whole") {

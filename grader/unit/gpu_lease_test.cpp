@@ -1,4 +1,4 @@
-// The batch's GPU lock (grader/src/gpu_lease.hpp) between real processes: a measuring check waits for the
+// The batch's GPU lock (grader/process/gpu_lease.hpp) between real processes: a measuring check waits for the
 // sharers, and a sharer that comes after a waiting measuring check goes after it (no starvation).
 #include "gpu_lease.hpp"
 

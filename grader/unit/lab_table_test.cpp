@@ -1,5 +1,5 @@
-// The registry as C++ (grader/src/lab_table_writer.hpp): the kit's labs.json gives one entry per lab, in its order,
-// and a registry the kit cannot build from is refused with the lab and the field, before anything compiles it.
+// The registry as C++ (grader/tools/lib/lab_table_writer.hpp): the kit's labs.json gives one entry per lab, in its
+// order, and a registry the kit cannot build from is refused with the lab and the field, before anything compiles it.
 #include "lab_registry.hpp"
 #include "lab_table_writer.hpp"
 

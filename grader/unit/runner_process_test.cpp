@@ -1,4 +1,4 @@
-// The checker's side of a lab's program (grader/src/runner_process.hpp): a program's start, which creates its CUDA
+// The checker's side of a lab's program (grader/process/runner_process.hpp): a program's start, which creates its CUDA
 // context, is the driver's time, not the check's (a stand-in program, a shell script speaking the wire's framing,
 // answers its first request late, as a context created in a burst of starts does, and its next one at once); and
 // every program gets the CUDA settings the grader chooses, not the environment's.

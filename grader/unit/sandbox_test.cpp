@@ -1,4 +1,4 @@
-// The sandbox's environment and its cleanup of temporary files (grader/src/sandbox.hpp): what the grader's
+// The sandbox's environment and its cleanup of temporary files (grader/process/sandbox.hpp): what the grader's
 // environment holds beyond the allowlist never reaches a lab's program, and what a sandbox user leaves in a shared
 // temporary folder is removed, nothing of anyone else's.
 #include "sandbox.hpp"

@@ -1,4 +1,4 @@
-// The build check's source rules (grader/src/source_policy.hpp): each way in seen so far is refused, with the
+// The build check's source rules (grader/tools/lib/source_policy.hpp): each way in seen so far is refused, with the
 // line, and what a lab legitimately writes is not.
 #include "source_policy.hpp"
 

@@ -1,7 +1,7 @@
 // Asynchronous copies from global to shared memory (<cuda_pipeline.h>, and the C++ APIs built on the same batches:
 // <cuda/pipeline>, <cooperative_groups/memcpy_async.h>) on the CPU backend: a copy reads its source when issued and
 // lands when the issuing thread waits for its batch; until then its destination is pending, and touching it is a
-// race (scheduler.cpp reports it). See common/cpu/include/cuda_pipeline.h.
+// race (race_check.cpp reports it). See common/cpu/include/cuda_pipeline.h.
 #include <tilelab/cpu/async_copy.hpp>
 
 #include "memory_checks.hpp"

@@ -1,18 +1,17 @@
 // Runs kernels on the CPU: blocks spread over worker threads, each CUDA thread a fiber (Boost.Context), each
-// block's fibers run in turn until every one has reached a barrier or returned. Checks barrier divergence and
-// shared-memory races as it goes (see tilelab/cpu/emulator.hpp).
+// block's fibers run in turn until every one has reached a barrier or returned. Its race check (race_check.cpp)
+// notes every shared access as it goes, and its launch checks (launch_checks.cpp) come before a launch is queued
+// (see tilelab/cpu/emulator.hpp).
 #include <tilelab/cpu/emulator.hpp>
 
 #include "runtime_state.hpp"
+#include "scheduler_state.hpp"
 #include "warp_rendezvous.hpp"
 
 #include <tilelab/cpu/atomics.hpp>
 
 #include <boost/context/fiber.hpp>
-#include <cxxabi.h>
-#include <pthread.h>
 #include <signal.h>
-#include <sys/mman.h>
 
 #include <algorithm>
 #include <atomic>
@@ -21,22 +20,20 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
-#include <sstream>
 #include <stdexcept>
 #include <thread>
 #include <vector>
 
 namespace tilelab::cpu {
+namespace scheduling {
+thread_local Worker* running_worker = nullptr;
+}  // namespace scheduling
+using namespace scheduling;
+namespace detail {
+thread_local dim3 launch_block_dim;
+thread_local dim3 launch_grid_dim;
+}  // namespace detail
 namespace {
-
-namespace ctx = boost::context;
-
-constexpr std::size_t max_static_shared_bytes = 48 * 1024;
-constexpr std::size_t max_dynamic_shared_bytes = detail::optin_shared_bytes;  // the most any kernel may opt in to
-constexpr std::size_t arena_bytes = max_static_shared_bytes + max_dynamic_shared_bytes;
-constexpr std::size_t fiber_stack_bytes = 64 * 1024;
-constexpr std::uint16_t many_readers = 0xFFFF;
-constexpr int garbage_byte = fresh_memory_byte;  // fresh shared memory reads as NaN (floats) or -1 (ints)
 
 std::atomic<unsigned long long> threads_run{0};
 std::atomic<unsigned long long> barriers_passed{0};
@@ -47,37 +44,6 @@ std::atomic<unsigned long long> shared_writes{0};
 std::atomic<unsigned long long> shared_bytes_stored{0};
 std::atomic<unsigned long long> async_bytes_landed{0};
 std::atomic<unsigned long long> async_bytes_overlapped{0};
-
-// Fiber stacks, reused from block to block; each has an inaccessible page below it to catch an overflow.
-class StackPool {
-public:
-    ~StackPool() {
-        for (void* base : all_) munmap(base, fiber_stack_bytes + detail::page_bytes());
-    }
-    ctx::stack_context allocate() {
-        if (free_.empty()) {
-            void* base = mmap(nullptr, fiber_stack_bytes + detail::page_bytes(), PROT_READ | PROT_WRITE,
-                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-            if (base == MAP_FAILED) throw std::bad_alloc();
-            mprotect(base, detail::page_bytes(), PROT_NONE);
-            all_.push_back(base);
-            free_.push_back(base);
-        }
-        void* base = free_.back();
-        free_.pop_back();
-        ctx::stack_context stack;
-        stack.size = fiber_stack_bytes;
-        stack.sp = static_cast<char*>(base) + detail::page_bytes() + fiber_stack_bytes;
-        return stack;
-    }
-    void deallocate(ctx::stack_context& stack) noexcept {
-        free_.push_back(static_cast<char*>(stack.sp) - fiber_stack_bytes - detail::page_bytes());
-    }
-
-private:
-    std::vector<void*> all_;
-    std::vector<void*> free_;
-};
 
 // Hands a fiber its stack, and tells its thread where that stack's guard page is (the fault handler's overflow test).
 struct StackAllocator {
@@ -90,368 +56,6 @@ struct StackAllocator {
     }
     void deallocate(ctx::stack_context& stack) noexcept { pool->deallocate(stack); }
 };
-
-enum class ThreadState { runnable, waiting, warp_waiting, done };
-
-struct BlockThread {
-    ctx::fiber fiber;
-    uint3 index;
-    std::uint16_t id;
-    ThreadState state;
-    const char* barrier_file;
-    int barrier_line;
-    const char* barrier_name;   // "__syncthreads()", "__syncthreads_count()", ...: what it waits at, for messages
-    int barrier_predicate;      // what it gave a barrier with a reduction (0 at a plain one)
-    int barrier_count;          // after the barrier: how many threads of the block gave a nonzero predicate
-    std::uint32_t read_epoch;   // the last interval in which this thread read shared memory
-    std::uint32_t write_epoch;  // ... and wrote it
-    std::vector<detail::PendingCopy> copies;  // asynchronous copies in flight (async_copy.cpp)
-    std::uint64_t commits;                    // batches of copies committed
-    std::uint64_t reads;                      // shared-memory reads it made in this block (the pipeline check)
-    WarpCall* warp = nullptr;                 // the warp-level call it waits at (warp_waiting)
-    const unsigned char* stack_guard = nullptr;  // the inaccessible page below its fiber's stack
-    // Per lane l of its warp: the number (Worker::warp_syncs) of the last __syncwarp this thread completed together
-    // with lane l. An access by lane l recorded before that __syncwarp is ordered before this thread's accesses.
-    // Never reset: numbers from earlier blocks are below every access of this block (32 bits: a worker would need
-    // four billion rendezvous to wrap them).
-    std::uint32_t synced_with[32] = {};
-};
-
-// Who touched a 4-byte word of shared memory in the current barrier interval (epoch). 32 bytes, as small as the
-// race check's speed wants (every shared access reads and writes one): epochs and warp-sync numbers are 32 bits,
-// which a worker would need four billion barriers (or __syncwarp rendezvous) to wrap.
-struct Shadow {
-    std::uint32_t write_epoch = 0;
-    std::uint32_t read_epoch = 0;
-    std::uint32_t atomic_epoch = 0; // the last interval in which an atomic function updated it
-    std::uint32_t write_seq = 0;    // Worker::warp_syncs when it was written ...
-    std::uint32_t read_seq = 0;     // ... and last read: a __syncwarp completed after it orders the access
-    std::uint32_t read_lanes = 0;   // the lanes that read it in this interval, when all in warp read_warp
-    std::uint16_t writer = 0;
-    std::uint16_t reader = 0;
-    std::uint16_t async_owner = 0xFFFF;  // the thread whose asynchronous copy into this word is in flight; no_copy: none
-    std::uint16_t read_warp = 0;    // the readers' warp; mixed_warps when readers came from several
-};
-static_assert(sizeof(Shadow) == 32, "the shadow word stays small: the race check touches one per shared access");
-
-constexpr std::uint16_t no_copy = 0xFFFF;
-constexpr std::uint16_t mixed_warps = 0xFFFF;
-
-struct SharedSite {
-    const void* key;
-    std::size_t offset;
-    std::size_t bytes;
-    const SharedDeclaration* declaration;
-};
-
-// One launch, as the workers see it.
-struct LaunchState {
-    const LaunchSite* site;
-    dim3 grid;
-    dim3 block;
-    std::size_t dynamic_shared_bytes;
-    const std::function<void()>* body;
-    unsigned long long block_count;
-    std::atomic<unsigned long long> next_block{0};
-    std::atomic<bool> failed{false};
-};
-
-// Everything one worker thread needs to run blocks: fibers and their stacks, the block's shared memory and
-// its shadow, and what is running now (read by threadIdx and friends, and by the fault handler).
-struct Worker {
-    StackPool stacks;
-    std::vector<BlockThread> threads;
-    ctx::fiber scheduler;
-    BlockThread* current = nullptr;
-    LaunchState* launch = nullptr;
-    uint3 block_index{0, 0, 0};
-    dim3 block_dim;
-    dim3 grid_dim;
-
-    unsigned char* arena = static_cast<unsigned char*>(std::aligned_alloc(256, arena_bytes));
-    std::vector<Shadow> shadow = std::vector<Shadow>(arena_bytes / 4);
-    std::vector<SharedSite> sites;
-    std::size_t static_used = 0;
-    std::size_t filled = 0;  // bytes of the static part that may hold a previous block's data
-    std::uint32_t epoch = 0;
-    unsigned long long shared_reads = 0;   // element accesses of the running block, added to the totals at its end
-    unsigned long long shared_writes = 0;
-    const char* epoch_file = nullptr;  // the barrier that began this interval; null: the block's start
-    int epoch_line = 0;
-    // The pipeline check's bookkeeping for the running block: bytes stored (by the kernel's own stores, not by the
-    // asynchronous copies' issue and landing: async_copy_write), landed and overlapped; the intervals in which some
-    // thread read shared memory (ascending); and the landed copies whose own thread read nothing while in flight.
-    unsigned long long bytes_stored = 0, bytes_landed = 0, bytes_overlapped = 0;
-    bool async_copy_write = false;
-    std::vector<std::uint64_t> read_epochs;
-    struct LandedCopy {
-        std::uint16_t issuer;
-        std::uint64_t issued, landed;  // the intervals of its issue and of its landing
-        std::size_t bytes;
-    };
-    std::vector<LandedCopy> unjudged;
-    std::uint32_t warp_syncs = 0;  // __syncwarp rendezvous completed by this worker, all blocks counted
-    std::uint32_t block_first_sync = 0;  // the number of the running block's first __syncwarp; 0: none yet
-    const char* epoch_name = "__syncthreads()";  // the function of that barrier
-
-    Worker() { std::memset(arena, garbage_byte, arena_bytes); }
-    ~Worker() { std::free(arena); }
-};
-
-thread_local Worker* running_worker = nullptr;
-}  // namespace
-namespace detail {
-thread_local dim3 launch_block_dim;
-thread_local dim3 launch_grid_dim;
-}  // namespace detail
-namespace {
-
-uint3 unravel(unsigned long long linear, dim3 extent) {
-    uint3 index;
-    index.x = static_cast<unsigned>(linear % extent.x);
-    linear /= extent.x;
-    index.y = static_cast<unsigned>(linear % extent.y);
-    index.z = static_cast<unsigned>(linear / extent.y);
-    return index;
-}
-
-std::string format(uint3 v) {
-    return "(" + std::to_string(v.x) + ", " + std::to_string(v.y) + ", " + std::to_string(v.z) + ")";
-}
-
-// "…/02_tiled/kernel.cu" -> "02_tiled/kernel.cu": enough to find the file, short enough to read.
-std::string short_path(const char* file) {
-    std::string path = file ? file : "?";
-    std::size_t cut = path.rfind('/');
-    if (cut != std::string::npos && cut > 0) cut = path.rfind('/', cut - 1);
-    return cut == std::string::npos ? path : path.substr(cut + 1);
-}
-
-std::string where(const char* file, int line) { return short_path(file) + ":" + std::to_string(line); }
-
-std::string kernel_and_block(const Worker& w) {
-    return std::string(w.launch->site->kernel_name) + ", block " + format(w.block_index);
-}
-
-// "N_tile[3][4]" for the element of shared memory at byte offset @p offset.
-std::string element_name(const Worker& w, std::size_t offset) {
-    if (offset >= max_static_shared_bytes)
-        return "dynamic shared memory (byte " + std::to_string(offset - max_static_shared_bytes) + ")";
-    for (const SharedSite& site : w.sites) {
-        if (offset < site.offset || offset >= site.offset + site.bytes) continue;
-        const SharedDeclaration& d = *site.declaration;
-        std::size_t element = (offset - site.offset) / d.element_bytes;
-        std::size_t indices[4] = {0, 0, 0, 0};
-        int rank = 0;
-        while (rank < 4 && d.extents[rank] != 0) ++rank;
-        for (int i = rank - 1; i >= 0; --i) {
-            indices[i] = element % d.extents[i];
-            element /= d.extents[i];
-        }
-        std::string name = d.name;
-        for (int i = 0; i < rank; ++i) name += "[" + std::to_string(indices[i]) + "]";
-        return name;
-    }
-    return "shared memory (byte " + std::to_string(offset) + ")";
-}
-
-// Which barrier a race shows missing: a thread that reads a tile element another stored in the same interval,
-// having stored its own (or that stores one, not having read yet), is between loading and computing; the other
-// way round, it is between computing and loading the next phase.
-enum class RaceKind { load_then_read, read_then_overwrite, two_writers };
-
-void report_race(Worker& w, std::size_t offset, bool write, std::uint16_t other, bool other_wrote) {
-    if (w.launch->failed.exchange(true)) return;  // the first race of a launch says it all
-    const BlockThread& me = *w.current;
-    RaceKind kind = RaceKind::two_writers;
-    if (write && !other_wrote)
-        kind = me.read_epoch == w.epoch ? RaceKind::read_then_overwrite : RaceKind::load_then_read;
-    else if (!write)
-        kind = me.write_epoch == w.epoch ? RaceKind::load_then_read : RaceKind::read_then_overwrite;
-    const std::string them = other == many_readers ? std::string("other threads")
-                                                   : "thread " + format(unravel(other, w.block_dim));
-    std::ostringstream message;
-    message << "shared-memory race in " << kernel_and_block(w) << ": thread " << format(me.index)
-            << (write ? " wrote " : " read ") << element_name(w, offset)
-            << (detail::running_matrix_call == nullptr
-                    ? std::string()
-                    : std::string(" (in its ") + detail::running_matrix_call->name + " at " +
-                          where(detail::running_matrix_call->file, detail::running_matrix_call->line) + ")")
-            << " after " << them
-            << (other_wrote ? " wrote" : " read") << " it, with no __syncthreads() between them"
-            << (other != many_readers && other / 32 == me.id / 32 ? " (nor a __syncwarp() naming both lanes of their warp)" : "")
-            << " (both after "
-            << (w.epoch_file ? std::string("the ") + w.epoch_name + " at " + where(w.epoch_file, w.epoch_line)
-                             : std::string("the start of the block"))
-            << "). ";
-    switch (kind) {
-        case RaceKind::load_then_read:
-            message << "A barrier is missing between loading the tiles and computing from them: every thread must "
-                       "reach a __syncthreads() after storing its tile elements and before any thread reads the tiles";
-            break;
-        case RaceKind::read_then_overwrite:
-            message << "A barrier is missing between computing from the tiles and loading the next ones: every "
-                       "thread must reach a __syncthreads() after its last read of a tile and before the next phase "
-                       "overwrites it";
-            break;
-        case RaceKind::two_writers:
-            message << "Two threads stored to the same tile element: each thread should store its own element, "
-                       "tile[threadIdx.y][threadIdx.x]; check the tile indices";
-            break;
-    }
-    detail::set_kernel_error(cudaErrorTileLabSharedMemoryRace, message.str());
-}
-
-// A thread touched dynamic shared memory (extern __shared__) past what its launch gave: a GPU faults there too.
-// True when it did (and the launch failed with an illegal address).
-bool past_dynamic_shared(Worker& w, std::size_t offset, bool write) {
-    if (offset < max_static_shared_bytes || offset < max_static_shared_bytes + w.launch->dynamic_shared_bytes)
-        return false;
-    if (w.launch->failed.exchange(true)) return true;
-    std::ostringstream message;
-    message << "illegal memory access in " << kernel_and_block(w) << ": thread " << format(w.current->index)
-            << (write ? " wrote" : " read") << " byte " << offset - max_static_shared_bytes
-            << " of its extern __shared__ array, but the launch gave the kernel " << w.launch->dynamic_shared_bytes
-            << " bytes of dynamic shared memory (the third argument of <<<grid, block, bytes>>>). The kit launches "
-               "the lab's kernel itself with the contract's <<<grid, block>>> and no dynamic shared memory: declare "
-               "the tiles with their sizes, __shared__ float M_tile[TILE_WIDTH][TILE_WIDTH] (or one array of both, "
-               "carved by pointers)";
-    detail::set_kernel_error(cudaErrorIllegalAddress, message.str());
-    return true;
-}
-
-// A thread touched shared memory that an asynchronous copy still in flight will overwrite.
-void report_async_race(Worker& w, std::size_t offset, bool write, std::uint16_t owner) {
-    if (w.launch->failed.exchange(true)) return;
-    const BlockThread& me = *w.current;
-    std::string site = "?";
-    const char* call = "__pipeline_memcpy_async";
-    const char* wait = "__pipeline_wait_prior() for that copy's batch";
-    const unsigned char* address = w.arena + offset;
-    for (const detail::PendingCopy& copy : w.threads[owner].copies)
-        if (address + 4 > copy.destination && address < copy.destination + copy.bytes) {  // the copy covers the word
-            site = where(copy.file, copy.line);
-            call = copy.call;
-            wait = copy.wait;
-        }
-    std::ostringstream message;
-    message << "shared-memory race in " << kernel_and_block(w) << ": thread " << format(me.index)
-            << (write ? " wrote " : " read ") << element_name(w, offset)
-            << " while the asynchronous copy into it that thread " << format(unravel(owner, w.block_dim))
-            << " issued at " << site << " (" << call << ") was still in flight. A wait is missing: the "
-            << "issuing thread must reach " << wait << ", and then every thread a "
-            << "__syncthreads(), before any thread reads the stage it fills (or overwrites it)";
-    detail::set_kernel_error(cudaErrorTileLabSharedMemoryRace, message.str());
-}
-
-// __syncwarp's ordering (the CUDA Programming Guide: it orders memory among the threads taking part). Kept only in
-// blocks that have completed a __syncwarp (Worker::block_first_sync), so that the race check of other kernels costs
-// what it did. An access recorded before that is known to precede the block's first __syncwarp.
-
-// The warp-sync number of an access recorded as @p seq in this block: its own, or, recorded before the block's
-// first __syncwarp (not kept then), one below that rendezvous.
-std::uint32_t access_seq(const Worker& w, std::uint32_t seq) {
-    return seq >= w.block_first_sync ? seq : w.block_first_sync - 1;
-}
-
-// True when the access by thread @p other (warp-sync number @p seq) is ordered before @p thread's accesses by a
-// __syncwarp that named both (they are lanes of one warp, and the __syncwarp completed after the access).
-bool warp_ordered(const Worker& w, const BlockThread& thread, std::uint16_t other, std::uint32_t seq) {
-    if (w.block_first_sync == 0 || other / 32 != thread.id / 32) return false;
-    return thread.synced_with[other % 32] > access_seq(w, seq);
-}
-
-// The same for every read of @p s in this interval by other threads than @p thread. Reads by many threads, all
-// before the block's first __syncwarp, are not told apart: in a block of one warp they are its lanes; in a larger
-// one they may have come from another warp, which only a __syncthreads() orders.
-bool reads_warp_ordered(const Worker& w, const BlockThread& thread, const Shadow& s) {
-    if (w.block_first_sync == 0) return false;
-    if (s.reader != many_readers) return warp_ordered(w, thread, s.reader, s.read_seq);
-    const unsigned warp = thread.id / 32u;
-    std::uint32_t lanes = s.read_lanes;
-    if (s.read_seq < w.block_first_sync) {
-        if (w.threads.size() > 32) return false;
-        lanes = ~0u;
-    } else if (s.read_warp != warp) {
-        return false;
-    }
-    const std::uint32_t seq = access_seq(w, s.read_seq);
-    lanes &= ~(1u << (thread.id % 32));
-    for (unsigned lane = 0; lane < 32 && warp * 32 + lane < w.threads.size(); ++lane)
-        if ((lanes >> lane & 1u) && thread.synced_with[lane] <= seq) return false;
-    return true;
-}
-
-// A write by @p thread to @p s that another thread wrote or read in this interval: a race unless a __syncwarp
-// ordered them.
-[[gnu::noinline]] void check_write_conflict(Worker& w, const BlockThread& thread, const Shadow& s, std::size_t offset) {
-    const std::uint16_t me = thread.id;
-    if (s.write_epoch == w.epoch && s.writer != me && !warp_ordered(w, thread, s.writer, s.write_seq))
-        report_race(w, offset, true, s.writer, true);
-    else if (s.read_epoch == w.epoch && s.reader != me && !reads_warp_ordered(w, thread, s))
-        report_race(w, offset, true, s.reader, false);
-}
-
-// A read by @p thread of @p s, which another thread wrote in this interval: a race unless a __syncwarp ordered them.
-[[gnu::noinline]] void check_read_conflict(Worker& w, const BlockThread& thread, const Shadow& s, std::size_t offset) {
-    if (!warp_ordered(w, thread, s.writer, s.write_seq)) report_race(w, offset, false, s.writer, true);
-}
-
-// Keeps which lanes read @p s, and when, in a block that has completed a __syncwarp: called for a read by @p me
-// before the read is recorded (s.reader is still the earlier readers'; @p epoch is the interval's).
-[[gnu::noinline]] void note_warp_read(const Worker& w, Shadow& s, std::uint16_t me, std::uint32_t epoch) {
-    const std::uint16_t warp = me / 32;
-    const std::uint32_t lane = 1u << (me % 32);
-    if (s.read_epoch != epoch) {  // the first read of this interval
-        s.read_warp = warp;
-        s.read_lanes = lane;
-    } else if (s.read_seq < w.block_first_sync) {  // the reads before were not kept: one reader is still known
-        if (s.reader != many_readers) {
-            s.read_warp = s.reader / 32 == warp ? warp : mixed_warps;
-            s.read_lanes = lane | 1u << (s.reader % 32);
-        } else {
-            s.read_warp = w.threads.size() <= 32 ? warp : mixed_warps;  // see reads_warp_ordered
-            s.read_lanes = ~0u;
-        }
-    } else if (s.read_warp == warp) {
-        s.read_lanes |= lane;
-    } else {
-        s.read_warp = mixed_warps;
-    }
-    s.read_seq = w.warp_syncs;
-}
-
-void report_divergence(Worker& w) {
-    if (w.launch->failed.exchange(true)) return;
-    std::vector<std::pair<std::string, int>> groups;  // barrier "file:line" (or "returned"), threads there
-    const BlockThread* first_done = nullptr;
-    for (const BlockThread& t : w.threads) {
-        std::string at = t.state == ThreadState::done
-                             ? "returned"
-                             : std::string("the ") + t.barrier_name + " at " + where(t.barrier_file, t.barrier_line);
-        if (t.state == ThreadState::done && !first_done) first_done = &t;
-        auto found = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == at; });
-        if (found == groups.end())
-            groups.emplace_back(at, 1);
-        else
-            ++found->second;
-    }
-    std::ostringstream message;
-    message << "barrier divergence in " << kernel_and_block(w) << ": the threads of the block did not all reach the "
-            << "same __syncthreads(): ";
-    for (std::size_t i = 0; i < groups.size(); ++i) {
-        if (i > 0) message << ", ";
-        if (groups[i].first == "returned")
-            message << groups[i].second << " threads had returned from the kernel (the first: thread "
-                    << format(first_done->index) << ")";
-        else
-            message << groups[i].second << " threads waited at " << groups[i].first;
-    }
-    message << ". Every thread of a block must reach every __syncthreads(): keep barriers out of code that only "
-               "some threads run (a bounds test, an early return); let threads outside the matrix load zeros "
-               "and skip only the store";
-    detail::set_kernel_error(cudaErrorTileLabBarrierDivergence, message.str());
-}
 
 void start_block(Worker& w) {
     std::memset(w.arena, garbage_byte, w.filled);
@@ -653,17 +257,6 @@ void work(Worker& w, LaunchState& launch) {
     running_worker = nullptr;
 }
 
-// What CUDA refuses at launch, with the error cudaGetLastError gives for it: too many threads in a block is
-// cudaErrorInvalidValue (CUDA 13 on an H100, for a 48 x 48 block, 2026-11-22); a zero or too large dimension,
-// cudaErrorInvalidConfiguration.
-cudaError_t check_configuration(dim3 grid, dim3 block) {
-    const unsigned long long threads = 1ull * block.x * block.y * block.z;
-    if (threads == 0 || grid.x == 0 || grid.y == 0 || grid.z == 0) return cudaErrorInvalidConfiguration;
-    if (threads > 1024 || block.x > 1024 || block.y > 1024 || block.z > 64) return cudaErrorInvalidValue;
-    if (grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535) return cudaErrorInvalidConfiguration;
-    return cudaSuccess;
-}
-
 }  // namespace
 
 unsigned worker_count() {
@@ -675,102 +268,6 @@ unsigned worker_count() {
         return std::max(1u, std::thread::hardware_concurrency());
     }();
     return count;
-}
-
-void run_kernel(const LaunchSite& site, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
-                std::function<void()> thread_body) {
-    if (const cudaError_t refused = check_configuration(grid, block); refused != cudaSuccess) {
-        detail::record_error(refused);
-        return;
-    }
-    if (dynamic_shared_bytes > detail::max_dynamic_shared_bytes_of(site.kernel)) {
-        detail::record_error(cudaErrorInvalidValue);  // past 48 KB without cudaFuncSetAttribute, as on a GPU
-        return;
-    }
-    if (running_worker != nullptr) throw std::logic_error("a kernel launched another kernel: not supported");
-    if (const cudaError_t lost = detail::sticky_error(); lost != cudaSuccess) {
-        detail::record_error(lost);  // the context is lost: nothing runs in it any more
-        return;
-    }
-    detail::enqueue_kernel(detail::QueuedKernel{site, grid, block, dynamic_shared_bytes, std::move(thread_body)});
-}
-
-bool points_to_device_memory(const void* pointer) noexcept {
-    try {
-        return detail::is_device_pointer(pointer);
-    } catch (...) {
-        return false;  // the registry's lock failed: the launch is refused rather than run on unknown memory
-    }
-}
-
-namespace {
-
-// "the stack of the host thread", "host memory ...": what a pointer that is not device memory most likely is.
-const char* host_memory_kind(const void* pointer) {
-    pthread_attr_t attributes;
-    void* stack = nullptr;
-    std::size_t stack_bytes = 0;
-    bool on_stack = false;
-    if (pthread_getattr_np(pthread_self(), &attributes) == 0) {
-        if (pthread_attr_getstack(&attributes, &stack, &stack_bytes) == 0)
-            on_stack = pointer >= stack && pointer < static_cast<const char*>(stack) + stack_bytes;
-        pthread_attr_destroy(&attributes);
-    }
-    return on_stack ? "a local variable on the host's stack"
-                    : "host memory (a host array: new, malloc, a std::vector, a global) or no memory at all";
-}
-
-std::string type_name(const char* mangled) {
-    int status = 0;
-    std::unique_ptr<char, void (*)(void*)> readable(abi::__cxa_demangle(mangled, nullptr, nullptr, &status), std::free);
-    return status == 0 && readable ? readable.get() : mangled;
-}
-
-// Argument @p index of the argument list @p arguments as written ("d_M, d_N + 1, f(a, b)"), split at the commas
-// outside brackets; empty when it cannot be told.
-std::string written_argument(const char* arguments, std::size_t index) {
-    if (arguments == nullptr) return {};
-    std::vector<std::string> pieces(1);
-    int depth = 0;
-    for (const char* c = arguments; *c != '\0'; ++c) {
-        if (*c == '(' || *c == '[' || *c == '{') ++depth;
-        if (*c == ')' || *c == ']' || *c == '}') --depth;
-        if (*c == ',' && depth == 0) {
-            pieces.emplace_back();
-            continue;
-        }
-        if (!(pieces.back().empty() && *c == ' ')) pieces.back() += *c;
-    }
-    while (!pieces.back().empty() && pieces.back().back() == ' ') pieces.back().pop_back();
-    return index < pieces.size() ? pieces[index] : std::string();
-}
-
-}  // namespace
-
-void refuse_host_pointer(const LaunchSite& site, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
-                         std::size_t index, std::size_t count, const char* mangled_type, const void* pointer,
-                         const char* arguments) {
-    if (const cudaError_t refused = check_configuration(grid, block); refused != cudaSuccess) {
-        detail::record_error(refused);  // a launch CUDA refuses is refused for that first, as run_kernel does
-        return;
-    }
-    if (dynamic_shared_bytes > detail::max_dynamic_shared_bytes_of(site.kernel)) {
-        detail::record_error(cudaErrorInvalidValue);  // past 48 KB without cudaFuncSetAttribute, as on a GPU
-        return;
-    }
-    char address[32];
-    std::snprintf(address, sizeof address, "%p", pointer);
-    std::ostringstream message;
-    message << "illegal memory access in the kernel " << site.kernel_name << " launched at "
-            << where(site.file, site.line) << ": its argument " << index + 1 << " of " << count << " (";
-    if (const std::string written = written_argument(arguments, index); !written.empty()) message << written << ", ";
-    message << "a " << type_name(mangled_type) << ") is " << address << ", which is " << host_memory_kind(pointer)
-            << ", not device memory from cudaMalloc (cudaErrorIllegalAddress: an illegal memory access was "
-               "encountered; a GPU faults at the kernel's first access through it). The kernel did not run.\n"
-               "  hint: a kernel can reach only device memory: cudaMalloc a buffer for each matrix, cudaMemcpy the "
-               "host data into it (cudaMemcpyHostToDevice), pass the device pointers to the kernel, and cudaMemcpy "
-               "the result back (cudaMemcpyDeviceToHost)";
-    detail::set_kernel_error(cudaErrorIllegalAddress, message.str());
 }
 
 namespace detail {
@@ -867,79 +364,6 @@ void* dynamic_shared_storage(std::size_t) {
     if (w == nullptr || w->current == nullptr) throw std::logic_error("extern __shared__ used outside a kernel");
     return w->arena + max_static_shared_bytes;
 }
-
-namespace {
-
-// What a read by thread @p me in interval @p epoch leaves in a word's shadow: its reader, or many readers. Inline in
-// note_shared_access's leaf too, which must make no call.
-[[gnu::always_inline]] inline void record_read(Shadow& s, BlockThread& thread, std::uint16_t me, std::uint32_t epoch) {
-    if (s.read_epoch != epoch) {
-        s.read_epoch = epoch;
-        s.reader = me;
-    } else if (s.reader != me) {
-        s.reader = many_readers;
-    }
-    thread.read_epoch = epoch;
-}
-
-// note_shared_access's loop over the words of an access (from byte @p offset of shared memory), with the warp-sync
-// bookkeeping when @p warp_synced (the block has completed a __syncwarp) and without it otherwise: two copies, so
-// that the race check of kernels without __syncwarp costs what it did.
-template <bool warp_synced>
-void note_words(Worker& w, BlockThread& thread, std::size_t offset, std::size_t bytes, bool write) {
-    const std::uint16_t me = thread.id;
-    const std::uint32_t epoch = w.epoch;
-    const std::size_t last = std::min(offset + bytes, arena_bytes);
-    for (std::size_t byte = offset & ~std::size_t{3}; byte < last; byte += 4) {
-        Shadow& s = w.shadow[byte / 4];
-        if (s.async_owner != no_copy) report_async_race(w, offset, write, s.async_owner);
-        if (write) {
-            if ((s.write_epoch == epoch && s.writer != me) || (s.read_epoch == epoch && s.reader != me))
-                check_write_conflict(w, thread, s, offset);
-            s.write_epoch = epoch;
-            s.writer = me;
-            if constexpr (warp_synced) s.write_seq = w.warp_syncs;
-            thread.write_epoch = epoch;
-        } else {
-            if (s.write_epoch == epoch && s.writer != me) check_read_conflict(w, thread, s, offset);
-            if constexpr (warp_synced) note_warp_read(w, s, me, epoch);
-            record_read(s, thread, me, epoch);
-        }
-    }
-}
-
-// The copy with __syncwarp's bookkeeping, out of line: the usual copy stays small where it is inlined.
-[[gnu::noinline]] void note_words_warp_synced(Worker& w, BlockThread& thread, std::size_t offset, std::size_t bytes,
-                                              bool write) {
-    note_words<true>(w, thread, offset, bytes, write);
-}
-
-}  // namespace
-
-namespace {
-
-// Every shared access that the usual one below is not: a wide or straddling access, dynamic shared memory (which may
-// lie past the launch's), a word an asynchronous copy still fills, a word another thread touched in this interval
-// (a race, or a __syncwarp's ordering, to judge), a block that has completed a __syncwarp, a block's first read in
-// an interval.
-[[gnu::noinline]] void note_shared_access_in_general(Worker& w, std::size_t offset, std::size_t bytes,
-                                                     bool write) noexcept {
-    if (past_dynamic_shared(w, offset, write)) return;
-    BlockThread& thread = *w.current;
-    ++(write ? w.shared_writes : w.shared_reads);
-    if (write) {
-        if (!w.async_copy_write) w.bytes_stored += bytes;
-    } else {
-        ++thread.reads;
-        if (w.read_epochs.empty() || w.read_epochs.back() != w.epoch) w.read_epochs.push_back(w.epoch);
-    }
-    if (w.block_first_sync == 0)
-        note_words<false>(w, thread, offset, bytes, write);
-    else
-        note_words_warp_synced(w, thread, offset, bytes, write);
-}
-
-}  // namespace
 
 void note_shared_access(const void* address, std::size_t bytes, bool write) noexcept {
     Worker* w = running_worker;
@@ -1067,35 +491,6 @@ unsigned active_lanes() noexcept {
 bool is_block_shared_address(const void* address) noexcept {
     std::size_t offset = 0;
     return detail::shared_offset_of(address, &offset);
-}
-
-void note_shared_atomic(const void* address, std::size_t bytes) noexcept {
-    Worker* w = running_worker;
-    if (w == nullptr || w->current == nullptr) return;
-    const std::size_t offset = static_cast<std::size_t>(static_cast<const unsigned char*>(address) - w->arena);
-    if (offset >= arena_bytes) return;
-    if (past_dynamic_shared(*w, offset, true)) return;
-    BlockThread& thread = *w->current;
-    ++w->shared_writes;
-    const std::uint16_t me = thread.id;
-    const std::uint32_t epoch = w->epoch;
-    for (std::size_t byte = offset & ~std::size_t{3}; byte < std::min(offset + bytes, arena_bytes); byte += 4) {
-        Shadow& s = w->shadow[byte / 4];
-        if (s.async_owner != no_copy) report_async_race(*w, offset, true, s.async_owner);
-        // Atomics on one element in one interval do not race with each other, only with plain accesses by other
-        // threads (which note_shared_access reports when they come after, seeing this write).
-        if (s.atomic_epoch != epoch) {
-            if (s.write_epoch == epoch && s.writer != me)
-                report_race(*w, offset, true, s.writer, true);
-            else if (s.read_epoch == epoch && s.reader != me)
-                report_race(*w, offset, true, s.reader, false);
-        }
-        s.atomic_epoch = epoch;
-        s.write_epoch = epoch;
-        s.writer = me;
-        if (w->block_first_sync != 0) s.write_seq = w->warp_syncs;
-        thread.write_epoch = epoch;
-    }
 }
 
 EmulatorStats stats() noexcept {

@@ -29,7 +29,7 @@ class DevicePointer;
 bool is_block_shared_address(const void* address) noexcept;
 
 /// Records an atomic read-modify-write of @p bytes of shared memory at @p address by the running thread and
-/// reports a race when another thread read or wrote it non-atomically since the last barrier (scheduler.cpp).
+/// reports a race when another thread read or wrote it non-atomically since the last barrier (race_check.cpp).
 void note_shared_atomic(const void* address, std::size_t bytes) noexcept;
 
 namespace detail {

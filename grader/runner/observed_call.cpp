@@ -1,5 +1,5 @@
-// Lab 04's runner watching one call of matmul_timed (timed_observation.hpp): it records, the checker judges.
-#include "timed_observation.hpp"
+// Lab 04's runner watching one call of matmul_timed (observed_call.hpp): it records, the checker judges.
+#include "observed_call.hpp"
 
 #ifdef TILELAB_CPU_BACKEND
 #include <tilelab/cpu/runtime_trace.hpp>

@@ -1,4 +1,4 @@
-/// @file timed_observation.hpp
+/// @file observed_call.hpp
 /// @brief Lab 04's runner watching one call of matmul_timed: the kit kernel's record zeroed before it and read
 /// after it, and on the CPU backend the emulator's runtime trace around it (tilelab/timed_observation.hpp says
 /// what travels to the checker, which judges).
