@@ -42,3 +42,10 @@ tilelab_add_mutant(NAME technique-warp-copies-waited-at-once LAB 08_warp_tiled S
   FIND "            __pipeline_commit();\n\n            // Four k at a time"
   REPLACE "            __pipeline_commit();\n            __pipeline_wait_prior(0);\n\n            // Four k at a time"
   CPU_MATCH "makes [0-9]+% of its shared reads from tiles whose asynchronous copies ran ahead")
+
+# Lab 08, the pipeline check: each phase's copies waited for as soon as they are issued, with one token
+# shared-memory read in between, so that each copy was "in flight while its thread read shared memory".
+tilelab_add_mutant(NAME pipeline-token-read LAB 08_warp_tiled SUITES pipeline EXPECT none CPU_EXPECT fail
+  FIND "            __pipeline_commit();\n\n            // Four k at a time"
+  REPLACE "            __pipeline_commit();\n            sums[0][0] += 0.0f * M_tile[s][0][0];\n            __pipeline_wait_prior(0);\n\n            // Four k at a time"
+  CPU_MATCH "shared reads were of tiles whose copies ran ahead of the multiply-adds.*a token read")

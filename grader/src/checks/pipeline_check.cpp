@@ -11,6 +11,7 @@
 #include "sass_evidence.hpp"
 #include "runner_process.hpp"
 #include "shapes.hpp"
+#include "technique_evidence.hpp"
 
 #include <tilelab/compare.hpp>
 #include <tilelab/random.hpp>
@@ -179,6 +180,28 @@ TEST_SUITE("pipeline") {
         if (2 * a.overlapped >= written && 4 * a.copied >= 3 * written && written > 0) {
             MESSAGE(("the copies ran ahead: " + percent(a.overlapped, written) + " of what reached shared memory "
                      "was copied while the kernel multiplied"));
+            // Bytes in flight while the thread read something are not yet copies that run ahead of the
+            // multiply-adds (one token read between a copy and its wait is that too): the multiply-adds' reads must
+            // be of tiles whose copies were in flight while the thread did a phase's work, as the model's are
+            // (the technique check's count, technique_evidence.hpp).
+            const LabEntry* entry = find_lab(lab.name);
+            TechniqueComparison c;
+            try {
+                c = compare_technique(lab, *entry, TechniqueMeasure::async_in_flight,
+                                      technique_shape(lab, TechniqueMeasure::async_in_flight, base_seed()),
+                                      base_seed(), 0.5);
+            } catch (const std::exception& error) {
+                FAIL(std::string(error.what()));
+            }
+            const std::string share = std::to_string(static_cast<int>(100 * c.value + 0.5)) + "% of the kernel's "
+                                      "shared reads were of tiles whose copies ran ahead of the multiply-adds (the "
+                                      "model answer: " + std::to_string(static_cast<int>(100 * c.model_value + 0.5)) +
+                                      "%; required " + std::to_string(static_cast<int>(100 * c.required + 0.5)) + "%)";
+            if (c.value >= c.required)
+                MESSAGE(share);
+            else
+                FAIL_CHECK((share + ": the copies were in flight while the thread did little else (a token read "
+                            "between a copy and its wait?)." + std::string(pipeline_teaching)));
             return;
         }
         std::string seen;
