@@ -43,6 +43,12 @@ struct LabTechnique {
     const char* reference_name = "";    ///< The baseline in a student's words, for messages.
     /// The share of the lab's own model's gain over the baseline that the check requires (as the gate's fraction).
     double fraction = 0;
+    /// The registry's calibration: the measure (technique_value) of the lab's model answer and of the reference's,
+    /// on the lab's whole-tile shapes, where it does not depend on the shape. The kit's self-test, which has the
+    /// model programs, measures both again and fails when they differ; a grading uses these.
+    bool calibrated = false;
+    double model_value = 0;      ///< The lab's model answer's measure.
+    double reference_value = 0;  ///< The reference lab's model's (0 for the naive rule).
 };
 
 /// The oldest GPU a lab can be graded on, beyond what the build's architectures allow.

@@ -111,6 +111,8 @@ ProbeOperands probe_operands(const Shape& shape, std::uint64_t seed, InputPrecis
 
 std::unique_ptr<ProbeTarget> lab_program() { return std::make_unique<LabProgram>(); }
 
+bool models_built() { return fs::exists(model_folder_path() / "tilelab-technique-models"); }
+
 std::unique_ptr<ProbeTarget> model_program(const std::string& folder, const std::string& name) {
     return std::make_unique<ModelProgram>(folder, name);
 }

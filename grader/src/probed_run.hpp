@@ -49,6 +49,9 @@ public:
 /// The lab's own program (the one the checker grades).
 std::unique_ptr<ProbeTarget> lab_program();
 
+/// Whether this kit has the technique checks' model programs (the kit's self-test builds them from solutions/).
+bool models_built();
+
 /// The kit's CPU-backend program of the model answer in solutions/@p folder (tilelab-technique-model-<folder>, next
 /// to the checker, or in TILELAB_GATE_REFERENCE_DIR), started unconfined: no student code runs in it. Throws
 /// std::runtime_error when it is missing.

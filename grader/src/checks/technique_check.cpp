@@ -20,6 +20,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <memory>
 #include <stdexcept>
@@ -37,6 +38,13 @@ std::string fixed(double x, int digits = 2) {
 }
 
 std::string percent(double share) { return fixed(100 * share, 0) + "%"; }
+
+// A double as JSON writes it back exactly.
+std::string exact(double x) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.17g", x);
+    return text;
+}
 
 std::uint64_t multiply_adds(const Shape& shape) {
     return static_cast<std::uint64_t>(shape.rows) * shape.inner * shape.cols;
@@ -235,11 +243,29 @@ TechniqueComparison compare_technique(const LabUnderTest& lab, const LabEntry& e
     c.value = technique_value(measure, run.counts, n);
     c.counts = describe(run.counts, shape);
     c.kernel_counts = run.counts;
-    const auto model = model_program(entry.folder, "the model answer of " + std::string(entry.id));
-    c.model_value = technique_value(measure, run_probed(*model, shape, operands, 0).counts, n);
-    if (*entry.technique.reference_folder != '\0') {
-        const auto reference = model_program(entry.technique.reference_folder, entry.technique.reference_name);
-        c.reference_value = technique_value(measure, run_probed(*reference, shape, operands, 0).counts, n);
+    // The models' measures: the registry's calibration, and where the kit's self-test built the model programs
+    // (a kit with solutions/), measured again on this shape, which must give the same (the counts of whole tiles do
+    // not depend on the shape).
+    c.model_value = entry.technique.model_value;
+    c.reference_value = entry.technique.reference_value;
+    if (models_built()) {
+        const auto model = model_program(entry.folder, "the model answer of " + std::string(entry.id));
+        const double model_value = technique_value(measure, run_probed(*model, shape, operands, 0).counts, n);
+        double reference_value = 0;
+        if (*entry.technique.reference_folder != '\0') {
+            const auto reference = model_program(entry.technique.reference_folder, entry.technique.reference_name);
+            reference_value = technique_value(measure, run_probed(*reference, shape, operands, 0).counts, n);
+        }
+        const auto same = [](double a, double b) { return std::fabs(a - b) <= 1e-12 * std::max(1.0, std::fabs(b)); };
+        if (!entry.technique.calibrated || !same(model_value, c.model_value) || !same(reference_value, c.reference_value))
+            throw std::runtime_error(
+                "the registry's technique calibration of " + std::string(entry.id) + " (grader/labs.json) is not what "
+                "the model answers measure on " + to_string(shape) + ": write \"calibration\": {\"model\": " +
+                exact(model_value) + ", \"reference\": " + exact(reference_value) + "} in its \"technique\" (a "
+                "solution changed, or the kit's counts did)");
+    } else if (!entry.technique.calibrated) {
+        throw std::runtime_error("the registry gives " + std::string(entry.id) + "'s technique check no calibration "
+                                 "(grader/labs.json): the kit's self-test writes it; tell your instructor");
     }
     c.gain = technique_gain(measure, c.value, c.reference_value);
     c.model_gain = technique_gain(measure, c.model_value, c.reference_value);

@@ -166,6 +166,20 @@ TEST_SUITE("timing-clock") {
     }
 }
 
+// The CPU backend's equal of timing-clock: there the events carry the emulator's device clock, and the trace of the
+// call's runtime calls shows what the two events bracket, so the time returned must be the one the events right around
+// the kernel measured (timed_evidence.hpp), on the large product the clock check times.
+TEST_SUITE("timing-trace") {
+    TEST_CASE("the reported time is the one the events right around the kernel measured") {
+        const Shape shape{large_side, large_side, large_side};
+        const TimedRun run = run_timed(shape);
+        CHECK_MESSAGE(run.correct, run.report);
+        if (run.correct)
+            MESSAGE(("matmul_timed returned " + std::to_string(run.ms) + " ms for " + to_string(shape) + ", the time "
+                     "its events right before and after the launch measured on the emulator's device clock"));
+    }
+}
+
 TEST_SUITE("timing-memory") {
     TEST_CASE("gives back all the device memory it allocates") {
         const Shape shape{large_side, large_side, large_side};

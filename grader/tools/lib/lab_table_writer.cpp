@@ -124,7 +124,7 @@ std::string lab_table_text(const std::string& registry_json, const std::string& 
         }
         // The technique check (CPU backend): what it counts, against which lab's model, and the share of the own
         // model's gain it requires.
-        std::string technique = "{\"\", \"\", \"\", \"\", 0.0}";
+        std::string technique = "{\"\", \"\", \"\", \"\", 0.0, false, 0.0, 0.0}";
         if (lab.contains("technique")) {
             const json& t = lab["technique"];
             const std::string measure = r.text(t, "measure", "technique");
@@ -144,9 +144,19 @@ std::string lab_table_text(const std::string& registry_json, const std::string& 
             const json& fraction = r.at(t, "fraction", "technique");
             if (!fraction.is_number() || fraction.get<double>() < 0 || fraction.get<double>() > 1)
                 r.fail("technique fraction is a number from 0 to 1, not " + fraction.dump());
+            // The calibration: what the model answers measure (the self-test measures them again).
+            std::string calibration = "false, 0.0, 0.0";
+            if (t.contains("calibration")) {
+                const json& values = t["calibration"];
+                const json& model = r.at(values, "model", "technique calibration");
+                const json& baseline = r.at(values, "reference", "technique calibration");
+                if (!model.is_number() || !baseline.is_number())
+                    r.fail("technique calibration's model and reference are numbers");
+                calibration = "true, " + model.dump() + ", " + baseline.dump();
+            }
             technique = "{" + literal(measure) + ", " + literal(reference) + ", " +
                         literal(reference.empty() ? std::string() : folder_of[reference]) + ", " +
-                        literal(reference_name) + ", " + fraction.dump() + "}";
+                        literal(reference_name) + ", " + fraction.dump() + ", " + calibration + "}";
         }
         entries += "TILELAB_LAB_ENTRY({" + literal(r.id) + ", " + literal(folder_of[r.id]) + ", " + literal(launcher) +
                    ", " + literal(kernel) + ",\n                  {" + configuration + "}, " + needs_tile_multiples +
