@@ -49,3 +49,33 @@ tilelab_add_mutant(NAME pipeline-token-read LAB 08_warp_tiled SUITES pipeline EX
   FIND "            __pipeline_commit();\n\n            // Four k at a time"
   REPLACE "            __pipeline_commit();\n            sums[0][0] += 0.0f * M_tile[s][0][0];\n            __pipeline_wait_prior(0);\n\n            // Four k at a time"
   CPU_MATCH "shared reads were of tiles whose copies ran ahead of the multiply-adds.*a token read")
+
+# The red team's decoys (grader/selftest/technique/<lab>-<idea>/, each file's first comment says what it tries):
+# correct kernels made to pass the technique, pipeline or shared-memory check without the lab's technique. Each must
+# fail the check it aimed at, saying why.
+function(_tilelab_add_technique_decoy name lab expect match)
+  if("cpu" IN_LIST TILELAB_BACKENDS)
+    tilelab_add_lab(SUBMISSION decoy-${name} ROOT "${CMAKE_CURRENT_SOURCE_DIR}/technique/${name}" LAB ${lab}
+                    TILE_WIDTH 16 BACKEND cpu EXPECT ${expect} MATCH "${match}" SUITES ${ARGN} LABELS selftest decoy)
+  endif()
+endfunction()
+set(_wrote "the kernel wrote into [MN], which it may only read")
+_tilelab_add_technique_decoy(lab02-detect-switch 02_tiled fail "works differently depending on the values" technique)
+_tilelab_add_technique_decoy(lab02-global-launder 02_tiled fail "${_wrote}" technique)
+_tilelab_add_technique_decoy(lab02-launder-rescale 02_tiled fail "${_wrote}" technique shared-memory)
+_tilelab_add_technique_decoy(lab02-rescale 02_tiled fail "P came out unchanged" technique)
+_tilelab_add_technique_decoy(lab02-scratch-launder 02_tiled build-fails "may not declare a variable in device memory" technique)
+_tilelab_add_technique_decoy(lab03-launder-rescale 03_tiled_boundary fail "${_wrote}" technique shared-memory)
+_tilelab_add_technique_decoy(lab05-detect-switch 05_coarsened fail "works differently depending on the values" technique)
+_tilelab_add_technique_decoy(lab05-launder 05_coarsened fail "${_wrote}|may not declare" technique)
+_tilelab_add_technique_decoy(lab05-private-slots 05_coarsened fail "do not share their tiles" technique)
+_tilelab_add_technique_decoy(lab06-detect-switch 06_register_tiled fail "works differently depending on the values" technique)
+_tilelab_add_technique_decoy(lab06-launder 06_register_tiled fail "${_wrote}|may not declare" technique)
+_tilelab_add_technique_decoy(lab06-private-slots 06_register_tiled fail "do not share their tiles" technique)
+_tilelab_add_technique_decoy(lab07-detect-switch 07_vectorized fail "works differently depending on the values" technique)
+_tilelab_add_technique_decoy(lab07-launder-vec 07_vectorized fail "${_wrote}|may not declare" technique)
+_tilelab_add_technique_decoy(lab08-async-launder 08_warp_tiled fail "${_wrote}|may not declare" technique pipeline)
+_tilelab_add_technique_decoy(lab08-token-read 08_warp_tiled fail "copies ran ahead" technique pipeline)
+_tilelab_add_technique_decoy(lab08-token-barrier 08_warp_tiled fail "copies ran ahead" technique pipeline)
+_tilelab_add_technique_decoy(lab08-token-async 08_warp_tiled fail "copies ran ahead" technique pipeline)
+_tilelab_add_technique_decoy(lab09-identity-mma-launder 09_tensor_cores fail "${_wrote}|may not declare" technique)

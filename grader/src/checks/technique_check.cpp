@@ -308,6 +308,21 @@ TEST_SUITE("technique") {
         } catch (const std::exception& error) {
             FAIL(std::string(error.what()));
         }
+        // The tiles are shared by the block: a block needs each element of its strips of M and N once per phase
+        // (2 / block tile per multiply-add on whole tiles); a kernel whose threads each stage their own operands
+        // brings in many times that, however few shared reads it then makes.
+        if (measure != TechniqueMeasure::global_reads && measure != TechniqueMeasure::tensor_cores) {
+            const double staged = static_cast<double>(c.kernel_counts.operand_words_staged) /
+                                  static_cast<double>(static_cast<std::uint64_t>(shape.rows) * shape.inner * shape.cols);
+            const double needed = 2.0 / lab.tile();
+            if (staged > 2 * needed)
+                FAIL_CHECK(("the kernel brought " + fixed(staged, 4) + " elements of M and N into shared memory per "
+                            "multiply-add on " + to_string(shape) + ", more than twice what a block of " +
+                            std::to_string(lab.tile()) + " x " + std::to_string(lab.tile()) + " outputs needs (" +
+                            fixed(needed, 4) + ": each element of its strips of M and N once): the block's threads "
+                            "do not share their tiles. Each thread loads its part of each tile, and all of them "
+                            "compute from the whole tile"));
+        }
         const std::string verdict = "the kernel " + stated(measure, c.gain, reference_name) + " (the model answer: " +
                                     stated_level(measure, c.model_gain) + "; required " +
                                     stated_level(measure, c.required) + ", " + fixed(entry->technique.fraction) +

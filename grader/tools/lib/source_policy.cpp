@@ -439,6 +439,21 @@ private:
                            "; give a function of your own another name");
             return;
         }
+        if (name == "__device__" || name == "__managed__" || name == "__constant__") {
+            // A variable in device memory (a declaration that reaches ';', '=' or '[' before any '('): memory
+            // beside M, N and P that a kernel could write, and route its operands through out of the kit's sight.
+            for (std::size_t k = 1;; ++k) {
+                const Token* next = following(i, k);
+                if (next == nullptr || next->text == "(" || next->text == "{") break;
+                if (next->text == ";" || next->text == "=" || next->text == "[") {
+                    add(token, "a lab may not declare a variable in device memory (" + name + " ... " +
+                                   (following(i, k - 1) != nullptr ? following(i, k - 1)->text : std::string()) +
+                                   "): a kernel reads M and N and writes P, and keeps anything else in registers or "
+                                   "shared memory (a __device__ function is fine)");
+                    return;
+                }
+            }
+        }
         if (name == "asm" || name == "__asm__" || name == "__asm") {
             add(token, "asm is not allowed in a lab: an asm label or asm statement can reach any of the program's "
                        "symbols (the kit's included) or files (.incbin) by a name the build check cannot read; write "
