@@ -8,7 +8,7 @@
 #   TILELAB_<folder>_LAUNCHER, _KERNEL  the contract's names (no kernel: host code, graded with a kit kernel)
 #   TILELAB_<folder>_BLOCK_TILE, _THREADS  the labs.hpp constants of a lab configured by its own (0: the contract's)
 #   TILELAB_<folder>_KIT_KERNEL         the folder of the lab whose model kernel the kit builds into this lab
-#   TILELAB_<folder>_GATE_REFERENCE     the folder of the lab whose model answer the performance gate races
+#   TILELAB_<folder>_GATE_REFERENCES    the folders of the labs whose model answers the performance gate's rungs race
 #   TILELAB_<folder>_MIN_COMPUTE_CAPABILITY  "major.minor" ("": any GPU)
 # The rest of an entry is the C++ table's (grader/tools/tilelab_lab_table.cpp), which also checks the entry.
 #   TILELAB_FIXED_CONFIGURATION_LABS    the labs configured by their own constants, not TILE_WIDTH
@@ -100,14 +100,24 @@ function(_tilelab_read_registry path)
     if(NOT block_tile STREQUAL "0")
       list(APPEND fixed ${folder})
     endif()
-    _tilelab_json(gate_reference "${json}" "" labs ${i} gate reference)
+    # Each rung of the gate races one lab's model (its suites are the checks', above).
+    set(gate_references "")
+    string(JSON rungs ERROR_VARIABLE no_gate LENGTH "${json}" labs ${i} gate rungs)
+    if(NOT no_gate AND rungs GREATER 0)
+      math(EXPR last_rung "${rungs} - 1")
+      foreach(rung RANGE ${last_rung})
+        string(JSON reference GET "${json}" labs ${i} gate rungs ${rung} reference)
+        list(APPEND gate_references ${folder_of_${reference}})
+      endforeach()
+      list(REMOVE_DUPLICATES gate_references)
+    endif()
     _tilelab_json(min_compute_capability "${json}" "" labs ${i} min_compute_capability version)
     foreach(field id files suites sanitizer_tools launcher kernel block_tile threads min_compute_capability)
       string(TOUPPER ${field} name)
       set(TILELAB_${folder}_${name} "${${field}}" PARENT_SCOPE)
     endforeach()
     set(TILELAB_${folder}_KIT_KERNEL "${folder_of_${kit_kernel}}" PARENT_SCOPE)
-    set(TILELAB_${folder}_GATE_REFERENCE "${folder_of_${gate_reference}}" PARENT_SCOPE)
+    set(TILELAB_${folder}_GATE_REFERENCES "${gate_references}" PARENT_SCOPE)
   endforeach()
   set(TILELAB_LABS ${labs} PARENT_SCOPE)
   set(TILELAB_FIXED_CONFIGURATION_LABS ${fixed} PARENT_SCOPE)
