@@ -78,8 +78,10 @@ std::string suite_kind(const json& registry, const std::string& suite) {
 }
 
 // The lab's gate as a LabGate initializer: its rungs, bottom to top, each racing a lab of the registry by a fraction
-// in [0, 1], each the suite of a gate kind that exactly one of the lab's checks names; and every gate suite of the
-// lab's checks is a rung of its gate. "{{}}" for a lab without a gate, which no gate suite of its checks may name.
+// in [0, 1], each the suite of a gate kind that exactly one of the lab's checks names; every gate suite of the lab's
+// checks is a rung of its gate, and the checks name them bottom to top too (the order the build runs them in, so
+// that each rung's line knows the rungs below it). "{{}}" for a lab without a gate, which no gate suite of its
+// checks may name.
 std::string gate_rungs(const LabReader& r, const json& registry, const std::map<std::string, std::string>& folder_of) {
     const std::vector<std::string> in_checks = check_suites(r);
     std::set<std::string> rung_suites;
@@ -108,9 +110,16 @@ std::string gate_rungs(const LabReader& r, const json& registry, const std::map<
                      ", " + fraction.dump() + "}";
         }
     }
+    std::vector<std::string> checked;  // the gate suites in the checks' order: the build runs the rungs so
     for (const std::string& suite : in_checks)
-        if (suite_kind(registry, suite) == "gate" && !rung_suites.count(suite))
-            r.fail("check suite \"" + suite + "\" is a gate's, but no rung of its gate races it");
+        if (suite_kind(registry, suite) == "gate") {
+            if (!rung_suites.count(suite)) r.fail("check suite \"" + suite + "\" is a gate's, but no rung of its gate races it");
+            checked.push_back(suite);
+        }
+    if (r.lab.contains("gate"))
+        for (std::size_t i = 0; i < checked.size(); ++i)
+            if (checked[i] != r.lab["gate"]["rungs"][i].value("suite", ""))
+                r.fail("checks name the gate's rungs in another order than its rungs: bottom to top, as the rungs");
     return "{{" + rungs + "}}";
 }
 

@@ -166,6 +166,10 @@ TEST_SUITE("lab_table") {
         rungs[0]["suite"] = "perf-rung2";  // a gate suite that none of the lab's checks names
         CHECK(refusal(broken).find("is not the suite of exactly one of its checks") != std::string::npos);
         broken = registry();
+        auto& swapped = gated(broken)["gate"]["rungs"];
+        std::swap(swapped[0], swapped[1]);  // its checks still name them bottom to top
+        CHECK(refusal(broken).find("in another order than its rungs") != std::string::npos);
+        broken = registry();
         gated(broken)["gate"]["rungs"] = nlohmann::json::array();
         CHECK(refusal(broken).find("gate rungs is an array of one rung or more") != std::string::npos);
     }
