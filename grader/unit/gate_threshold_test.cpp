@@ -112,7 +112,7 @@ TEST_SUITE("gate_threshold") {
             CHECK(std::string(lab.reference) == entry.gate.top().reference_name);
             CHECK(std::string(entry.gate.top().suite) == "perf");
             for (const GateRung& rung : entry.gate.rungs) {
-                CAPTURE(rung.suite);
+                CAPTURE(std::string(rung.suite));
                 CHECK(rung.fraction >= 0.0);
                 CHECK(rung.fraction < 1.0);
                 REQUIRE(find_lab(rung.reference) != nullptr);
@@ -146,8 +146,9 @@ TEST_SUITE("gate_threshold") {
                 if (!speedup || !model) continue;  // a model on the way not measured on this GPU and size
                 ++chained;
                 const double required = gate_threshold(rung.fraction, *model, std::nullopt).required;
-                INFO(m.lab << " " << m.kernel << " (" << m.gpu << ", " << m.size << "^3), rung " << rung.suite << " against "
-                           << rung.reference << ": " << *speedup << "x, model " << *model << "x, required " << required << "x");
+                INFO(m.lab << " " << m.kernel << " (" << m.gpu << ", " << m.size << "^3), rung " << std::string(rung.suite)
+                           << " against " << std::string(rung.reference) << ": " << *speedup << "x, model " << *model
+                           << "x, required " << required << "x");
                 // The same requirement as a speedup over the top reference: a rung above asks more of the kernel.
                 const double asked = required * (m.speedup / *speedup);
                 CHECK(asked > asked_before);
