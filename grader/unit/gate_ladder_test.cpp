@@ -126,6 +126,7 @@ TEST_SUITE("gate_ladder") {
         untimed.measured = false;
         CHECK(standing_line({untimed, race(2, true, 0.5, 1.0, 1.26, "b")}, 2) ==
               "no rung of 2 reached; next: rung 1 (a), not timed; rung 2 won too");
+        CHECK(standing_line({race(1, true, 0.5, 1.0, 1.1, "a")}, 3) == "rung 1 of 3 reached (a); next: rung 2, not raced");
     }
 
     TEST_CASE("each rung earns its own check's points: the previous lab's speed earns the lower rungs' only") {

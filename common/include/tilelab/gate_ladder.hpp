@@ -58,7 +58,8 @@ inline double needed_ms(const RungRace& race) {
 
 /// The ladder's line for @p races on a ladder of @p rungs: "rung 2 of 3 reached (beats lab 07's model kernel);
 /// next: rung 3 (beats the previous lab's model kernel), 1.14x required: 0.876 ms or less a launch, the kernel
-/// took 1.010 ms". A rung won above the next one is said too (its points are earned).
+/// took 1.010 ms". The next rung is "not raced" where @p races has no race of it, "not timed" where its race timed
+/// no right results. A rung won above the next one is said too (its points are earned).
 inline std::string standing_line(const std::vector<RungRace>& races, int rungs) {
     const Standing where = standing(races, rungs);
     const auto find = [&](int rung) -> const RungRace* {
@@ -82,7 +83,7 @@ inline std::string standing_line(const std::vector<RungRace>& races, int rungs) 
                       next->required, needed_ms(*next), next->lab_ms);
         line += text;
     } else {
-        line += ", not timed";
+        line += next == nullptr ? ", not raced" : ", not timed";
     }
     for (int rung = where.next + 1; rung <= rungs; ++rung) {
         const RungRace* above = find(rung);
