@@ -55,8 +55,8 @@ function(_tilelab_checker_limits out_var timeout test_name)
   set(${out_var} ${ARGN} ${limits} PARENT_SCOPE)
 endfunction()
 
-# The suites a lab runs at a tile width: its registry suites less the gate away from TILELAB_PERF_TILE_WIDTH and less
-# @p skip. Also sets <out_var>_GATE, the performance gate's suite where it runs (on the GPU).
+# The suites a lab runs at a tile width: its registry suites less the gate's away from TILELAB_PERF_TILE_WIDTH and less
+# @p skip. Also sets <out_var>_GATE, the performance gate's suites (one per rung) where they run (on the GPU).
 function(_tilelab_lab_suites out_var lab tile_width backend skip)
   set(suites "")
   set(gate "")
@@ -68,7 +68,7 @@ function(_tilelab_lab_suites out_var lab tile_width backend skip)
     if(NOT suite IN_LIST skip AND (NOT is_gate OR tile_width EQUAL TILELAB_PERF_TILE_WIDTH))
       list(APPEND suites ${suite})
       if(is_gate AND backend STREQUAL "gpu")
-        set(gate ${suite})
+        list(APPEND gate ${suite})
       endif()
     endif()
   endforeach()
@@ -76,32 +76,43 @@ function(_tilelab_lab_suites out_var lab tile_width backend skip)
   set(${out_var}_GATE ${gate} PARENT_SCOPE)
 endfunction()
 
-# The performance gate, <prefix>.<suite>: the lab's gate runner (<target>_gate) raced against its reference. With
-# the labs as modules (_tilelab_runner_is_module), the gate is a part of its submission's series, as a lab's checks
-# are, and its test shows its verdict.
-function(_tilelab_add_gate_test prefix suite target labels backend)
-  math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * ${TILELAB_SUITE_${suite}_TIME_FACTOR}")
+# The performance gate's rungs, a test <prefix>.<suite> for each of @p suites (bottom to top): the lab's gate runner
+# (<target>_gate) raced against each rung's reference. With the labs as modules (_tilelab_runner_is_module), the rungs
+# are one part of their submission's series, one after another in one checker, as a lab's checks are, and each rung's
+# test shows its verdict.
+function(_tilelab_add_gate_tests prefix suites target labels backend)
   string(REPLACE "$<TARGET_FILE:${target}>" "$<TARGET_FILE:${target}_gate>" program "${ARGN}")
   _tilelab_runner_is_module(module ${backend})
   if(module AND program MATCHES "tilelab-checker")
-    math(EXPR seconds "${timeout} * 9 / 10")
-    math(EXPR series_timeout "${TILELAB_GPU_QUEUE_SECONDS} + ${timeout}")
+    set(series "")
+    set(series_timeout ${TILELAB_GPU_QUEUE_SECONDS})
+    foreach(suite IN LISTS suites)
+      math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * ${TILELAB_SUITE_${suite}_TIME_FACTOR}")
+      math(EXPR seconds "${timeout} * 9 / 10")
+      math(EXPR series_timeout "${series_timeout} + ${timeout}")
+      list(APPEND series --suite ${suite}:${seconds}:0:shared)
+    endforeach()
     _tilelab_join_shared_run(checks ${prefix} checked OFF ${series_timeout} ${program}
-                             --verdict-file "${CMAKE_BINARY_DIR}/verdicts/${prefix}" --suite ${suite}:${seconds}:0:shared)
-    _tilelab_add_shown_check(${prefix} ${suite} "${labels};gpu;${suite}" gpu checked)
+                             --verdict-file "${CMAKE_BINARY_DIR}/verdicts/${prefix}" ${series})
+    foreach(suite IN LISTS suites)
+      _tilelab_add_shown_check(${prefix} ${suite} "${labels};gpu;${suite}" gpu checked)
+    endforeach()
     return()
   endif()
-  _tilelab_checker_limits(command ${timeout} ${prefix}.${suite} ${program})
-  add_test(NAME ${prefix}.${suite} COMMAND ${command} --test-suite=${suite})
-  # The checker's own limit leaves out any wait for its turn on the GPU in a batch; CTest's allows for it.
-  math(EXPR timeout "${timeout} + ${TILELAB_GPU_QUEUE_SECONDS}")
-  set_tests_properties(${prefix}.${suite} PROPERTIES LABELS "${labels};gpu;${suite}" TIMEOUT ${timeout}
-                       SKIP_RETURN_CODE 77 FIXTURES_REQUIRED ${prefix}.built ENVIRONMENT "${_tilelab_gate_environment}")
-  if(NOT TILELAB_GPU_LEASE)
-    # Alone on the GPU: it compares timings that another kernel would disturb. Graded against a kit
-    # (TILELAB_GPU_LEASE), the GPU lock does this for the measuring part alone.
-    set_tests_properties(${prefix}.${suite} PROPERTIES RUN_SERIAL TRUE)
-  endif()
+  foreach(suite IN LISTS suites)
+    math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * ${TILELAB_SUITE_${suite}_TIME_FACTOR}")
+    _tilelab_checker_limits(command ${timeout} ${prefix}.${suite} ${program})
+    add_test(NAME ${prefix}.${suite} COMMAND ${command} --test-suite=${suite})
+    # The checker's own limit leaves out any wait for its turn on the GPU in a batch; CTest's allows for it.
+    math(EXPR timeout "${timeout} + ${TILELAB_GPU_QUEUE_SECONDS}")
+    set_tests_properties(${prefix}.${suite} PROPERTIES LABELS "${labels};gpu;${suite}" TIMEOUT ${timeout}
+                         SKIP_RETURN_CODE 77 FIXTURES_REQUIRED ${prefix}.built ENVIRONMENT "${_tilelab_gate_environment}")
+    if(NOT TILELAB_GPU_LEASE)
+      # Alone on the GPU: it compares timings that another kernel would disturb. Graded against a kit
+      # (TILELAB_GPU_LEASE), the GPU lock does this for the measuring part alone.
+      set_tests_properties(${prefix}.${suite} PROPERTIES RUN_SERIAL TRUE)
+    endif()
+  endforeach()
 endfunction()
 
 # The test <prefix>.<suite> of a check that another test runs: it shows what that run of it printed, and its
@@ -117,8 +128,9 @@ endfunction()
 # CUDA context, which a GPU creates one at a time) for all of them, each check with its own limit, output and
 # verdict, which the check's own test <prefix>.<suite> shows. Checks that measure the GPU come last in the series:
 # they hold it alone from their start to the series' end (in a batch, other submissions' checks share the GPU). The
-# performance gate is a test of its own; on the CPU backend, a check that needs a GPU reports itself skipped.
+# performance gate's rungs are tests of their own; on the CPU backend, a check that needs a GPU reports itself skipped.
 function(_tilelab_add_checks prefix target tile_width backend labels suites)
+  set(gate_suites "")
   set(series "")
   set(measuring_series "")
   set(series_timeout ${TILELAB_GPU_QUEUE_SECONDS})
@@ -132,7 +144,7 @@ function(_tilelab_add_checks prefix target tile_width backend labels suites)
     elseif(backend STREQUAL "gpu" AND NOT TILELAB_SUITE_${suite}_CPU_ONLY STREQUAL "")
       _tilelab_add_cpu_only_test(${prefix}.${suite} "${TILELAB_SUITE_${suite}_CPU_ONLY}" "${labels};gpu;${suite}")
     elseif(TILELAB_SUITE_${suite}_KIND STREQUAL "gate")
-      _tilelab_add_gate_test(${prefix} ${suite} ${target} "${labels}" ${backend} ${ARGN})
+      list(APPEND gate_suites ${suite})
     else()
       set(request_limit 0)
       set(request_cpu_limit 0)
@@ -165,6 +177,9 @@ function(_tilelab_add_checks prefix target tile_width backend labels suites)
       _tilelab_add_shown_check(${prefix} ${suite} "${labels};${backend};${suite}" ${backend} checked)
     endif()
   endforeach()
+  if(gate_suites)
+    _tilelab_add_gate_tests(${prefix} "${gate_suites}" ${target} "${labels}" ${backend} ${ARGN})
+  endif()
   if(series STREQUAL "" AND measuring_series STREQUAL "")
     return()
   endif()

@@ -8,7 +8,9 @@
 #   TILELAB_<folder>_LAUNCHER, _KERNEL  the contract's names (no kernel: host code, graded with a kit kernel)
 #   TILELAB_<folder>_BLOCK_TILE, _THREADS  the labs.hpp constants of a lab configured by its own (0: the contract's)
 #   TILELAB_<folder>_KIT_KERNEL         the folder of the lab whose model kernel the kit builds into this lab
-#   TILELAB_<folder>_GATE_REFERENCE     the folder of the lab whose model answer the performance gate races
+#   TILELAB_<folder>_GATE_REFERENCES    the folders of the labs whose model answers the performance gate's rungs race
+#   TILELAB_<folder>_GATE_RUNG_REFERENCES  the same, one per rung, bottom to top (the rungs' suites are the lab's
+#                                       SUITES of kind gate, in the same order)
 #   TILELAB_<folder>_TECHNIQUE_REFERENCE  the folder of the lab whose model answer the technique check compares with
 #   TILELAB_<folder>_MIN_COMPUTE_CAPABILITY  "major.minor" ("": any GPU)
 # The rest of an entry is the C++ table's (grader/tools/tilelab_lab_table.cpp), which also checks the entry.
@@ -16,6 +18,7 @@
 #   TILELAB_SUITE_<suite>_KIND, _TIME_FACTOR (1 unless given), _MEASURES_GPU, _ONE_TILE_WIDTH (ON/OFF),
 #   TILELAB_SUITE_<suite>_GPU_ONLY      why the suite is skipped on the CPU backend ("" when it is not)
 #   TILELAB_SUITE_<suite>_CPU_ONLY      why the suite is skipped on the GPU backend ("" when it is not)
+#   TILELAB_GATE_SUITES                 the suites of kind gate (every rung of every lab's gate is raced by one)
 #   TILELAB_SANITIZER_GPU_ONLY          why compute-sanitizer's suites are skipped on the CPU backend
 include_guard(GLOBAL)
 
@@ -51,6 +54,7 @@ function(_tilelab_read_registry path)
   file(READ "${path}" json)
   string(JSON count LENGTH "${json}" suites)
   math(EXPR last "${count} - 1")
+  set(gate_suites "")
   foreach(i RANGE ${last})
     string(JSON suite MEMBER "${json}" suites ${i})
     foreach(field_default kind= time_factor=1 measures_gpu=OFF one_tile_width=OFF gpu_only= cpu_only=)
@@ -61,7 +65,11 @@ function(_tilelab_read_registry path)
       set(TILELAB_SUITE_${suite}_${name} "${value}" PARENT_SCOPE)
       set(${field}_of_${suite} "${value}")
     endforeach()
+    if(kind_of_${suite} STREQUAL "gate")
+      list(APPEND gate_suites ${suite})
+    endif()
   endforeach()
+  set(TILELAB_GATE_SUITES ${gate_suites} PARENT_SCOPE)
   string(JSON sanitizer_gpu_only GET "${json}" sanitizer_gpu_only)
   set(TILELAB_SANITIZER_GPU_ONLY "${sanitizer_gpu_only}" PARENT_SCOPE)
 
@@ -102,7 +110,18 @@ function(_tilelab_read_registry path)
     if(NOT block_tile STREQUAL "0")
       list(APPEND fixed ${folder})
     endif()
-    _tilelab_json(gate_reference "${json}" "" labs ${i} gate reference)
+    # Each rung of the gate races one lab's model (its suites are the checks', above).
+    set(gate_rung_references "")
+    string(JSON rungs ERROR_VARIABLE no_gate LENGTH "${json}" labs ${i} gate rungs)
+    if(NOT no_gate AND rungs GREATER 0)
+      math(EXPR last_rung "${rungs} - 1")
+      foreach(rung RANGE ${last_rung})
+        string(JSON reference GET "${json}" labs ${i} gate rungs ${rung} reference)
+        list(APPEND gate_rung_references ${folder_of_${reference}})
+      endforeach()
+    endif()
+    set(gate_references ${gate_rung_references})
+    list(REMOVE_DUPLICATES gate_references)
     _tilelab_json(technique_reference "${json}" "" labs ${i} technique reference)
     _tilelab_json(min_compute_capability "${json}" "" labs ${i} min_compute_capability version)
     foreach(field id files suites sanitizer_tools launcher kernel block_tile threads min_compute_capability)
@@ -110,7 +129,8 @@ function(_tilelab_read_registry path)
       set(TILELAB_${folder}_${name} "${${field}}" PARENT_SCOPE)
     endforeach()
     set(TILELAB_${folder}_KIT_KERNEL "${folder_of_${kit_kernel}}" PARENT_SCOPE)
-    set(TILELAB_${folder}_GATE_REFERENCE "${folder_of_${gate_reference}}" PARENT_SCOPE)
+    set(TILELAB_${folder}_GATE_REFERENCES "${gate_references}" PARENT_SCOPE)
+    set(TILELAB_${folder}_GATE_RUNG_REFERENCES "${gate_rung_references}" PARENT_SCOPE)
     set(TILELAB_${folder}_TECHNIQUE_REFERENCE "${folder_of_${technique_reference}}" PARENT_SCOPE)
   endforeach()
   set(TILELAB_LABS ${labs} PARENT_SCOPE)

@@ -151,6 +151,8 @@ StudentRow row_from_summary(const json& summary, const std::string& student, con
     }
     for (const json& gate : summary.value("gates", json::array())) {
         if (!gate.is_object() || !gate.contains("speedup") || !gate.at("speedup").is_number()) continue;
+        // A lab's ladder: its top rung's race is the lab's gate in the class's chart (each race has its own reference).
+        if (gate.contains("rung") && gate.contains("rungs") && gate.at("rung") != gate.at("rungs")) continue;
         row.gates.push_back({field_text(gate, "lab"), gate.at("speedup").get<double>(), field_text(gate, "speedup"),
                              field_text(gate, "required")});
     }

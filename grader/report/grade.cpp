@@ -1,5 +1,7 @@
 #include "grade.hpp"
 
+#include <tilelab/gate_ladder.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -16,11 +18,12 @@ Grade score(const Registry& registry, std::vector<TestResult> tests) {
         int matched = 0;
         bool any_passed = false;
         std::string state, reason, skip_reason;
-        for (const auto& test : tests) {
+        for (auto& test : tests) {
             if (test.id.lab != check.lab ||
                 std::find(check.suites.begin(), check.suites.end(), test.id.suite) == check.suites.end())
                 continue;
             ++matched;
+            test.check = check.name;  // a gate's rung is named by its check in the gates' lines
             // A failed (or not run) test fails the check; a GPU test skipped on a machine without one does not
             // hold back the same check passed on the CPU backend.
             if ((test.state == "failed" || test.state == "notrun") && state != "failed") {
@@ -123,18 +126,61 @@ void table_of_points(std::ostream& out, const Grade& grade) {
     }
 }
 
-/// Each performance gate's speedup, the speedup it required on this GPU, and where that requirement came from.
+/// One race of a gate: its speedup, the speedup it required on this GPU, and where that requirement came from.
+std::string speed_text(const GateMeasures& gate) {
+    std::string text = "speedup " + two_decimals(gate.speedup) + "x, required " + two_decimals(gate.required) + "x";
+    if (gate.required_by == "TILELAB_MIN_SPEEDUP")
+        text += ", set by TILELAB_MIN_SPEEDUP";
+    else if (gate.model_speedup)
+        text += ", calibrated on this GPU: the lab's model answer is " + two_decimals(*gate.model_speedup) + "x";
+    return text;
+}
+
+/// The races of a lab's gate as its ladder's rungs (tilelab/gate_ladder.hpp), each named by its check.
+std::vector<ladder::RungRace> rung_races(const std::vector<const TestResult*>& tests) {
+    std::vector<ladder::RungRace> races;
+    for (const TestResult* test : tests) {
+        const GateMeasures& gate = *test->gate;
+        ladder::RungRace race;
+        race.rung = gate.rung;
+        race.measured = gate.results_right && gate.student_ms > 0 && gate.reference_ms > 0;
+        race.won = test->state == "passed";
+        race.speedup = gate.speedup;
+        race.required = gate.required;
+        race.lab_ms = gate.student_ms;
+        race.reference_ms = gate.reference_ms;
+        race.name = test->check;
+        races.push_back(race);
+    }
+    return races;
+}
+
+/// Each lab's performance gate: for a ladder of rungs, the rung the kernel reached and the time the next one needs,
+/// then each rung's race; for a gate of one race (a record that names no rung), that race.
 void gates(std::ostream& out, const Grade& grade) {
-    std::ostringstream lines;
+    std::vector<std::string> labs;  // in the order of their first gate
+    std::map<std::string, std::vector<const TestResult*>> of_lab;
     for (const auto& test : grade.tests) {
         if (!test.gate) continue;
-        const GateMeasures& gate = *test.gate;
-        lines << "\n  " << test.id.lab << (gate.gpu.empty() ? "" : " on " + gate.gpu) << ": speedup "
-              << two_decimals(gate.speedup) << "x, required " << two_decimals(gate.required) << "x";
-        if (gate.required_by == "TILELAB_MIN_SPEEDUP")
-            lines << ", set by TILELAB_MIN_SPEEDUP";
-        else if (gate.model_speedup)
-            lines << ", calibrated on this GPU: the lab's model answer is " << two_decimals(*gate.model_speedup) << "x";
+        if (!of_lab.count(test.id.lab)) labs.push_back(test.id.lab);
+        of_lab[test.id.lab].push_back(&test);
+    }
+    std::ostringstream lines;
+    for (const auto& lab : labs) {
+        const std::vector<const TestResult*>& tests = of_lab[lab];
+        int rungs = 0;
+        for (const TestResult* test : tests) rungs = std::max(rungs, test->gate->rungs);
+        const std::string& gpu = tests.front()->gate->gpu;
+        if (rungs < 2) {
+            for (const TestResult* test : tests)
+                lines << "\n  " << lab << (test->gate->gpu.empty() ? "" : " on " + test->gate->gpu) << ": "
+                      << speed_text(*test->gate);
+            continue;
+        }
+        lines << "\n  " << lab << (gpu.empty() ? "" : " on " + gpu) << ": " << ladder::standing_line(rung_races(tests), rungs);
+        for (const TestResult* test : tests)
+            lines << "\n    rung " << test->gate->rung << (test->check.empty() ? "" : " (" + test->check + ")") << ": "
+                  << speed_text(*test->gate);
     }
     if (!lines.str().empty()) out << "\nPerformance gates:" << lines.str() << "\n";
 }
@@ -215,6 +261,11 @@ nlohmann::json summary_json(const Grade& grade, const GradeContext& context) {
         const GateMeasures& gate = *test.gate;
         nlohmann::json entry = {{"lab", test.id.lab}, {"test", test.name}, {"speedup", gate.speedup},
                                 {"required", gate.required}, {"required_by", gate.required_by}, {"gpu", gate.gpu}};
+        if (gate.rung > 0) {  // a rung of the lab's ladder (a class's chart shows the top rung's race)
+            entry["rung"] = gate.rung;
+            entry["rungs"] = gate.rungs;
+            entry["passed"] = test.state == "passed";
+        }
         if (gate.model_speedup) entry["model_speedup"] = *gate.model_speedup;
         if (gate.gflops) entry["gflops"] = *gate.gflops;
         gates.push_back(std::move(entry));

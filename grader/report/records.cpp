@@ -54,8 +54,19 @@ std::optional<GateMeasures> gate_of(const nlohmann::json& record) {
     const auto speedup = number("speedup");
     const auto required = number("required_speedup");
     if (!speedup || !required) return std::nullopt;
-    return GateMeasures{*speedup, *required, number("model_speedup"), text_of(measures, "required_by"),
-                        text_of(measures, "gpu"), number("gflops")};
+    GateMeasures gate{*speedup, *required, number("model_speedup"), text_of(measures, "required_by"),
+                      text_of(measures, "gpu"), number("gflops")};
+    // The rung of the lab's ladder (tilelab/gate_ladder.hpp) and the times that say what the next rung needs.
+    const auto rung = number("rung"), rungs = number("rungs");
+    if (rung && rungs && *rung >= 1 && *rung <= *rungs && *rungs <= 16) {
+        gate.rung = static_cast<int>(*rung);
+        gate.rungs = static_cast<int>(*rungs);
+    }
+    gate.student_ms = number("student_ms").value_or(0);
+    gate.reference_ms = number("reference_ms").value_or(0);
+    const auto right = measures.find("results_right");
+    gate.results_right = right == measures.end() || !right->is_boolean() || right->get<bool>();
+    return gate;
 }
 
 /// The test as its record says, or failed with the reason the record could not be read.

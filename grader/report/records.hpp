@@ -29,6 +29,11 @@ struct GateMeasures {
     std::string required_by;             ///< "calibration" or "TILELAB_MIN_SPEEDUP"
     std::string gpu;                     ///< the GPU's name
     std::optional<double> gflops;        ///< the student's rate, where its result was right (the leaderboard)
+    int rung = 0;                        ///< the rung of the lab's gate it raced, 1 for the lowest (0: not said)
+    int rungs = 0;                       ///< the rungs of the lab's gate (0: not said, a gate of one rung)
+    double student_ms = 0;               ///< the student's kernel's median time per launch (0: not said)
+    double reference_ms = 0;             ///< the reference's (0: not said)
+    bool results_right = true;           ///< every audited result was the lab's own and right
 };
 
 /// One graded test, as the report counts it.
@@ -39,6 +44,7 @@ struct TestResult {
     std::string reason;                 ///< one line: the hint ("hint: ..."), else the message, else the state
     double seconds = 0;                 ///< how long the check took, from its record
     std::optional<GateMeasures> gate;   ///< a performance gate's measures
+    std::string check;                  ///< the name of the rubric check it counts for (score() says; "" for none)
 };
 
 /// The name's parts when @p name is a graded test of a lab and a suite the registry knows, else nothing (a test of a

@@ -46,7 +46,13 @@ function(_tilelab_add_expectation prefix expect match timeout target backend lab
     math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * 4")
   endif()
   set(program ${ARGN})
-  if("${TILELAB_SUITE_${suites}_KIND}" STREQUAL "gate")  # the gate alone: its runner
+  set(gate_only ON)  # the gate's rungs alone: its runner
+  foreach(suite IN LISTS suites)
+    if(NOT "${TILELAB_SUITE_${suite}_KIND}" STREQUAL "gate")
+      set(gate_only OFF)
+    endif()
+  endforeach()
+  if(gate_only AND suites)
     string(REPLACE "$<TARGET_FILE:${target}>" "$<TARGET_FILE:${target}_gate>" program "${program}")
   endif()
   _tilelab_checker_limits(command ${timeout} ${prefix}.${expect} ${program})

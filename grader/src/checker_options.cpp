@@ -20,8 +20,8 @@ LabUnderTest lab_from_table(const std::string& id, int tile_width) {
     LabUnderTest lab{entry->id, entry->launcher, tile_width, entry->needs_tile_multiples, entry->uses_shared_tiles,
                      entry->configuration.block_tile, entry->configuration.phase_depth, entry->configuration.threads};
     if (entry->has_gate()) {
-        lab.reference = entry->gate.reference_name;
-        lab.gate_fraction = entry->gate.fraction;
+        lab.reference = entry->gate.top().reference_name;
+        lab.gate_fraction = entry->gate.top().fraction;
     }
     lab.input_precision = entry->input_precision;
     return lab;

@@ -51,13 +51,15 @@ fs::path calibration_file(const fs::path& dir, const CalibrationKey& key) {
     std::string cc;
     for (const char c : key.compute_capability)
         if (c >= '0' && c <= '9') cc += c;
-    return dir / (name + "-cc" + cc + "-" + key.lab + "-tw" + std::to_string(key.tile_width) + ".json");
+    return dir / (name + "-cc" + cc + "-" + key.lab + "-vs-" + key.reference + "-tw" + std::to_string(key.tile_width) +
+                  ".json");
 }
 
 nlohmann::json calibration_json(const Calibration& c) {
     return {{"gpu", c.key.gpu},
             {"compute_capability", c.key.compute_capability},
             {"lab", c.key.lab},
+            {"reference", c.key.reference},
             {"tile_width", c.key.tile_width},
             {"size", c.key.size},
             {"repeats", c.key.repeats},
@@ -114,6 +116,7 @@ std::optional<Calibration> calibration_from_json(const nlohmann::json& record, c
     };
     double tile_width = 0, size = 0, repeats = 0, trials = 0;
     if (!text("gpu", c.key.gpu) || !text("compute_capability", c.key.compute_capability) || !text("lab", c.key.lab) ||
+        !text("reference", c.key.reference) ||
         !number("tile_width", tile_width) || !number("size", size) || !number("repeats", repeats) ||
         !number("request_ms", c.key.request_ms) || !text("kit_fingerprint", c.key.kit_fingerprint) ||
         !number("model_speedup", c.model_speedup) || !number("model_speedup_min", c.speedup_min) ||
@@ -137,9 +140,10 @@ std::optional<Calibration> calibration_from_json(const nlohmann::json& record, c
         why_not = "the record was measured with another build of the kit (fingerprint " + c.key.kit_fingerprint + ")";
         return std::nullopt;
     }
-    if (c.key.lab != key.lab || c.key.tile_width != key.tile_width || c.key.size != key.size ||
-        c.key.repeats != key.repeats || c.key.request_ms != key.request_ms) {
-        why_not = "the record is of another lab or gate setting (" + c.key.lab + ", TILE_WIDTH " +
+    if (c.key.lab != key.lab || c.key.reference != key.reference || c.key.tile_width != key.tile_width ||
+        c.key.size != key.size || c.key.repeats != key.repeats || c.key.request_ms != key.request_ms) {
+        why_not = "the record is of another lab or gate setting (" + c.key.lab + " against " + c.key.reference +
+                  ", TILE_WIDTH " +
                   std::to_string(c.key.tile_width) + ", size " + std::to_string(c.key.size) + ", repeats " +
                   std::to_string(c.key.repeats) + ", " + short_number(c.key.request_ms) + " ms per request)";
         return std::nullopt;

@@ -1,9 +1,10 @@
 /// @file gate_calibration.hpp
-/// @brief The gate's calibration on one GPU, and its cache: the lab's model answer's speedup over the gate's
-/// reference, measured by the gate's own procedure (perf_check.cpp), kept in one JSON file per GPU, lab and tile
-/// width so that the checkers of a batch measure it once. A record is used only when everything it was measured
-/// with matches (the GPU's name and compute capability, the lab, the tile width, the gate's size and repeats, a
-/// fingerprint of the kit's programs) and the file is the checker's user's alone; anything else is measured again.
+/// @brief The gate's calibration on one GPU, and its cache: the lab's model answer's speedup over a rung's
+/// reference, measured by the gate's own procedure (checks/perf_check.cpp), kept in one JSON file per GPU, lab, reference and
+/// tile width so that the checkers of a batch measure it once (two rungs that race the same reference share it). A
+/// record is used only when everything it was measured with matches (the GPU's name and compute capability, the lab,
+/// the reference, the tile width, the gate's size and repeats, a fingerprint of the kit's programs) and the file is
+/// the checker's user's alone; anything else is measured again.
 #pragma once
 
 #include <nlohmann/json_fwd.hpp>
@@ -20,6 +21,7 @@ struct CalibrationKey {
     std::string gpu;                 ///< The GPU's name (cudaGetDeviceProperties, from the kit's gate program).
     std::string compute_capability;  ///< "9.0".
     std::string lab;                 ///< "lab02".
+    std::string reference;           ///< The rung's reference lab, whose model the lab's model raced: "lab01".
     int tile_width = 0;              ///< TILE_WIDTH of the gate's programs.
     int size = 0;                    ///< The gate's n (n x n x n).
     int repeats = 0;                 ///< Interleaved timed requests per race.
@@ -29,7 +31,7 @@ struct CalibrationKey {
     std::string kit_fingerprint;
 };
 
-/// One calibration: this GPU's model speedup for one lab.
+/// One calibration: this GPU's model speedup for one lab over one reference.
 struct Calibration {
     CalibrationKey key;              ///< What it was measured with.
     double model_speedup = 0;        ///< Median over the trials of the model's speedup over the reference.
@@ -38,7 +40,7 @@ struct Calibration {
     double reference_median_ms = 0;  ///< Median over the trials of the reference's median time per launch.
     double model_median_ms = 0;      ///< The same for the model answer.
     int trials = 0;                  ///< Races run.
-    double fraction = 0;             ///< The lab's fraction when it was measured (for the record).
+    double fraction = 0;             ///< The rung's fraction when it was measured (for the record).
     double required = 0;             ///< The requirement it gave then (for the record: always derived again).
     std::string reference_program;   ///< File name of the reference program.
     std::string model_program;       ///< File name of the model program.
@@ -50,7 +52,8 @@ struct Calibration {
 /// (in the kit's build tree, which a batch shares).
 std::filesystem::path calibration_dir();
 
-/// The file of @p key's calibration in @p dir: `<GPU name, letters and digits>-cc<major><minor>-<lab>-tw<n>.json`.
+/// The file of @p key's calibration in @p dir:
+/// `<GPU name, letters and digits>-cc<major><minor>-<lab>-vs-<reference>-tw<n>.json`.
 std::filesystem::path calibration_file(const std::filesystem::path& dir, const CalibrationKey& key);
 
 /// @p calibration as a JSON record: one flat object of strings and numbers.

@@ -11,10 +11,10 @@
 
 namespace tilelab::grader {
 
-GateModels gate_models(const LabUnderTest& lab) {
+GateModels gate_models(const LabUnderTest& lab, const GateRung& rung) {
     const LabEntry* entry = find_lab(lab.name);
     if (entry == nullptr || !entry->has_gate()) throw std::invalid_argument(std::string(lab.name) + " has no performance gate");
-    return {entry->gate.reference_folder, entry->folder};
+    return {rung.reference_folder, entry->folder};
 }
 
 std::string gate_program_name(const std::string& model_folder) { return "tilelab-gate-model-" + model_folder; }

@@ -1,11 +1,12 @@
 /// @file gate_program.hpp
 /// @brief The performance gate's kit programs as the checker sees them: a model answer from solutions/ in a
 /// program of the kit's own (grader/runner/adapters/gate_model.cu), started by the checker next to the lab's
-/// program and asked the same requests, so that no student code runs where a model is measured. The gate races
-/// the lab against the previous stage's model (its reference), and calibrates its requirement by racing the lab's
-/// own model against the same reference (gate_calibration.hpp).
+/// program and asked the same requests, so that no student code runs where a model is measured. Each rung of the
+/// gate races the lab against an earlier stage's model (its reference), and calibrates its requirement by racing the
+/// lab's own model against the same reference (gate_calibration.hpp).
 #pragma once
 
+#include "lab_registry.hpp"
 #include "lab_runner.hpp"
 #include "lab_under_test.hpp"
 #include "runner_process.hpp"
@@ -15,14 +16,15 @@
 
 namespace tilelab::grader {
 
-/// The model answers of a lab's gate, by their folder in solutions/.
+/// The model answers of one rung of a lab's gate, by their folder in solutions/.
 struct GateModels {
-    const char* reference;  ///< What the lab races against: its registry entry's gate reference's folder.
-    const char* own;        ///< The lab's own model answer (its own folder), whose speedup calibrates the gate.
+    const char* reference;  ///< What the lab races against: the rung's reference's folder.
+    const char* own;        ///< The lab's own model answer (its own folder), whose speedup calibrates the rung.
 };
 
-/// The models of @p lab's gate, from its registry entry; throws std::invalid_argument for a lab without a gate.
-GateModels gate_models(const LabUnderTest& lab);
+/// The models of @p rung of @p lab's gate, from its registry entry; throws std::invalid_argument for a lab without
+/// a gate.
+GateModels gate_models(const LabUnderTest& lab, const GateRung& rung);
 
 /// The name of the gate program of the model in solutions/@p model_folder: "tilelab-gate-model-<folder>".
 std::string gate_program_name(const std::string& model_folder);

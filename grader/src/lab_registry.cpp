@@ -25,4 +25,14 @@ std::string lab_ids() {
     return ids;
 }
 
+const GateRung* find_rung(const LabEntry& lab, std::string_view suite, int& number) {
+    number = 0;
+    for (std::size_t i = 0; i < lab.gate.rungs.size(); ++i)
+        if (suite == lab.gate.rungs[i].suite) {
+            number = static_cast<int>(i) + 1;
+            return &lab.gate.rungs[i];
+        }
+    return nullptr;
+}
+
 }  // namespace tilelab::grader

@@ -20,14 +20,26 @@ struct LabConfiguration {
     int threads = 0;      ///< Threads of one block.
 };
 
-/// A lab's performance gate: the model answer it races and how much of its own model's gain it requires.
-struct LabGate {
-    const char* reference = "";         ///< The lab whose model answer the gate races ("lab01"); "": no gate.
+/// One rung of a lab's performance gate: a race against one model answer, won at a speedup calibrated on the
+/// grading GPU (gate_threshold.hpp). A lab's speed points are split over its rungs, each the points of its own check
+/// of the registry, whose suite names the rung (docs/grading.md, the performance gate).
+struct GateRung {
+    const char* suite = "";             ///< The suite (CTest test <lab>.tw<N>.<suite>) that races it: "perf-rung1".
+    const char* reference = "";         ///< The lab whose model answer it races ("lab01").
     const char* reference_folder = "";  ///< That lab's folder in solutions/ ("01_naive"): its gate program's name.
     const char* reference_name = "";    ///< The reference in a student's words, for messages.
-    /// How far from 1.0 towards the lab's own model's speedup the requirement lies (gate_threshold.hpp); the
-    /// choice of each lab's is argued in docs/benchmarks.md.
+    /// How far from 1.0 towards the lab's own model's speedup over this reference the requirement lies
+    /// (gate_threshold.hpp); the choice of each is argued in docs/benchmarks.md.
     double fraction = 0;
+};
+
+/// A lab's performance gate: its rungs, from the lowest (the easiest to earn) to the top, which races the previous
+/// stage's model by the lab's calibrated margin. No rungs: no gate.
+struct LabGate {
+    std::vector<GateRung> rungs;  ///< Bottom to top; the registry's order.
+
+    /// The top rung (the previous stage's model, by the lab's margin); the lab must have a gate.
+    const GateRung& top() const { return rungs.back(); }
 };
 
 /// A lab's technique check (CPU backend, grader/src/checks/technique_check.cpp): the count its technique improves, measured
@@ -67,7 +79,7 @@ struct LabEntry {
     LabConfiguration configuration;    ///< Its own launch; 0s for a TILE_WIDTH lab.
     bool needs_tile_multiples;         ///< The lab may assume every dimension is a multiple of the tile.
     bool uses_shared_tiles;            ///< The kernel must keep a tile of M and one of N in shared memory.
-    LabGate gate;                      ///< Its performance gate; gate.reference "" for none.
+    LabGate gate;                      ///< Its performance gate; no rungs for none.
     LabMinimumCapability minimum;      ///< The oldest GPU it can be graded on.
     const char* kit_kernel;            ///< The lab whose model kernel the kit builds this lab with; "" for none.
     /// What the kernel may round its inputs to before multiplying ("input_precision", fp32 when left out): the
@@ -77,7 +89,7 @@ struct LabEntry {
     LabTechnique technique;
 
     /// True when the lab has a performance gate.
-    bool has_gate() const noexcept { return *gate.reference != '\0'; }
+    bool has_gate() const noexcept { return !gate.rungs.empty(); }
     /// True when the lab has a configuration of its own (graded at one tile width), not TILE_WIDTH.
     bool has_own_configuration() const noexcept { return configuration.block_tile > 0; }
 };
@@ -90,5 +102,9 @@ const LabEntry* find_lab(std::string_view id);
 
 /// The registry's lab ids, for messages: "lab01, lab02, ...".
 std::string lab_ids();
+
+/// The rung of @p lab's gate that the suite @p suite races, and its number from the bottom (1 for the lowest) in
+/// @p number; nullptr (number 0) when no rung of the lab's is that suite's.
+const GateRung* find_rung(const LabEntry& lab, std::string_view suite, int& number);
 
 }  // namespace tilelab::grader

@@ -26,10 +26,11 @@ struct LabUnderTest {
     int block_tile = 0;
     int phase_depth = 0;  ///< See block_tile.
     int block_threads = 0;  ///< See block_tile.
-    /// What the performance gate races the lab against, for messages; "" for a lab without a gate.
+    /// What the performance gate's top rung races the lab against (the previous stage's model), for messages; ""
+    /// for a lab without a gate. Each rung's own is its registry entry's (LabGate, lab_registry.hpp).
     const char* reference = "";
     /// How far from 1.0 (as fast as the reference) towards the lab's model answer's own speedup over the same
-    /// reference, measured on the grading GPU, the gate's requirement lies: required = 1 + f (model - 1)
+    /// reference, measured on the grading GPU, the gate's top rung's requirement lies: required = 1 + f (model - 1)
     /// (gate_threshold.hpp; TILELAB_MIN_SPEEDUP overrides it). Each lab's is its registry entry's, chosen from
     /// the margin data in docs/benchmarks.md ("The gates' fractions").
     double gate_fraction = 0;

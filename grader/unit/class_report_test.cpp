@@ -3,6 +3,7 @@
 #include "class_report.hpp"
 
 #include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
 
 #include <regex>
 #include <string>
@@ -124,5 +125,19 @@ TEST_SUITE("class_report") {
         CHECK(row.total.empty());
         CHECK(row.lab_points.size() == 4);
         CHECK_FALSE(row.has_timings);
+    }
+
+    TEST_CASE("a lab's ladder is its top rung's race in the class's speedups; a gate without rungs counts as before") {
+        const nlohmann::json summary = nlohmann::json::parse(R"({"summary": 1, "earned": 5, "possible": 7, "labs": [],
+            "checks": [], "gates": [
+              {"lab": "lab09", "test": "graded.lab09.tw16.perf-rung1", "speedup": 1.98, "required": 1.0, "rung": 1, "rungs": 3},
+              {"lab": "lab09", "test": "graded.lab09.tw16.perf-rung2", "speedup": 1.25, "required": 1.0, "rung": 2, "rungs": 3},
+              {"lab": "lab09", "test": "graded.lab09.tw16.perf", "speedup": 1.0, "required": 1.14, "rung": 3, "rungs": 3},
+              {"lab": "lab02", "test": "graded.lab02.tw16.perf", "speedup": 2.19, "required": 1.3}]})");
+        const auto row = tilelab::report::row_from_summary(summary, "alice", {"lab02", "lab09"});
+        REQUIRE(row.gates.size() == 2);
+        CHECK(row.gates[0].lab == "lab09");
+        CHECK(row.gates[0].speedup == doctest::Approx(1.0));  // the top rung's, against the previous lab's model
+        CHECK(row.gates[1].lab == "lab02");
     }
 }

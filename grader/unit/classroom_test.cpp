@@ -55,6 +55,7 @@ TEST_SUITE("classroom") {
             CHECK(workflow.find("runners: " + runners + "\n") != std::string::npos);
             CHECK(workflow.find("compute-sanitizer") == std::string::npos);      // GPU-only: not offered
             CHECK(workflow.find("beats the naive kernel") == std::string::npos);  // the performance gate: GPU-only
+            CHECK(workflow.find("faster than the naive kernel") == std::string::npos);  // its lower rung too
         }
         CHECK(classroom_workflow(registry, {"lab02", "lab03"}).find("'-DLABS=02;03'") != std::string::npos);
     }

@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 namespace {
 
 CalibrationKey h100_key() {
-    return {"NVIDIA H100 80GB HBM3", "9.0", "lab02", 16, 4096, 15, 40, "0123456789abcdef"};
+    return {"NVIDIA H100 80GB HBM3", "9.0", "lab02", "lab01", 16, 4096, 15, 40, "0123456789abcdef"};
 }
 
 Calibration h100_calibration() {
@@ -90,7 +90,7 @@ TEST_SUITE("gate_calibration") {
         CHECK(read->trials == 3);
         CHECK(read->date == "2026-11-24T10:00:00Z");
         CHECK(read->model_program == "tilelab-gate-model-02_tiled");
-        CHECK(calibration_file(dir, h100_key()).filename() == "NVIDIA_H100_80GB_HBM3-cc90-lab02-tw16.json");
+        CHECK(calibration_file(dir, h100_key()).filename() == "NVIDIA_H100_80GB_HBM3-cc90-lab02-vs-lab01-tw16.json");
 
         Calibration again = h100_calibration();
         again.model_speedup = 2.17;
@@ -156,7 +156,8 @@ TEST_SUITE("gate_calibration") {
         CHECK(why_not.find("another build of the kit") != std::string::npos);
 
         for (auto change : {+[](CalibrationKey& k) { k.size = 2048; }, +[](CalibrationKey& k) { k.repeats = 5; },
-                            +[](CalibrationKey& k) { k.request_ms = 20; }, +[](CalibrationKey& k) { k.lab = "lab03"; }}) {
+                            +[](CalibrationKey& k) { k.request_ms = 20; }, +[](CalibrationKey& k) { k.lab = "lab03"; },
+                            +[](CalibrationKey& k) { k.reference = "lab03"; }}) {
             CalibrationKey other = h100_key();
             change(other);
             CHECK_FALSE(calibration_from_json(calibration_json(h100_calibration()), other, why_not));

@@ -2,7 +2,8 @@
 // entry, grader/labs.json, as the checker reads it): derived from the model answer's speedup on the grading GPU,
 // overridden by TILELAB_MIN_SPEEDUP, clamped so the model always passes; and, on the H100's margin data
 // (grader/selftest/gate/margins.json, from docs/benchmarks.md), passing every honest kernel and failing every
-// untiled one.
+// untiled one; and each rung of a lab's ladder, on the same data, decided with margin, the previous lab's model
+// earning the lower rungs and not the top.
 #include "gate_threshold.hpp"
 #include "lab_registry.hpp"
 #include "lab_under_test.hpp"
@@ -11,8 +12,10 @@
 #include <nlohmann/json.hpp>
 
 #include <fstream>
+#include <cmath>
 #include <iterator>
 #include <limits>
+#include <map>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -40,6 +43,8 @@ struct Measured {
     double speedup;
     double model_speedup;
     bool honest;
+    std::string gpu;  // where, and at which size: speedups over another reference are chained on one GPU and size
+    int size;
 };
 
 // The margin data (grader/selftest/gate/margins.json): honest kernels must pass with margin, untiled ones fail
@@ -51,7 +56,8 @@ std::vector<Measured> margin_data() {
     std::vector<Measured> measured;
     for (const auto& k : data.at("kernels"))
         measured.push_back({k.at("lab").get<std::string>(), k.at("kernel").get<std::string>(), k.at("speedup").get<double>(),
-                            k.at("model_speedup").get<double>(), k.at("must").get<std::string>() == "pass"});
+                            k.at("model_speedup").get<double>(), k.at("must").get<std::string>() == "pass",
+                            k.at("gpu").get<std::string>(), k.at("size").get<int>()});
     REQUIRE_FALSE(measured.empty());
     return measured;
 }
@@ -60,10 +66,38 @@ std::vector<Measured> margin_data() {
 // 0.01x (docs/benchmarks.md), and another GPU's may be larger.
 constexpr double margin = 0.04;
 
+// A kernel of the margin data measured at the previous lab's speed: that lab's model, submitted to this lab.
+bool at_previous_labs_speed(const Measured& m) {
+    return !m.honest && (m.kernel.find("previous-lab-model") == 0 || m.kernel.find("'s model") != std::string::npos);
+}
+
+// The speedup over @p reference of a kernel whose speedup over its lab's top rung's reference is @p speedup, on one
+// GPU and size: chained through each model answer's speedup over its own top reference (@p models: lab -> that
+// speedup), from the top reference down to @p reference. Nothing when a model on the way was not measured there.
+std::optional<double> over_reference(double speedup, const LabEntry& lab, const std::string& reference,
+                                     const std::map<std::string, double>& models) {
+    std::string at = lab.gate.top().reference;
+    while (at != reference) {
+        const LabEntry* below = find_lab(at);
+        if (below == nullptr || !below->has_gate() || !models.count(at)) return std::nullopt;
+        speedup *= models.at(at);
+        at = below->gate.top().reference;
+    }
+    return speedup;
+}
+
+// The models' speedups over their labs' top references, on each GPU and size of the margin data.
+std::map<std::string, std::map<std::string, double>> model_speedups(const std::vector<Measured>& data) {
+    std::map<std::string, std::map<std::string, double>> models;
+    for (const Measured& m : data)
+        if (m.kernel == "model") models[m.gpu + "@" + std::to_string(m.size)][m.lab] = m.model_speedup;
+    return models;
+}
+
 }  // namespace
 
 TEST_SUITE("gate_threshold") {
-    TEST_CASE("each gated lab's fraction, as the checker reads it, is its registry entry's, in [0, 1)") {
+    TEST_CASE("each gated lab's rungs, as the checker reads them, are its registry entry's, each fraction in [0, 1)") {
         int gated = 0;
         for (const LabEntry& entry : all_labs()) {
             CAPTURE(entry.id);
@@ -73,14 +107,66 @@ TEST_SUITE("gate_threshold") {
                 continue;
             }
             ++gated;
-            CHECK(lab.gate_fraction == entry.gate.fraction);
-            CHECK(std::string(lab.reference) == entry.gate.reference_name);
-            CHECK(entry.gate.fraction >= 0.0);
-            CHECK(entry.gate.fraction < 1.0);
-            REQUIRE(find_lab(entry.gate.reference) != nullptr);
-            CHECK(std::string(find_lab(entry.gate.reference)->folder) == entry.gate.reference_folder);
+            // The checker's lab is its top rung's: the previous stage's model, by the lab's margin.
+            CHECK(lab.gate_fraction == entry.gate.top().fraction);
+            CHECK(std::string(lab.reference) == entry.gate.top().reference_name);
+            CHECK(std::string(entry.gate.top().suite) == "perf");
+            for (const GateRung& rung : entry.gate.rungs) {
+                CAPTURE(std::string(rung.suite));
+                CHECK(rung.fraction >= 0.0);
+                CHECK(rung.fraction < 1.0);
+                REQUIRE(find_lab(rung.reference) != nullptr);
+                CHECK(std::string(find_lab(rung.reference)->folder) == rung.reference_folder);
+                int number = 0;
+                CHECK(find_rung(entry, rung.suite, number) == &rung);
+                CHECK(&entry.gate.rungs[static_cast<std::size_t>(number - 1)] == &rung);
+            }
         }
         CHECK(gated > 0);
+        int number = 7;
+        CHECK(find_rung(*find_lab("lab01"), "perf", number) == nullptr);  // a lab without a gate has no rung
+        CHECK(number == 0);
+    }
+
+    TEST_CASE("on the margin data every rung's verdict is clear, each rung asks more than the one below, honest "
+              "kernels reach every rung, and the previous lab's model the lower rungs only") {
+        const std::vector<Measured> data = margin_data();
+        const auto models = model_speedups(data);
+        int chained = 0, previous = 0;
+        for (const Measured& m : data) {
+            const LabEntry* entry = find_lab(m.lab);
+            REQUIRE(entry != nullptr);
+            REQUIRE(entry->has_gate());
+            const auto& on_gpu = models.at(m.gpu + "@" + std::to_string(m.size));
+            double asked_before = 0;  // the last rung's requirement as a speedup over the top reference
+            for (const GateRung& rung : entry->gate.rungs) {
+                const bool top = &rung == &entry->gate.top();
+                const auto speedup = over_reference(m.speedup, *entry, rung.reference, on_gpu);
+                const auto model = over_reference(m.model_speedup, *entry, rung.reference, on_gpu);
+                if (!speedup || !model) continue;  // a model on the way not measured on this GPU and size
+                ++chained;
+                const double required = gate_threshold(rung.fraction, *model, std::nullopt).required;
+                INFO(m.lab << " " << m.kernel << " (" << m.gpu << ", " << m.size << "^3), rung " << std::string(rung.suite)
+                           << " against " << std::string(rung.reference) << ": " << *speedup << "x, model " << *model
+                           << "x, required " << required << "x");
+                // The same requirement as a speedup over the top reference: a rung above asks more of the kernel.
+                const double asked = required * (m.speedup / *speedup);
+                CHECK(asked > asked_before);
+                asked_before = asked;
+                if (m.honest) {
+                    CHECK(*speedup >= required + margin);
+                } else if (top || std::string(rung.reference) == entry->gate.top().reference) {
+                    CHECK(*speedup + margin <= required);  // untiled, or the previous lab's idea: no rung of its race
+                } else if (at_previous_labs_speed(m)) {
+                    CHECK(*speedup >= required + margin);  // an earlier lab's model is slower than the previous one's
+                    ++previous;
+                } else {
+                    CHECK(std::abs(*speedup - required) >= margin);  // reached or not, but never on the line
+                }
+            }
+        }
+        CHECK(chained > 0);
+        CHECK(previous > 0);
     }
 
     TEST_CASE("on the H100's and the H200's margin data, honest kernels pass and untiled ones fail, each with margin") {

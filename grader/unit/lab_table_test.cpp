@@ -74,7 +74,7 @@ TEST_SUITE("lab_table") {
         auto broken = registry();
         for (auto& lab : broken["labs"])
             if (lab.contains("gate")) {
-                lab["gate"]["reference"] = "lab99";
+                lab["gate"]["rungs"][0]["reference"] = "lab99";
                 CHECK(refusal(broken) == "labs.json: " + lab["id"].get<std::string>() +
                                              "'s gate races \"lab99\", which is no lab of the registry");
                 break;
@@ -111,5 +111,66 @@ TEST_SUITE("lab_table") {
         given["labs"][0]["input_precision"] = "fp16";
         CHECK(refusal(given) == "labs.json: " + given["labs"][0]["id"].get<std::string>() +
                                     "'s input_precision is \"fp32\" or \"tf32\", not \"fp16\"");
+    }
+
+    TEST_CASE("a gate's rungs reach the table bottom to top, each with its suite, reference, folder and fraction") {
+        const std::string text = lab_table_text(registry().dump(), "labs.json");
+        for (const auto& lab : tilelab::grader::all_labs()) {  // the table this build compiled, from the same file
+            CAPTURE(std::string(lab.id));
+            std::size_t at = text.find(std::string("TILELAB_LAB_ENTRY({\"") + lab.id + "\"");
+            REQUIRE(at != std::string::npos);
+            const std::size_t next_entry = text.find("TILELAB_LAB_ENTRY", at + 1);
+            for (const auto& rung : lab.gate.rungs) {  // in order, within the lab's entry
+                at = text.find(std::string("{\"") + rung.suite + "\", \"" + rung.reference + "\", \"" +
+                                   rung.reference_folder + "\"", at);
+                CHECK(at < next_entry);
+            }
+        }
+        const auto lab09 = tilelab::grader::find_lab("lab09");
+        REQUIRE(lab09 != nullptr);
+        REQUIRE(lab09->gate.rungs.size() == 3);  // the issue's ladder: lab 06's model, lab 07's, lab 08's by the margin
+        CHECK(std::string(lab09->gate.rungs[0].reference) == "lab06");
+        CHECK(std::string(lab09->gate.rungs[1].reference) == "lab07");
+        CHECK(std::string(lab09->gate.top().reference) == "lab08");
+    }
+
+    TEST_CASE("a rung that is no gate suite of the checker's, of no check, twice, or with a fraction past 1 is refused") {
+        const auto gated = [](nlohmann::json& broken) -> nlohmann::json& {
+            for (auto& lab : broken["labs"])
+                if (lab.contains("gate")) return lab;
+            FAIL("no lab of the registry has a gate");
+            throw;
+        };
+        auto broken = registry();
+        gated(broken)["gate"]["rungs"][0]["suite"] = "tiny";
+        CHECK(refusal(broken).find("gate rung \"tiny\" is not a suite of kind \"gate\"") != std::string::npos);
+        broken = registry();
+        broken["suites"]["perf-rung9"] = broken["suites"]["perf"];
+        for (auto& check : gated(broken)["checks"])
+            for (auto& suite : check["suites"])
+                if (suite == gated(broken)["gate"]["rungs"][0]["suite"]) suite = "perf-rung9";
+        gated(broken)["gate"]["rungs"][0]["suite"] = "perf-rung9";
+        CHECK(refusal(broken).find("is no suite of the checker's gate") != std::string::npos);
+        broken = registry();
+        auto& lab = gated(broken);
+        lab["gate"]["rungs"].push_back(lab["gate"]["rungs"][0]);
+        CHECK(refusal(broken).find("has two rungs of the suite") != std::string::npos);
+        broken = registry();
+        gated(broken)["gate"]["rungs"][0]["fraction"] = 1.5;
+        CHECK(refusal(broken).find("fraction is a number from 0 to 1, not 1.5") != std::string::npos);
+        broken = registry();
+        gated(broken)["gate"]["rungs"].erase(0);  // its check still names the rung's suite
+        CHECK(refusal(broken).find("is a gate's, but no rung of its gate races it") != std::string::npos);
+        broken = registry();
+        auto& rungs = gated(broken)["gate"]["rungs"];
+        rungs[0]["suite"] = "perf-rung2";  // a gate suite that none of the lab's checks names
+        CHECK(refusal(broken).find("is not the suite of exactly one of its checks") != std::string::npos);
+        broken = registry();
+        auto& swapped = gated(broken)["gate"]["rungs"];
+        std::swap(swapped[0], swapped[1]);  // its checks still name them bottom to top
+        CHECK(refusal(broken).find("in another order than its rungs") != std::string::npos);
+        broken = registry();
+        gated(broken)["gate"]["rungs"] = nlohmann::json::array();
+        CHECK(refusal(broken).find("gate rungs is an array of one rung or more") != std::string::npos);
     }
 }

@@ -1,10 +1,16 @@
 #include "lab_table_writer.hpp"
 
+#include "gate_suites.hpp"
+
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
 #include <regex>
+#include <set>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace tilelab::grader {
 namespace {
@@ -54,6 +60,69 @@ struct LabReader {
     }
 };
 
+// The suites of @p lab's checks, in the registry's order (a suite of two checks twice).
+std::vector<std::string> check_suites(const LabReader& r) {
+    std::vector<std::string> suites;
+    if (!r.lab.contains("checks")) return suites;
+    for (const json& check : r.lab["checks"])
+        if (check.is_object() && check.contains("suites") && check["suites"].is_array())
+            for (const json& suite : check["suites"])
+                if (suite.is_string()) suites.push_back(suite.get<std::string>());
+    return suites;
+}
+
+// The registry's kind of @p suite ("" for a suite it does not declare).
+std::string suite_kind(const json& registry, const std::string& suite) {
+    if (!registry.contains("suites") || !registry["suites"].contains(suite)) return "";
+    return registry["suites"][suite].value("kind", "");
+}
+
+// The lab's gate as a LabGate initializer: its rungs, bottom to top, each racing a lab of the registry by a fraction
+// in [0, 1], each the suite of a gate kind that exactly one of the lab's checks names; every gate suite of the lab's
+// checks is a rung of its gate, and the checks name them bottom to top too (the order the build runs them in, so
+// that each rung's line knows the rungs below it). "{{}}" for a lab without a gate, which no gate suite of its
+// checks may name.
+std::string gate_rungs(const LabReader& r, const json& registry, const std::map<std::string, std::string>& folder_of) {
+    const std::vector<std::string> in_checks = check_suites(r);
+    std::set<std::string> rung_suites;
+    std::string rungs;
+    if (r.lab.contains("gate")) {
+        const json& gate = r.lab["gate"];
+        const json& listed = r.at(gate, "rungs", "gate");
+        if (!listed.is_array() || listed.empty()) r.fail("gate rungs is an array of one rung or more, not " + listed.dump());
+        for (const json& rung : listed) {
+            const std::string suite = r.text(rung, "suite", "gate rung");
+            if (suite_kind(registry, suite) != "gate")
+                r.fail("gate rung \"" + suite + "\" is not a suite of kind \"gate\" in the registry's \"suites\"");
+            if (std::find_if(std::begin(gate_rung_suites), std::end(gate_rung_suites),
+                             [&](const char* known) { return suite == known; }) == std::end(gate_rung_suites))
+                r.fail("gate rung \"" + suite + "\" is no suite of the checker's gate (grader/src/gate_suites.hpp)");
+            if (!rung_suites.insert(suite).second) r.fail("gate has two rungs of the suite \"" + suite + "\"");
+            if (std::count(in_checks.begin(), in_checks.end(), suite) != 1)
+                r.fail("gate rung \"" + suite + "\" is not the suite of exactly one of its checks (its points)");
+            const std::string reference = r.text(rung, "reference", "gate rung");
+            if (!folder_of.count(reference)) r.fail("gate races \"" + reference + "\", which is no lab of the registry");
+            const json& fraction = r.at(rung, "fraction", "gate rung");
+            if (!fraction.is_number() || fraction.get<double>() < 0 || fraction.get<double>() > 1)
+                r.fail("gate rung \"" + suite + "\" fraction is a number from 0 to 1, not " + fraction.dump());
+            rungs += std::string(rungs.empty() ? "" : ", ") + "{" + literal(suite) + ", " + literal(reference) + ", " +
+                     literal(folder_of.at(reference)) + ", " + literal(r.text(rung, "reference_name", "gate rung")) +
+                     ", " + fraction.dump() + "}";
+        }
+    }
+    std::vector<std::string> checked;  // the gate suites in the checks' order: the build runs the rungs so
+    for (const std::string& suite : in_checks)
+        if (suite_kind(registry, suite) == "gate") {
+            if (!rung_suites.count(suite)) r.fail("check suite \"" + suite + "\" is a gate's, but no rung of its gate races it");
+            checked.push_back(suite);
+        }
+    if (r.lab.contains("gate"))
+        for (std::size_t i = 0; i < checked.size(); ++i)
+            if (checked[i] != r.lab["gate"]["rungs"][i].value("suite", ""))
+                r.fail("checks name the gate's rungs in another order than its rungs: bottom to top, as the rungs");
+    return "{{" + rungs + "}}";
+}
+
 }  // namespace
 
 std::string lab_table_text(const std::string& registry_json, const std::string& source) {
@@ -87,16 +156,7 @@ std::string lab_table_text(const std::string& registry_json, const std::string& 
                             r.identifier(given, "threads");
         else if (given != "TILE_WIDTH")
             r.fail("configuration is \"TILE_WIDTH\" or an object of labs.hpp constants");
-        std::string gate = "{\"\", \"\", \"\", 0.0}";
-        if (lab.contains("gate")) {
-            const std::string reference = r.text(lab["gate"], "reference", "gate");
-            if (!folder_of.count(reference))
-                r.fail("gate races \"" + reference + "\", which is no lab of the registry");
-            const json& fraction = r.at(lab["gate"], "fraction", "gate");
-            if (!fraction.is_number()) r.fail("gate fraction is a number, not " + fraction.dump());
-            gate = "{" + literal(reference) + ", " + literal(folder_of[reference]) + ", " +
-                   literal(r.text(lab["gate"], "reference_name", "gate")) + ", " + fraction.dump() + "}";
-        }
+        const std::string gate = gate_rungs(r, registry, folder_of);
         std::string capability = "{0, 0, \"\"}";
         if (lab.contains("min_compute_capability")) {
             const json& minimum = lab["min_compute_capability"];

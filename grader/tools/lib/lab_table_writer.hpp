@@ -15,7 +15,9 @@ namespace tilelab::grader {
 ///   TILELAB_KERNEL_LAB(<id>, <launcher>, <kernel>, <needs_tile_multiples>): the labs with a kernel of their own,
 ///     as C++ identifiers (grader/bench/bench.cu declares and times their launchers).
 /// Throws std::runtime_error, saying which lab and field, on a registry the kit cannot build from: a configuration
-/// neither "TILE_WIDTH" nor an object of constants, a gate or kit kernel naming no lab of the registry, a
+/// neither "TILE_WIDTH" nor an object of constants, a gate or kit kernel naming no lab of the registry, a gate rung
+/// whose suite is not a "gate" suite named by exactly one of the lab's checks or whose fraction is not in [0, 1], a
+/// gate suite of a check that no rung races, a
 /// min_compute_capability version not "major.minor" or a why with a ';' (the skip message ends its reason there),
 /// a name that is no C++ identifier, a missing field, or text that is not JSON.
 std::string lab_table_text(const std::string& registry_json, const std::string& source);
