@@ -149,8 +149,8 @@ std::vector<std::string> diagnose(const FailedRun& run) {
     if (close_tf32_misses(run, nan_results))
         hints.push_back(std::to_string(cmp.wrong) +
                         " results are close to the reference but outside what TF32 inputs allow: convert every "
-                        "element of M's and N's fragments with wmma::__float_to_tf32 before mma_sync (lab 10: with "
-                        "tilelab::to_tf32 before tilelab::mma_m16n8k8_tf32; unconverted floats are truncated by the "
+                        "element of M's and N's fragments with wmma::__float_to_tf32 before mma_sync (with tilelab/mma.hpp: "
+                        "with tilelab::to_tf32 before tilelab::mma_m16n8k8_tf32; unconverted floats are truncated by the "
                         "tensor cores, an error of one sign per input that adds up over the inner dimension)");
     if (cmp.wrong > 0 && only_partial_tile_bad)
         hints.push_back("only elements in the last partial tile of rows or columns are wrong: check the bounds "

@@ -1,5 +1,5 @@
 /// @file fragment_layout.hpp
-/// @brief Recognises a tensor-core kernel (lab 10's mma.sync m16n8k8 with TF32 operands) whose lanes hold their
+/// @brief Recognises a tensor-core kernel (mma.sync m16n8k8 with TF32 operands, tilelab/mma.hpp) whose lanes hold their
 /// fragments in another layout than the PTX ISA's: a result that equals the product recomputed with that mistake.
 #pragma once
 

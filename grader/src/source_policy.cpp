@@ -21,8 +21,8 @@ namespace {
 // What a lab may name and include. One place: the grading page (docs/grading.md#check_build) lists the same.
 
 /// The kit's headers a lab may include: those written for labs (labs.hpp declares the labs' functions; lab 04's
-/// host code uses cuda_check, cuda_event and device_buffer; mma.hpp holds lab 10's tensor-core instructions, the
-/// inline PTX a lab may not write itself). The rest of common/include/tilelab is the grader's and the emulator's.
+/// host code uses cuda_check, cuda_event and device_buffer; mma.hpp holds the tensor-core instructions mma.sync and
+/// ldmatrix, the inline PTX a lab may not write itself). The rest of common/include/tilelab is the grader's and the emulator's.
 const std::set<std::string> public_headers = {"tilelab/labs.hpp", "tilelab/cuda_check.hpp", "tilelab/cuda_event.hpp",
                                               "tilelab/device_buffer.hpp", "tilelab/mma.hpp"};
 
@@ -161,7 +161,7 @@ const std::set<std::string> lookups_by_name = {"dlsym", "dlvsym", "dlopen", "dlm
 
 const std::string why_kit_names =
     "the grader's measurements must come from the kit, not from the lab. A lab may use tilelab::DeviceBuffer, "
-    "tilelab::CudaEvent, tilelab::elapsed_ms, tilelab::CudaError and TILELAB_CUDA_CHECK, and lab 10's "
+    "tilelab::CudaEvent, tilelab::elapsed_ms, tilelab::CudaError and TILELAB_CUDA_CHECK, and tilelab/mma.hpp's "
     "tilelab::mma_m16n8k8_tf32, tilelab::to_tf32, tilelab::ldmatrix_x4 and tilelab::ldmatrix_x2, nothing else of the "
     "kit";
 const std::string allowed_includes =
