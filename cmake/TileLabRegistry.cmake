@@ -99,6 +99,8 @@ function(_tilelab_read_registry path)
         endif()
       endforeach()
     endforeach()
+    # A suite may make several checks (the technique check joins every rung of a speed check): one test each.
+    list(REMOVE_DUPLICATES suites)
     _tilelab_json_list(files "${json}" labs ${i} files)
     list(TRANSFORM files PREPEND "${folder}/")
     foreach(field id launcher kernel kit_kernel)

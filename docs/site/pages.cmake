@@ -6,7 +6,7 @@ set(TILELAB_DOCS_PAGES
     docs/mainpage.md docs/labs.md
     labs/01_naive/README.md labs/02_tiled/README.md labs/03_tiled_boundary/README.md labs/04_timing/README.md
     labs/05_coarsened/README.md labs/06_register_tiled/README.md labs/07_vectorized/README.md
-    labs/08_warp_tiled/README.md labs/09_tensor_cores/README.md
+    labs/08_warp_tiled/README.md labs/09_tensor_cores/README.md labs/10_mma_sync/README.md
     docs/grading.md docs/cpu-backend.md docs/resources.md docs/benchmarks.md docs/instructors.md docs/contributing.md
     docs/search.md)
 
@@ -17,7 +17,7 @@ set(TILELAB_DOCS_LANGUAGES es vi zh)
 set(TILELAB_DOCS_TRANSLATED_PAGES
     labs/01_naive/README.md labs/02_tiled/README.md labs/03_tiled_boundary/README.md labs/04_timing/README.md
     labs/05_coarsened/README.md labs/06_register_tiled/README.md labs/07_vectorized/README.md
-    labs/08_warp_tiled/README.md labs/09_tensor_cores/README.md
+    labs/08_warp_tiled/README.md labs/09_tensor_cores/README.md labs/10_mma_sync/README.md
     docs/mainpage.md docs/labs.md docs/grading.md docs/search.md docs/cpu-backend.md docs/instructors.md)
 
 # Per language: its name in itself (the language switch), Doxygen's OUTPUT_LANGUAGE (Doxygen's own words) and the

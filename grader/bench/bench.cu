@@ -1,7 +1,8 @@
 // tilelab-bench: times the kernels of one submission, every lab of the registry (grader/labs.json) with a kernel of
 // its own whose files the build linked in, against cuBLAS over a range of square sizes (tile multiples and not):
 // SGEMM in FP32 ("cublas") and the same product on TF32 tensor cores ("cublas-tf32", cublasGemmEx with
-// CUBLAS_COMPUTE_32F_FAST_TF32: FP32 in and out, inputs rounded to TF32, which lab 09's kernel is measured against).
+// CUBLAS_COMPUTE_32F_FAST_TF32: FP32 in and out, inputs rounded to TF32, which the tensor-core labs' kernels (09,
+// 10) are measured against).
 // Writes a table, a CSV file and, with gnuplot, a plot.
 #include <tilelab/device_buffer.hpp>
 #include <tilelab/labs.hpp>

@@ -479,6 +479,51 @@ tilelab_add_mutant(NAME tensor-accumulates-in-half LAB 09_tensor_cores SUITES in
   REPLACE2 "${tilelab_round_to_half}"
   MATCH "these operands are of one sign and span float32's range")
 
+# --- lab 10 ---
+# Without the barrier after the wait, a warp loads its fragments from a stage before the other threads' copies into
+# it have landed, and refills the previous stage while slower warps still load fragments from it.
+tilelab_add_mutant(NAME mma-missing-stage-barrier LAB 10_mma_sync
+  FIND "__syncthreads();  // everyone's copies of phase p have landed, and every warp is done with phase p - 1's stage"
+  REPLACE ""
+  MATCH "elements wrong"
+  CPU_MATCH "shared-memory race in matmul_mma_sync_kernel")
+
+# ldmatrix_x4's row addresses in the wrong order: lanes 8-15 give rows 0-7 at k + 4 and lanes 16-23 rows 8-15 at k,
+# so the A fragment's a[1] and a[2] trade places; the hint names the A fragment's documented layout.
+tilelab_add_mutant(NAME mma-wrong-A-layout LAB 10_mma_sync
+  FIND "const int a_row = lane % 16, a_half = lane / 16"
+  REPLACE "const int a_row = lane % 8 + 8 * (lane / 16), a_half = (lane / 8) % 2"
+  MATCH "registers a[[]1[]] and a[[]2[]] exchanged: in mma.m16n8k8's A fragment")
+
+# B's registers read with k and n exchanged (b[0] = B(g, t), b[1] = B(g, t + 4), each from its swizzled place): each
+# 8 x 8 block of N multiplied transposed; the hint names the B fragment's documented layout.
+tilelab_add_mutant(NAME mma-wrong-B-layout LAB 10_mma_sync
+  FIND "b[j][0] = tilelab::to_tf32(N_tile[s][k + t][b_column[j]]);\n                    b[j][1] = tilelab::to_tf32(N_tile[s][k + t + 4][b_column[j]]);"
+  REPLACE "b[j][0] = tilelab::to_tf32(N_tile[s][k + g][4 * n_chunk(k + g, (warp_col + 8 * j) / 4) + t]);\n                    b[j][1] = tilelab::to_tf32(N_tile[s][k + g][4 * n_chunk(k + g, (warp_col + 8 * j) / 4 + 1) + t]);"
+  MATCH "each 8 x 8 block of N transposed: the B fragment was read with k and n exchanged")
+
+# The fragments' registers not converted: mma takes the top 19 bits of each float, a truncation that errs up to twice
+# TF32's rounding and of one sign per input; on the edges' short sums a product's error passes TF32's bound, and the
+# hint names the missing conversion.
+tilelab_add_mutant(NAME mma-inputs-not-converted LAB 10_mma_sync SUITES edges
+  FIND "for (int r = 0; r < 4; ++r) a[i][r] = tilelab::to_tf32(a[i][r]);"
+  REPLACE ""
+  FIND2 "tilelab::to_tf32(N_tile"
+  REPLACE2 "(N_tile"
+  MATCH "with tilelab::to_tf32 before tilelab::mma_m16n8k8_tf32")
+
+# The accumulator's registers stored as if c[0], c[1] were rows g and g + 8: c[1] and c[2] trade places in P.
+tilelab_add_mutant(NAME mma-wrong-accumulator-layout LAB 10_mma_sync
+  FIND "const float first = sums[i][j][2 * h], second = sums[i][j][2 * h + 1];"
+  REPLACE "const float first = sums[i][j][h], second = sums[i][j][h + 2];"
+  MATCH "the accumulator's registers c[[]1[]] and c[[]2[]] exchanged")
+
+# The rows of an edge block's products stored without a test against P's last row: writes past P.
+tilelab_add_mutant(NAME mma-edge-store-unchecked LAB 10_mma_sync
+  FIND "            if (row >= rows) continue;\n"
+  REPLACE ""
+  MATCH "out-of-bounds write")
+
 # --- bounds no shape reached (red-team pass, CPU backend) ---
 # Columns from 1040 on skipped: every shape but the far ones (odd_shapes in grader/src/shapes.cpp: a dimension past
 # 4096) stays under 1040 columns, so this kernel earned full marks before they were added.

@@ -1,5 +1,7 @@
 #include "diagnose.hpp"
 
+#include "fragment_layout.hpp"
+
 #include <tilelab/cpu/past_end.hpp>
 
 #include <algorithm>
@@ -137,12 +139,19 @@ std::vector<std::string> diagnose(const FailedRun& run) {
                         " results are NaN: the kernel read past the end of M or N (the grader surrounds the inputs "
                         "with NaN); check the bounds test on each load. Or it added into P before storing to it: "
                         "P does not start at zero (the kit fills it with NaN)");
+    // A tensor-core kernel's fragments in another layout: the result names its mistake, and the patterns below
+    // (an inner partial tile, say) would only be its side effects.
+    const std::string layout = cmp.wrong > 0 ? fragment_layout_hint(run) : std::string();
+    if (!layout.empty()) {
+        hints.push_back(layout);
+        return hints;
+    }
     if (close_tf32_misses(run, nan_results))
         hints.push_back(std::to_string(cmp.wrong) +
                         " results are close to the reference but outside what TF32 inputs allow: convert every "
-                        "element of M's and N's fragments with wmma::__float_to_tf32 before mma_sync (unconverted "
-                        "floats are truncated by the tensor cores, an error of one sign per input that adds up over "
-                        "the inner dimension)");
+                        "element of M's and N's fragments with wmma::__float_to_tf32 before mma_sync (with tilelab/mma.hpp: "
+                        "with tilelab::to_tf32 before tilelab::mma_m16n8k8_tf32; unconverted floats are truncated by the "
+                        "tensor cores, an error of one sign per input that adds up over the inner dimension)");
     if (cmp.wrong > 0 && only_partial_tile_bad)
         hints.push_back("only elements in the last partial tile of rows or columns are wrong: check the bounds "
                         "tests, and load 0.0f into tile elements that fall outside M or N");

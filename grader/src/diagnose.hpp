@@ -26,7 +26,8 @@ struct FailedRun {
 /// Hints, most specific first, for a result that failed its comparison; empty when no pattern is recognised.
 /// Recognised: nothing written; the last partial tile left unwritten (grid too small); NaN from reads past
 /// an input; only the last partial tile wrong (boundary checks); a partial tile along the inner dimension;
-/// and, for square shapes, a transposed result, a transposed input or swapped operands.
+/// a tensor-core kernel's fragments in another layout than mma.m16n8k8's (fragment_layout.hpp); and, for square
+/// shapes, a transposed result, a transposed input or swapped operands.
 std::vector<std::string> diagnose(const FailedRun& run);
 
 /// The kit's own launch of @p lab's kernel for @p shape, in words: its grid and block, x over the columns of P and

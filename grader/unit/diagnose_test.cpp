@@ -266,4 +266,67 @@ TEST_SUITE("diagnose") {
         s.ref.input_precision = tilelab::InputPrecision::fp32;  // an FP32 lab never gets the hint
         CHECK_FALSE(has(s.hints(), "wmma::__float_to_tf32"));
     }
+    TEST_CASE("mma.m16n8k8 fragments in another layout: each mistake named, with the documented layout") {
+        // A shape with partial fragments everywhere but the last cases', which need whole 16 x 8 pieces of P.
+        Scenario s({40, 20, 24});
+        s.ref.input_precision = tilelab::InputPrecision::tf32;
+        CHECK_FALSE(has(s.hints(), "fragment"));  // the right product
+        // A's a[1] and a[2] exchanged: M's fragments (16 rows by 8 k, zero-filled) with those quadrants swapped.
+        HostMatrix M(48, 24, 0.0f), N(24, 24, 0.0f);
+        for (int r = 0; r < 40; ++r)
+            for (int k = 0; k < 20; ++k) M.at(r, k) = s.M.at(r, k);
+        for (int k = 0; k < 20; ++k)
+            for (int c = 0; c < 24; ++c) N.at(k, c) = s.N.at(k, c);
+        HostMatrix A = M;
+        for (int r0 = 0; r0 < 48; r0 += 16)
+            for (int k0 = 0; k0 < 24; k0 += 8)
+                for (int x = 0; x < 8; ++x)
+                    for (int y = 0; y < 4; ++y) std::swap(A.at(r0 + 8 + x, k0 + y), A.at(r0 + x, k0 + 4 + y));
+        auto set_from_padded = [&](const HostMatrix& left, const HostMatrix& right) {
+            const auto other = tilelab::reference_matmul(left, right);
+            for (int r = 0; r < 40; ++r)
+                for (int c = 0; c < 24; ++c) s.at(r, c) = static_cast<float>(other.value[r * 24 + c]);
+        };
+        set_from_padded(A, N);
+        CHECK(has(s.hints(), "registers a[1] and a[2] exchanged: in mma.m16n8k8's A fragment (TF32), lane l"));
+        // B read with k and n exchanged: each 8 x 8 block of N transposed.
+        HostMatrix B = N;
+        for (int k0 = 0; k0 < 24; k0 += 8)
+            for (int n0 = 0; n0 < 24; n0 += 8)
+                for (int x = 0; x < 8; ++x)
+                    for (int y = 0; y < 8; ++y) B.at(k0 + x, n0 + y) = N.at(k0 + y, n0 + x);
+        set_from_padded(M, B);
+        CHECK(has(s.hints(), "each 8 x 8 block of N transposed"));
+        CHECK(has(s.hints(), "b[0] = B(t, g) and b[1] = B(t + 4, g)"));
+        // The halves of each step of 8 along k exchanged.
+        HostMatrix K = M;
+        for (int r = 0; r < 48; ++r)
+            for (int k0 = 0; k0 < 24; k0 += 8)
+                for (int y = 0; y < 4; ++y) std::swap(K.at(r, k0 + y), K.at(r, k0 + 4 + y));
+        set_from_padded(K, N);
+        CHECK(has(s.hints(), "two halves of each step of 8 along k exchanged"));
+        // The same mistakes in a lab of FP32 inputs get no hint: its kernels have no fragments.
+        s.ref.input_precision = tilelab::InputPrecision::fp32;
+        CHECK_FALSE(has(s.hints(), "fragment"));
+
+        // The accumulator's c[1] and c[2] exchanged, and its columns taken as t and t + 4 (P 32 x 16).
+        Scenario p({32, 20, 16});
+        p.ref.input_precision = tilelab::InputPrecision::tf32;
+        const std::vector<float> right = p.got;
+        for (int r = 0; r < 32; ++r)
+            for (int c = 0; c < 16; ++c) {
+                const int x = r % 16, y = c % 8;
+                int from_r = r, from_c = c;
+                if (x < 8 && y % 2 == 1) from_r = r + 8, from_c = c - 1;
+                if (x >= 8 && y % 2 == 0) from_r = r - 8, from_c = c + 1;
+                p.at(r, c) = right[static_cast<std::size_t>(from_r) * 16 + from_c];
+            }
+        CHECK(has(p.hints(), "the accumulator's registers c[1] and c[2] exchanged"));
+        for (int r = 0; r < 32; ++r)
+            for (int c = 0; c < 16; ++c) {
+                const int y = c % 8;
+                p.at(r, c) = right[static_cast<std::size_t>(r) * 16 + c - y + (y < 4 ? 2 * y : 2 * (y - 4) + 1)];
+            }
+        CHECK(has(p.hints(), "columns 2t and 2t + 1, not t and t + 4"));
+    }
 }

@@ -57,6 +57,11 @@ TEST_SUITE("source_policy") {
                      "#include <tilelab/device_buffer.hpp>\nfloat f() {\n  tilelab::DeviceBuffer<float> d(4);\n"
                      "  ::tilelab::CudaEvent start;\n  TILELAB_CUDA_CHECK(cudaGetLastError());\n"
                      "  try { } catch (const tilelab::CudaError&) { }\n  return tilelab::elapsed_ms(start, start);\n}\n") == "");
+        // Lab 10's tensor-core instructions, which the kit's header wraps in inline PTX.
+        CHECK(broken("#include <tilelab/mma.hpp>\n__global__ void k(const float* M) {\n"
+                     "  __shared__ __align__(16) float tile[16][20];\n  float a[4], b[2] = {}, c[4] = {};\n"
+                     "  tilelab::ldmatrix_x4(a, &tile[threadIdx.x % 16][0]);\n  float x = ::tilelab::to_tf32(M[0]);\n"
+                     "  tilelab::ldmatrix_x2(b, &tile[0][0]);\n  tilelab::mma_m16n8k8_tf32(c, a, b);\n}\n") == "");
         // Names in comments and literals are not code.
         CHECK(broken("// tilelab::cpu::note_shared_access, asm, ##\n/* TILELAB_CPU_BACKEND */\n"
                      "const char* s = \"tilelab::cpu ## asm\";\nconst char* r = R\"x(tilelab_reference_naive)x\";\n") == "");
@@ -78,6 +83,9 @@ TEST_SUITE("source_policy") {
         CHECK(refused("using namespace tilelab;\n", "may not name the kit's own functions", 1));
         CHECK(refused("namespace t = tilelab;\n", "may not name the kit's own functions", 1));
         CHECK(refused("x = tilelab::reference_matmul(m, n);\n", "(tilelab::reference_matmul)", 1));
+        // The emulator's count of mma.sync's multiply-adds is the grader's measure, not the lab's.
+        CHECK(refused("auto n = tilelab::cpu::mma_sync_multiply_adds();\n", "(tilelab::cpu::mma_sync_multiply_adds)", 1));
+        CHECK(refused("auto n = mma_sync_multiply_adds();\n", "emulator", 1));
         CHECK(refused("\n\nextern void tilelab_reference_tiled_boundary(const float*);\n", "tilelab_reference_tiled_boundary", 3));
         CHECK(refused("extern \"C\" void _ZN7tilelab3cpu18note_shared_accessEPKvmb(const void*, unsigned long, bool);\n",
                       "_ZN7tilelab3cpu18note_shared_accessEPKvmb", 1));

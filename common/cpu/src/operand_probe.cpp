@@ -196,6 +196,8 @@ void probe_vector_load(const void* address, void* value, std::size_t bytes) noex
 
 float probe_fragment_load(float value) noexcept { return see(value, hook_fragment_load).value; }
 
+float probe_mma_operand(float value) noexcept { return see(value, hook_mma_operand).value; }
+
 void probe_tensor_core(std::uint64_t multiply_adds) noexcept { add(counts.tensor_core_multiply_adds, multiply_adds); }
 
 }  // namespace detail

@@ -246,7 +246,11 @@ std::string warp_divergence_message(const std::vector<WarpLane>& lanes, const st
                     message << " with mask 0x" << std::hex << at_other->call->mask << std::dec;
             }
             if (matrix)
-                message << ". load_matrix_sync, mma_sync and store_matrix_sync work on the whole warp's fragments at "
+                message << ". " << (std::strncmp(call.name, "tilelab::", 9) == 0
+                                        ? "tilelab::mma_m16n8k8_tf32, tilelab::ldmatrix_x4 and tilelab::ldmatrix_x2 are "
+                                          "mma.sync and ldmatrix, which"
+                                        : "load_matrix_sync, mma_sync and store_matrix_sync")
+                        << " work on the whole warp's fragments at "
                            "once: every lane of a warp must reach each of them, with the same arguments. Decide per "
                            "warp, not per thread: a test that is the same for all lanes of the warp (on the warp's "
                            "tile) may skip a call, a test on a thread's own row or column may not; at the matrix's "

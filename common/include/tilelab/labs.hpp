@@ -200,3 +200,32 @@ TILELAB_KERNEL void matmul_tensor_core_kernel(const float* M, const float* N, fl
 /// TENSOR_CORE_BLOCK_TILE × TENSOR_CORE_BLOCK_TILE tile of P, partial tiles included (device pointers).
 void matmul_tensor_core(const float* M, const float* N, float* P, int rows, int inner, int cols);
 /// @}
+
+/// @name Lab 10: tensor cores through mma.sync (m16n8k8, TF32 inputs, FP32 accumulators), any shape
+/// The lab's own configuration, fixed for every TILE_WIDTH: a block of MMA_SYNC_THREADS threads (four warps) computes
+/// an MMA_SYNC_BLOCK_TILE × MMA_SYNC_BLOCK_TILE tile of P; each warp a region of it (the warp tile) as 16 × 8 pieces,
+/// each the product of one `mma.sync.aligned.m16n8k8` per step of 8 along k, called through the kit's wrappers
+/// (tilelab/mma.hpp: tilelab::mma_m16n8k8_tf32, tilelab::to_tf32, tilelab::ldmatrix_x4), from fragments that each
+/// lane loads from shared memory in the instruction's documented layout. The tiles of the next phases
+/// (MMA_SYNC_PHASE_DEPTH deep) are copied into shared memory asynchronously while the current one is multiplied,
+/// laid out (swizzled or padded) so that the fragment loads are free of bank conflicts. Its inputs are rounded to
+/// TF32 by the kernel, so the checker allows TF32's rounding error, as for lab 09. The warp tile's shape and the
+/// number of stages are the lab's tuning knobs, in the student's file. The instructions exist from compute capability
+/// 8.0 on: the build compiles the lab for those of its architectures only (its min_compute_capability).
+/// @{
+
+/// Rows and columns of P one block computes.
+inline constexpr int MMA_SYNC_BLOCK_TILE = 128;
+/// Columns of M (rows of N) one phase stages in shared memory: two m16n8k8 steps.
+inline constexpr int MMA_SYNC_PHASE_DEPTH = 16;
+/// Threads per block: four warps.
+inline constexpr int MMA_SYNC_THREADS = 128;
+
+/// Each warp computes its warp tile of P with tilelab::mma_m16n8k8_tf32 on TF32 fragments loaded from the
+/// shared-memory tiles (A's with tilelab::ldmatrix_x4, B's with plain loads) and converted with tilelab::to_tf32, the
+/// next phases' tiles copied in asynchronously meanwhile; any rows, inner and cols.
+TILELAB_KERNEL void matmul_mma_sync_kernel(const float* M, const float* N, float* P, int rows, int inner, int cols);
+/// Launches matmul_mma_sync_kernel with MMA_SYNC_THREADS threads per block, one block per MMA_SYNC_BLOCK_TILE ×
+/// MMA_SYNC_BLOCK_TILE tile of P, partial tiles included (device pointers).
+void matmul_mma_sync(const float* M, const float* N, float* P, int rows, int inner, int cols);
+/// @}

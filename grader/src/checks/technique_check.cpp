@@ -143,7 +143,8 @@ std::vector<Probe> probes_of(TechniqueMeasure measure) {
             return {{cpu::hook_async_landing, "landed in shared memory by an asynchronous copy",
                      "the tiles the multiply-adds read arrive by __pipeline_memcpy_async, not by ordinary stores"}};
         case TechniqueMeasure::tensor_cores:
-            return {{cpu::hook_fragment_load, "loaded into a fragment by load_matrix_sync",
+            return {{cpu::hook_fragment_load | cpu::hook_mma_operand,
+                     "loaded into a fragment by load_matrix_sync, or taken by an mma.sync as its operand",
                      "every operand of every multiply-add goes through a fragment (mma_sync does the multiply-adds)"}};
     }
     return {};

@@ -27,13 +27,15 @@ using lexing::Token;
 // What a lab may name and include. One place: the grading page (docs/grading.md#check_build) lists the same.
 
 /// The kit's headers a lab may include: those written for labs (labs.hpp declares the labs' functions; lab 04's
-/// host code uses the other three). The rest of common/include/tilelab is the grader's and the emulator's.
-const std::set<std::string> public_headers = {"tilelab/labs.hpp", "tilelab/cuda_check.hpp",
-                                              "tilelab/cuda_event.hpp", "tilelab/device_buffer.hpp"};
+/// host code uses cuda_check, cuda_event and device_buffer; mma.hpp holds the tensor-core instructions mma.sync and
+/// ldmatrix, the inline PTX a lab may not write itself). The rest of common/include/tilelab is the grader's and the emulator's.
+const std::set<std::string> public_headers = {"tilelab/labs.hpp", "tilelab/cuda_check.hpp", "tilelab/cuda_event.hpp",
+                                              "tilelab/device_buffer.hpp", "tilelab/mma.hpp"};
 
 /// Names of namespace tilelab that those headers give a lab (tilelab::<name>).
-const std::set<std::string> public_names = {"CudaError", "check_cuda", "hint_for", "CudaEvent", "elapsed_ms",
-                                            "DeviceBuffer"};
+const std::set<std::string> public_names = {"CudaError",  "check_cuda",       "hint_for",    "CudaEvent",
+                                            "elapsed_ms", "DeviceBuffer",     "to_tf32",     "mma_m16n8k8_tf32",
+                                            "ldmatrix_x4", "ldmatrix_x2"};
 
 /// The kit's macros a lab may use.
 const std::set<std::string> public_macros = {"TILELAB_CUDA_CHECK", "TILELAB_KERNEL"};
@@ -49,7 +51,7 @@ const std::set<std::string> emulator_functions = {
     "pipeline_wait_prior", "vector_access", "note_shared_atomic", "is_block_shared_address", "active_lanes",
     "start_trace",    "stop_trace",         "atomic_update", "scale_shared_stores", "sync_threads_reduce",
     "async_copy",     "async_wait_batch",   "async_batches_committed", "async_copy_misuse", "copy_address",
-    "promised_alignment", "is_past_end_poison"};
+    "promised_alignment", "is_past_end_poison", "mma_sync_multiply_adds", "ldmatrix_address"};
 
 /// Headers of CUDA a lab may include with <...>: the runtime, the device-side libraries the labs' styles use
 /// (pipelines, barriers, cooperative groups, warp matrices, half and bfloat16 types). The driver API (<cuda.h>)
@@ -165,10 +167,12 @@ const std::set<std::string> lookups_by_name = {"dlsym", "dlvsym", "dlopen", "dlm
 
 const std::string why_kit_names =
     "the grader's measurements must come from the kit, not from the lab. A lab may use tilelab::DeviceBuffer, "
-    "tilelab::CudaEvent, tilelab::elapsed_ms, tilelab::CudaError and TILELAB_CUDA_CHECK, nothing else of the kit";
+    "tilelab::CudaEvent, tilelab::elapsed_ms, tilelab::CudaError and TILELAB_CUDA_CHECK, and tilelab/mma.hpp's "
+    "tilelab::mma_m16n8k8_tf32, tilelab::to_tf32, tilelab::ldmatrix_x4 and tilelab::ldmatrix_x2, nothing else of the "
+    "kit";
 const std::string allowed_includes =
     "a lab may include <tilelab/labs.hpp>, <tilelab/cuda_check.hpp>, <tilelab/cuda_event.hpp>, "
-    "<tilelab/device_buffer.hpp>, CUDA's runtime and device headers (<cuda_runtime.h>, <cuda_pipeline.h>, "
+    "<tilelab/device_buffer.hpp>, <tilelab/mma.hpp>, CUDA's runtime and device headers (<cuda_runtime.h>, <cuda_pipeline.h>, "
     "<cooperative_groups.h>, ...), the C++ standard library's computing headers (<vector>, <cmath>, <cstdio>, ...) "
     "and files of its own folder (\"name.cuh\")";
 

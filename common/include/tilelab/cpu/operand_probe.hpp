@@ -28,6 +28,7 @@ enum ProbeHook : std::uint32_t {
     hook_vector_global_load = 4u,   ///< Floats loaded from global memory by a 16-byte (float4) load.
     hook_vector_shared_load = 8u,   ///< Floats read from shared memory by a 16-byte (float4) read.
     hook_fragment_load = 16u,       ///< Elements a warp matrix function (load_matrix_sync) loads into a fragment.
+    hook_mma_operand = 32u,         ///< Elements of an mma.sync's A and B fragments as the instruction takes them.
 };
 
 /// What the emulator counted while a probe ran (every block of every launch). Plain numbers, sent on the wire.
@@ -68,6 +69,9 @@ void probe_shared_read(const void* address, std::size_t bytes) noexcept;
 void probe_vector_load(const void* address, void* value, std::size_t bytes) noexcept;
 /// An element load_matrix_sync puts into a fragment: replaced at hook_fragment_load.
 float probe_fragment_load(float value) noexcept;
+/// An element of an mma.sync's A or B operand (tilelab/mma.hpp) as the instruction takes it: replaced at
+/// hook_mma_operand.
+float probe_mma_operand(float value) noexcept;
 /// A warp matrix operation that did @p multiply_adds multiply-adds.
 void probe_tensor_core(std::uint64_t multiply_adds) noexcept;
 }  // namespace detail
