@@ -36,10 +36,17 @@ endfunction()
 
 # Its mirror: a test that reports itself skipped on the GPU backend because its evidence is the CPU backend's
 # emulator's (a technique check), <submission>.<lab>.tw<N>.<suite>; the CPU backend's test of it decides.
+# Graded on the GPU backend alone, the check has no CPU backend to decide it: it fails, saying so, rather than leave
+# the speed points to the gate alone (the technique check is what stops the gate's decoys).
 function(_tilelab_add_cpu_only_test name reason labels)
   string(REGEX MATCH "[.](lab[0-9]+)[.]tw([0-9]+)[.][^.]+$" unused "${name}")
-  tilelab_gpu_only_command(command TEST ${name} LAB ${CMAKE_MATCH_1} TILE_WIDTH ${CMAKE_MATCH_2} REASON "${reason}"
-                           BACKEND gpu)
+  if("cpu" IN_LIST TILELAB_BACKENDS)
+    tilelab_gpu_only_command(command TEST ${name} LAB ${CMAKE_MATCH_1} TILE_WIDTH ${CMAKE_MATCH_2} REASON "${reason}"
+                             BACKEND gpu)
+  else()
+    tilelab_missing_file_command(command TEST ${name} LAB ${CMAKE_MATCH_1} TILE_WIDTH ${CMAKE_MATCH_2} BACKEND gpu
+      MESSAGE "not graded: this check needs the CPU backend (${reason}), and this kit was built with the GPU backend alone (TILELAB_BACKENDS=gpu); grade with both backends (Boost.Context installed) to earn these points")
+  endif()
   add_test(NAME ${name} COMMAND ${command})
   set_tests_properties(${name} PROPERTIES LABELS "${labels}" SKIP_RETURN_CODE 77)
 endfunction()

@@ -79,3 +79,11 @@ _tilelab_add_technique_decoy(lab08-token-read 08_warp_tiled fail "copies ran ahe
 _tilelab_add_technique_decoy(lab08-token-barrier 08_warp_tiled fail "copies ran ahead" technique pipeline)
 _tilelab_add_technique_decoy(lab08-token-async 08_warp_tiled fail "copies ran ahead" technique pipeline)
 _tilelab_add_technique_decoy(lab09-identity-mma-launder 09_tensor_cores fail "${_wrote}|may not declare" technique)
+
+# Lab 10: lab 09's wmma model under lab 10's launch: tensor cores, but not mma.sync, which is lab 10's lesson.
+if("cpu" IN_LIST TILELAB_BACKENDS)
+  tilelab_add_lab(SUBMISSION decoy-lab10-wmma-model ROOT "${CMAKE_CURRENT_SOURCE_DIR}/gate/dishonest/previous-lab-model"
+                  LAB 10_mma_sync TILE_WIDTH 16 BACKEND cpu EXPECT fail
+                  MATCH "taken by an mma.sync [(]tilelab::mma_m16n8k8_tf32[)] as its operand: P came out unchanged"
+                  SUITES technique LABELS selftest decoy)
+endif()

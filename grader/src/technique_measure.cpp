@@ -13,6 +13,7 @@ TechniqueMeasure technique_measure(const std::string& name) {
     if (name == "vector_accesses") return TechniqueMeasure::vector_accesses;
     if (name == "async_in_flight") return TechniqueMeasure::async_in_flight;
     if (name == "tensor_cores") return TechniqueMeasure::tensor_cores;
+    if (name == "mma_sync") return TechniqueMeasure::mma_sync;
     throw std::invalid_argument("no technique measure is called \"" + name + "\"");
 }
 
@@ -31,6 +32,7 @@ double technique_value(TechniqueMeasure measure, const wire::ProbeCounts& counts
                              per(counts.vector_shared_reads, counts.shared_reads)});
         case TechniqueMeasure::async_in_flight: return per(counts.in_flight_reads, counts.shared_reads);
         case TechniqueMeasure::tensor_cores: return std::min(1.0, per(counts.tensor_core_multiply_adds, multiply_adds));
+        case TechniqueMeasure::mma_sync: return std::min(1.0, per(counts.mma_sync_multiply_adds, multiply_adds));
     }
     return 0;
 }

@@ -18,6 +18,7 @@ enum class TechniqueMeasure {
     vector_accesses,  ///< The share of operand words that 16-byte global loads brought (and 16-byte shared reads).
     async_in_flight,  ///< The share of shared reads made of tiles whose asynchronous copies ran ahead.
     tensor_cores,     ///< The share of the multiply-adds done by warp matrix operations.
+    mma_sync,         ///< The share of the multiply-adds done by mma.sync (tilelab/mma.hpp).
 };
 
 /// The measure named @p name in the registry; throws std::invalid_argument for another name.

@@ -69,6 +69,17 @@ TEST_SUITE("source_policy") {
         CHECK(broken("struct S { int stats(); };\nint f(S s) { return s.stats(); }\nint block_dim = 3;\n") == "");
     }
 
+    TEST_CASE("memory beside M, N and P and renamed lines are refused") {
+        CHECK(refused("__device__ float scratch[1 << 20];\n", "may not declare a variable in device memory", 1));
+        CHECK(refused("\nstatic __device__ int counter = 0;\n", "may not declare a variable in device memory", 2));
+        CHECK(refused("__managed__ float m;\n", "may not declare a variable in device memory", 1));
+        CHECK(refused("__constant__ float c[16];\n", "may not declare a variable in device memory", 1));
+        CHECK(refused("#line 40 \"kernel.cu\"\n", "#line is not allowed", 1));
+        CHECK(refused("# 40 \"kernel.cu\"\n", "#line is not allowed", 1));
+        CHECK(broken("__device__ __forceinline__ float twice(float x) { return 2 * x; }\n"
+                     "template <int N> __device__ void f(const float* p);\n").empty());
+    }
+
     TEST_CASE("the kit's internals are refused, with the line") {
         const std::string cpu_only = "#include <tilelab/labs.hpp>\n#include <cstddef>\n"
                                      "#if defined(TILELAB_CPU_BACKEND)\n"

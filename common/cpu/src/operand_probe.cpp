@@ -27,7 +27,7 @@ float scale_before_probe = 1.0f;
 struct AtomicCounts {
     std::atomic<std::uint64_t> operand_words_staged{0}, other_words_staged{0}, async_operand_words{0},
         shared_reads{0}, vector_shared_reads{0}, vector_global_operand_words{0}, async_word_reads{0},
-        in_flight_reads{0}, tensor_core_multiply_adds{0}, replaced{0};
+        in_flight_reads{0}, tensor_core_multiply_adds{0}, mma_sync_multiply_adds{0}, replaced{0};
 };
 AtomicCounts counts;
 
@@ -108,7 +108,7 @@ void start_operand_probe(const float* keys, const float* values, std::size_t cou
     for (auto* counter : {&counts.operand_words_staged, &counts.other_words_staged, &counts.async_operand_words,
                           &counts.shared_reads, &counts.vector_shared_reads, &counts.vector_global_operand_words,
                           &counts.async_word_reads, &counts.in_flight_reads, &counts.tensor_core_multiply_adds,
-                          &counts.replaced})
+                          &counts.mma_sync_multiply_adds, &counts.replaced})
         counter->store(0);
     // Every path that stores into shared memory tests the scale first (emulator.hpp): a factor other than 1 sends
     // them all to the hooks below, and costs nothing when no probe runs.
@@ -125,7 +125,8 @@ ProbeCounts stop_operand_probe() {
                        counts.async_operand_words.load(), counts.shared_reads.load(),
                        counts.vector_shared_reads.load(), counts.vector_global_operand_words.load(),
                        counts.async_word_reads.load(), counts.in_flight_reads.load(),
-                       counts.tensor_core_multiply_adds.load(), counts.replaced.load()};
+                       counts.tensor_core_multiply_adds.load(), counts.mma_sync_multiply_adds.load(),
+                       counts.replaced.load()};
 }
 
 namespace detail {
@@ -198,7 +199,10 @@ float probe_fragment_load(float value) noexcept { return see(value, hook_fragmen
 
 float probe_mma_operand(float value) noexcept { return see(value, hook_mma_operand).value; }
 
-void probe_tensor_core(std::uint64_t multiply_adds) noexcept { add(counts.tensor_core_multiply_adds, multiply_adds); }
+void probe_tensor_core(std::uint64_t multiply_adds, bool mma_sync) noexcept {
+    add(counts.tensor_core_multiply_adds, multiply_adds);
+    if (mma_sync) add(counts.mma_sync_multiply_adds, multiply_adds);
+}
 
 }  // namespace detail
 

@@ -84,6 +84,8 @@ std::string stated(TechniqueMeasure measure, double gain, const std::string& ref
                    "the multiply-adds";
         case TechniqueMeasure::tensor_cores:
             return "does " + percent(gain) + " of its multiply-adds with tensor-core operations (mma_sync)";
+        case TechniqueMeasure::mma_sync:
+            return "does " + percent(gain) + " of its multiply-adds with mma.sync (tilelab::mma_m16n8k8_tf32)";
     }
     return "";
 }
@@ -116,6 +118,10 @@ const char* teaching(TechniqueMeasure measure) {
             return "Every multiply-add of P goes through the warp matrix functions: load_matrix_sync the fragments, "
                    "mma_sync them into float accumulators, store_matrix_sync the result, partial tiles included "
                    "(stage them through shared memory with zeros outside the matrix)";
+        case TechniqueMeasure::mma_sync:
+            return "Every multiply-add of P goes through tilelab::mma_m16n8k8_tf32: A and B fragments loaded from the "
+                   "shared tiles in the instruction's layout (tilelab::ldmatrix_x4, or plain loads), accumulated in "
+                   "float registers, partial tiles included (zeros outside the matrix); wmma fragments are lab 09's";
     }
     return "";
 }
@@ -146,6 +152,9 @@ std::vector<Probe> probes_of(TechniqueMeasure measure) {
             return {{cpu::hook_fragment_load | cpu::hook_mma_operand,
                      "loaded into a fragment by load_matrix_sync, or taken by an mma.sync as its operand",
                      "every operand of every multiply-add goes through a fragment (mma_sync does the multiply-adds)"}};
+        case TechniqueMeasure::mma_sync:
+            return {{cpu::hook_mma_operand, "taken by an mma.sync (tilelab::mma_m16n8k8_tf32) as its operand",
+                     "every operand of every multiply-add goes through mma.sync"}};
     }
     return {};
 }
@@ -312,7 +321,8 @@ TEST_SUITE("technique") {
         // The tiles are shared by the block: a block needs each element of its strips of M and N once per phase
         // (2 / block tile per multiply-add on whole tiles); a kernel whose threads each stage their own operands
         // brings in many times that, however few shared reads it then makes.
-        if (measure != TechniqueMeasure::global_reads && measure != TechniqueMeasure::tensor_cores) {
+        if (measure != TechniqueMeasure::global_reads && measure != TechniqueMeasure::tensor_cores &&
+            measure != TechniqueMeasure::mma_sync) {
             const double staged = static_cast<double>(c.kernel_counts.operand_words_staged) /
                                   static_cast<double>(static_cast<std::uint64_t>(shape.rows) * shape.inner * shape.cols);
             const double needed = 2.0 / lab.tile();

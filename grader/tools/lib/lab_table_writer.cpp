@@ -189,9 +189,9 @@ std::string lab_table_text(const std::string& registry_json, const std::string& 
             const json& t = lab["technique"];
             const std::string measure = r.text(t, "measure", "technique");
             if (measure != "global_reads" && measure != "shared_reads" && measure != "vector_accesses" &&
-                measure != "async_in_flight" && measure != "tensor_cores")
+                measure != "async_in_flight" && measure != "tensor_cores" && measure != "mma_sync")
                 r.fail("technique measure \"" + measure + "\" is none of global_reads, shared_reads, "
-                       "vector_accesses, async_in_flight, tensor_cores");
+                       "vector_accesses, async_in_flight, tensor_cores, mma_sync");
             std::string reference, reference_name;
             if (t.contains("reference")) {
                 reference = r.text(t, "reference", "technique");

@@ -346,6 +346,11 @@ private:
             for (std::size_t k = 2; next(i, k) != nullptr; ++k)
                 if (next(i, k)->kind == Kind::identifier) words.push_back(next(i, k)->text);
             if (!allowed_pragma(words)) refuse_pragma(*name, words);
+        } else if (name->text == "line" || std::isdigit(static_cast<unsigned char>(name->text[0]))) {
+            // The emulator and the messages name a barrier by its file and line: a #line could give two barriers of
+            // divergent branches one name, and a message the student's wrong line.
+            add(*name, "#line is not allowed in a lab: the kit names every barrier and every message by its real file "
+                       "and line");
         } else if (name->text == "include_next" || name->text == "import" || name->text == "embed") {
             add(*name, "#" + name->text + " is not allowed in a lab (it reads files the build check does not see); " +
                            allowed_includes);

@@ -41,7 +41,8 @@ struct ProbeCounts {
     std::uint64_t vector_global_operand_words;  ///< Elements of M or N loaded from global memory by 16-byte loads.
     std::uint64_t async_word_reads;       ///< Shared reads of words an asynchronous copy landed.
     std::uint64_t in_flight_reads;        ///< Of those, words whose copy was in flight while its thread computed.
-    std::uint64_t tensor_core_multiply_adds;  ///< Multiply-adds done by warp matrix operations (mma_sync).
+    std::uint64_t tensor_core_multiply_adds;  ///< Multiply-adds done by warp matrix operations (wmma or mma.sync).
+    std::uint64_t mma_sync_multiply_adds;     ///< Of those, the ones mma.sync did (tilelab/mma.hpp).
     std::uint64_t replaced;               ///< Elements replaced by their second value, at the hooks asked for.
 };
 
@@ -72,8 +73,8 @@ float probe_fragment_load(float value) noexcept;
 /// An element of an mma.sync's A or B operand (tilelab/mma.hpp) as the instruction takes it: replaced at
 /// hook_mma_operand.
 float probe_mma_operand(float value) noexcept;
-/// A warp matrix operation that did @p multiply_adds multiply-adds.
-void probe_tensor_core(std::uint64_t multiply_adds) noexcept;
+/// A warp matrix operation that did @p multiply_adds multiply-adds (@p mma_sync: an mma.sync of tilelab/mma.hpp).
+void probe_tensor_core(std::uint64_t multiply_adds, bool mma_sync = false) noexcept;
 }  // namespace detail
 
 }  // namespace tilelab::cpu
