@@ -72,9 +72,9 @@ StudentRow row_from_summary(const nlohmann::json& summary, const std::string& st
 StudentRow row_not_graded(const std::string& student, std::size_t lab_count, const std::string& seconds,
                           const std::string& note);
 
-/// The notes of a graded submission, one per lab that lost points: "lab02: left as the stub" for a lab whose files
-/// are the kit's stubs as given, else its first failed check, "lab02 tiles in shared memory 0/2: <reason>" (the
-/// reason cut at a word, 240 bytes at most).
+/// The notes of a graded submission, one per lab that lost points: its first failed check, "lab02 tiles in shared
+/// memory 0/2: <reason>" (the reason cut at a word, 240 bytes at most); the labs whose files are the kit's stubs as
+/// given share one note where the first of them would be, "lab02, lab03: left as the stub".
 std::vector<std::string> failure_notes(const nlohmann::json& summary);
 
 /// Adds a summary's checks to the class's pass rates (a failed check of a stub lab counted as a stub).

@@ -34,7 +34,7 @@ TEST_SUITE("class_report") {
               "student,name,sid,email,lab01,lab02,lab03,lab04,total,possible,seconds,notes\n"
               "ana,\"Ruiz, Ana\",123,ana@example.edu,10,15,15,9,49,49,41,\n"
               "ben,,,,10,9,4,9,32,49,44,\"lab02 tiles in shared memory 0/2: graded.lab02.tw16.shared-memory: the kernel "
-              "reads A and B from global memory only; lab03: left as the stub (its files are the kit's, as given); lab04 "
+              "reads A and B from global memory only; lab03: left as the stub; lab04 "
               "returns the kernel's time 0/1: a <script> in a note, \"\"quoted\"\", stays text\"\n"
               "chloe,,,,,,,,,,,not graded: its Slurm task 2 failed or was cancelled before grading it (see "
               "slurm/task-2.out)\n"
@@ -57,6 +57,17 @@ TEST_SUITE("class_report") {
         REQUIRE(batch.rows.size() == 1);
         CHECK(batch.rows[0].student == "ana");
         CHECK(batch.rows[0].name == "Ruiz, Ana");
+    }
+
+    TEST_CASE("one note per lab that lost points; the labs left as stubs share one") {
+        const nlohmann::json summary = nlohmann::json::parse(R"({"labs": [{"id": "lab01", "stub": true},
+            {"id": "lab02"}, {"id": "lab03", "stub": true}], "checks": [
+            {"lab": "lab01", "name": "a", "earned": 0, "max": 1, "state": "failed", "reason": "r1"},
+            {"lab": "lab02", "name": "b", "earned": 0, "max": 2, "state": "failed", "reason": "first"},
+            {"lab": "lab02", "name": "c", "earned": 0, "max": 2, "state": "failed", "reason": "second"},
+            {"lab": "lab03", "name": "d", "earned": 0, "max": 1, "state": "failed", "reason": "r3"}]})");
+        CHECK(tilelab::report::failure_notes(summary) ==
+              std::vector<std::string>{"lab01, lab03: left as the stub", "lab02 b 0/2: first"});
     }
 
     TEST_CASE("csv fields and notes: quoted as RFC 4180 quotes them, cut at a word") {
