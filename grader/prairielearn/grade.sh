@@ -4,7 +4,8 @@
 # summary (tilelab-report prairielearn). The question's labs: TILELAB_LABS (its "environment"), e.g. "02"; none:
 # every lab. TILELAB_TIME_LIMIT (s, default 570): keep it under the question's timeout, so that a submission that
 # runs too long gets a result that says so instead of PrairieLearn's bare failure. PL_GRADE_ROOT (default /grade)
-# and TILELAB_KIT (default: the image's kit) are for tests.
+# and TILELAB_KIT (default: the image's kit, or build/kit beside these sources) are for a dry run (docs/instructors.md,
+# "A dry run") and the tests.
 set -uo pipefail
 root=${PL_GRADE_ROOT:-/grade} source=$(cd "$(dirname "$0")/../.." && pwd)
 kit=${TILELAB_KIT:-$source/build/kit} limit=${TILELAB_TIME_LIMIT:-570} work=$root/tilelab
