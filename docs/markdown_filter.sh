@@ -8,6 +8,8 @@
 #     <!-- site: toc -->         the page's table of contents
 #     <!-- site: points -->      the lab's points, generated from grader/labs.json (docs/site/points_tables.cmake),
 #                                in place of the paragraph right after the marker (what a code host shows)
+#     <!-- site: platform-points -->  each lab's points possible per platform (the same script), in place of the
+#                                paragraph right after the marker
 #     <!-- site: stub FILE -->   FILE of the page's folder, highlighted, as it is in the repository
 # - <details> hint blocks lose their blank lines (Doxygen would end the block there);
 # - $...$ and $$...$$ outside code become formulas where MathJax is installed, else stay as written;
@@ -99,6 +101,13 @@ fallback { next }
     while ((getline row < file) > 0) { print row; found = 1 }
     close(file)
     if (!found) print "(The lab registry, grader/labs.json, gives this lab no points yet.)"
+    next
+}
+/^<!-- site: platform-points -->$/ {
+    fallback = 1
+    file = generated "/platform_points.md"
+    while ((getline row < file) > 0) print row
+    close(file)
     next
 }
 /^<!-- site: points-summary -->$/ {

@@ -8,6 +8,7 @@ set(POINTS_EXCLUDE_en "A check whose tests were all skipped (a GPU check on a ma
 set(POINTS_WITHHOLD_en "A check whose tests were all skipped (a GPU check on a machine without a GPU) stays in the total possible and earns nothing.")
 set(POINTS_FROM_en "(From the lab registry, `grader/labs.json`, which the grader uses; see @ref grading_points \"how points are counted\".)")
 set(POINTS_SUMMARY_en "| lab | points | of which only with compute-sanitizer |")
+set(POINTS_PLATFORMS_en "| lab | CPU backend: Gradescope, PrairieLearn, GitHub Classroom, a class without a GPU | a GPU machine | a GPU machine without compute-sanitizer |")
 
 set(POINTS_HEADER_es "| comprobación | qué da los puntos | puntos |")
 set(POINTS_SANITIZER_es "solo donde está instalado compute-sanitizer")
@@ -17,6 +18,7 @@ set(POINTS_EXCLUDE_es "Una comprobación cuyas pruebas se omitieron todas (una c
 set(POINTS_WITHHOLD_es "Una comprobación cuyas pruebas se omitieron todas (una comprobación de GPU en una máquina sin GPU) sigue en el total posible y no obtiene nada.")
 set(POINTS_FROM_es "(Del registro de prácticas, `grader/labs.json`, el archivo que usa el corrector; véase @ref grading_points \"cómo se cuentan los puntos\".)")
 set(POINTS_SUMMARY_es "| práctica | puntos | de ellos, solo con compute-sanitizer |")
+set(POINTS_PLATFORMS_es "| práctica | backend de CPU: Gradescope, PrairieLearn, GitHub Classroom, un grupo sin GPU | una máquina con GPU | una máquina con GPU sin compute-sanitizer |")
 
 set(POINTS_HEADER_vi "| phép kiểm tra | điều kiện để được điểm | điểm |")
 set(POINTS_SANITIZER_vi "chỉ khi có cài compute-sanitizer")
@@ -26,6 +28,7 @@ set(POINTS_EXCLUDE_vi "Phép kiểm tra mà mọi bài kiểm thử đều bị 
 set(POINTS_WITHHOLD_vi "Phép kiểm tra mà mọi bài kiểm thử đều bị bỏ qua (phép kiểm tra GPU trên máy không có GPU) vẫn được tính vào tổng điểm tối đa và không được điểm.")
 set(POINTS_FROM_vi "(Lấy từ sổ đăng ký bài thực hành, `grader/labs.json`, tệp mà bộ chấm điểm sử dụng; xem @ref grading_points \"cách tính điểm\".)")
 set(POINTS_SUMMARY_vi "| bài thực hành | điểm | trong đó chỉ khi có compute-sanitizer |")
+set(POINTS_PLATFORMS_vi "| bài thực hành | backend CPU: Gradescope, PrairieLearn, GitHub Classroom, một lớp không có GPU | máy có GPU | máy có GPU nhưng không có compute-sanitizer |")
 
 set(POINTS_HEADER_zh "| 检查 | 得分条件 | 分值 |")
 set(POINTS_SANITIZER_zh "仅在安装了 compute-sanitizer 时")
@@ -35,3 +38,4 @@ set(POINTS_EXCLUDE_zh "所有测试都被跳过的检查（在没有 GPU 的机�
 set(POINTS_WITHHOLD_zh "所有测试都被跳过的检查（在没有 GPU 的机器上的 GPU 检查）仍计入可得总分，但不得分。")
 set(POINTS_FROM_zh "（来自实验登记表 `grader/labs.json`，即自动评分器使用的文件；参见 @ref grading_points \"分数如何计算\"。）")
 set(POINTS_SUMMARY_zh "| 实验 | 分值 | 其中仅在有 compute-sanitizer 时 |")
+set(POINTS_PLATFORMS_zh "| 实验 | CPU 后端：Gradescope、PrairieLearn、GitHub Classroom、无 GPU 的班级 | 有 GPU 的机器 | 有 GPU 但没有 compute-sanitizer 的机器 |")

@@ -110,6 +110,8 @@ fs::path lab_root(const fs::path& dir) {
 
 std::string progress_line(int done, int total, long elapsed_seconds, const std::string& line) {
     if (total <= 0) return line;
+    done = std::min(std::max(done, 0), total);  // never more done than the class holds, nor a time left below 0
+    elapsed_seconds = std::max(elapsed_seconds, 0L);
     const long left = done > 0 ? elapsed_seconds * (total - done) / done : 0;
     return "[" + std::to_string(done) + "/" + std::to_string(total) + ", " + minutes_seconds(elapsed_seconds) +
            " elapsed, about " + minutes_seconds(left) + " left] " + line;
@@ -181,6 +183,27 @@ std::vector<std::string> split_words(const std::string& text) {
     std::vector<std::string> words;
     for (std::string word; stream >> word;) words.push_back(word);
     return words;
+}
+
+}  // namespace tilelab::batch
+
+namespace tilelab::batch {
+
+std::string other_class_reason(const std::string& recorded, const std::filesystem::path& submissions,
+                               const std::vector<std::string>& reported, const std::vector<std::string>& students,
+                               const std::filesystem::path& out) {
+    const std::string hint = "; grade into another folder, or remove " + out.string() +
+                             " first (its kit/ may stay: grader/batch.sh --kit builds one to share)";
+    if (!recorded.empty()) {
+        if (recorded == submissions.string()) return "";
+        return out.string() + " holds the class graded from " + recorded + ", not " + submissions.string() + hint;
+    }
+    for (const std::string& student : reported) {
+        if (std::find(students.begin(), students.end(), student) == students.end())
+            return out.string() + " holds reports of another class (reports/" + student + " is no submission of " +
+                   submissions.string() + ")" + hint;
+    }
+    return "";
 }
 
 }  // namespace tilelab::batch

@@ -82,6 +82,14 @@ std::vector<std::string> gpu_lanes(const char* visible_devices, int listed);
 /// there with the other slots on it.
 void pin_to_gpu(const std::filesystem::path& out, int slot, const std::vector<std::string>& lanes);
 
+/// Why a class graded from `submissions` (its students `students`) may not be graded into the batch folder `out`,
+/// "" when it may: `out`'s class.json names another submissions folder (`recorded`, "" where there is no
+/// class.json), or, without one, `out`'s reports/ holds a student who is not in this class (`reported`). A second
+/// class in one folder would mix two classes' rows, seeds and progress.
+std::string other_class_reason(const std::string& recorded, const std::filesystem::path& submissions,
+                               const std::vector<std::string>& reported, const std::vector<std::string>& students,
+                               const std::filesystem::path& out);
+
 /// `text` split into words at spaces, tabs and newlines (as the shell splits an unquoted variable).
 std::vector<std::string> split_words(const std::string& text);
 

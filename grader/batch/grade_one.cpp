@@ -76,11 +76,12 @@ Grading grading_from_environment(const fs::path& root, const fs::path& out) {
 
 int finished_count(const fs::path& out) {
     int count = 0;
-    std::error_code error;
-    for (const fs::directory_entry& student : fs::directory_iterator(out / "reports", error)) {
+    // This batch's entries (entries.txt) only: a report folder of anyone else is not this class's progress.
+    std::ifstream entries(out / "entries.txt");
+    for (std::string entry; std::getline(entries, entry);) {
+        const fs::path student = out / "reports" / report::student_name(entry);
         std::error_code ignored;
-        count += fs::exists(student.path() / "summary.json", ignored) ||
-                 fs::exists(student.path() / "not-graded.json", ignored);
+        count += fs::exists(student / "summary.json", ignored) || fs::exists(student / "not-graded.json", ignored);
     }
     return count;
 }

@@ -22,7 +22,8 @@ struct Grading {
 /// The Grading of batch folder `out` from the environment (defaults where a variable is unset).
 Grading grading_from_environment(const std::filesystem::path& root, const std::filesystem::path& out);
 
-/// How many submissions of the batch have finished: a summary.json or a not-graded.json each.
+/// How many submissions of the batch (the entries of `out`/entries.txt) have finished: a summary.json or a
+/// not-graded.json each.
 int finished_count(const std::filesystem::path& out);
 
 /// Writes `report`/not-graded.json (and removes summary.json): a grading that gave no points, and why.

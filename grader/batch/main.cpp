@@ -5,7 +5,10 @@
 #include "grade_one.hpp"
 #include "pool.hpp"
 #include "processes.hpp"
+#include "roster.hpp"
 #include "slurm.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include <sys/stat.h>
 
@@ -51,6 +54,38 @@ fs::path prepare_out(const fs::path& out) {
     return absolute.filename().empty() ? absolute.parent_path() : absolute;
 }
 
+/// Why this class may not be graded into `out` (batch_plan.hpp: other_class_reason), "" when it may.
+std::string refusal(const fs::path& out, const fs::path& submissions, const std::vector<std::string>& entries) {
+    std::string recorded;
+    std::ifstream record(out / "class.json");
+    if (record) {
+        try {
+            recorded = nlohmann::json::parse(record).value("submissions", std::string("(unreadable)"));
+        } catch (const std::exception&) {
+            recorded = "(an unreadable class.json)";
+        }
+    }
+    std::vector<std::string> reported, students;
+    std::error_code error;
+    for (const fs::directory_entry& item : fs::directory_iterator(out / "reports", error))
+        if (item.is_directory(error)) reported.push_back(item.path().filename().string());
+    for (const std::string& entry : entries) students.push_back(tilelab::report::student_name(entry));
+    return other_class_reason(recorded, submissions, reported, students, out);
+}
+
+/// class.json: the class this folder grades (its submissions folder, so that another class is refused) and who
+/// each submission is, from Gradescope's export (submission_metadata.yml beside the submission folders).
+void write_class_record(const fs::path& out, const fs::path& submissions) {
+    nlohmann::json record = {{"class", 1}, {"submissions", submissions.string()}};
+    std::ifstream metadata(submissions / "submission_metadata.yml", std::ios::binary);
+    if (metadata) {
+        std::ostringstream text;
+        text << metadata.rdbuf();
+        record["roster"] = tilelab::report::roster_json(tilelab::report::read_gradescope_metadata(text.str()));
+    }
+    std::ofstream(out / "class.json") << record.dump(1) << "\n";
+}
+
 /// The class's entries listed into entries.txt, and the records of an earlier grading of them removed.
 std::vector<std::string> start_batch(const fs::path& out, const fs::path& submissions) {
     std::error_code error;
@@ -92,15 +127,21 @@ int main(int argc, char** argv) {
     if (!options) usage();
     if (options->merge_only) return merge(prepare_out(options->out));
     std::error_code error;
-    const fs::path submissions = fs::absolute(options->submissions).lexically_normal();
+    fs::path submissions = fs::absolute(options->submissions).lexically_normal();
+    if (submissions.filename().empty()) submissions = submissions.parent_path();  // "class/": one name for one class
     if (!fs::is_directory(submissions, error)) usage();
     const fs::path out = prepare_out(options->out);
 
-    const std::vector<std::string> entries = start_batch(out, submissions);
-    if (entries.empty()) {
+    if (list_entries(submissions).empty()) {
         std::cerr << "no submissions in " << submissions.string() << " (folders or archives)\n";
         return 1;
     }
+    if (const std::string reason = refusal(out, submissions, list_entries(submissions)); !reason.empty()) {
+        std::cerr << "not grading: " << reason << "\n";
+        return 1;
+    }
+    write_class_record(out, submissions);
+    const std::vector<std::string> entries = start_batch(out, submissions);
     // What the gradings share, in the environment too: a Slurm task reads it there. The progress line's estimate
     // counts from here, once the kit is built.
     ::setenv("TILELAB_LIMIT", std::to_string(options->limit).c_str(), 1);

@@ -4,7 +4,8 @@
 # summary (tilelab-report prairielearn). The question's labs: TILELAB_LABS (its "environment"), e.g. "02"; none:
 # every lab. TILELAB_TIME_LIMIT (s, default 570): keep it under the question's timeout, so that a submission that
 # runs too long gets a result that says so instead of PrairieLearn's bare failure. PL_GRADE_ROOT (default /grade)
-# and TILELAB_KIT (default: the image's kit) are for tests.
+# and TILELAB_KIT (default: the image's kit, or build/kit beside these sources) are for a dry run (docs/instructors.md,
+# "A dry run") and the tests.
 set -uo pipefail
 root=${PL_GRADE_ROOT:-/grade} source=$(cd "$(dirname "$0")/../.." && pwd)
 kit=${TILELAB_KIT:-$source/build/kit} limit=${TILELAB_TIME_LIMIT:-570} work=$root/tilelab
@@ -15,5 +16,15 @@ if [ ! -x "$kit/grader/tilelab-report" ]; then
 fi
 timeout -k 5 "$limit" cmake -DSUBMISSION="$root/student" -DKIT="$kit" -DBUILD="$work/build" \
   -DRESULTS="$work/gradescope.json" -DSUMMARY="$work/summary.json" -P "$source/grader/grade.cmake" >"$work/log.txt" 2>&1
-exec "$kit/grader/tilelab-report" prairielearn --summary "$work/summary.json" --log "$work/log.txt" --status $? \
-  --time-limit "$limit" --labs "${TILELAB_LABS:-}" --out "$root/results/results.json"
+status=$?
+# Stopped at the time limit: the checks' records written by then, as tests that earn nothing (a check that had not
+# finished says so), so that the student sees which check never ended.
+if [ "$status" = 124 ] || [ "$status" = 137 ]; then
+  ctest --test-dir "$work/build" --show-only=json-v1 >"$work/tests.json" 2>/dev/null &&
+    "$kit/grader/tilelab-report" grade --build "$work/build" --registry "$source/grader/labs.json" \
+      --tests "$work/tests.json" --results "$work/partial-gradescope.json" --summary "$work/partial.json" \
+      --labs "${TILELAB_LABS:-}" >/dev/null 2>&1
+fi
+exec "$kit/grader/tilelab-report" prairielearn --summary "$work/summary.json" --log "$work/log.txt" --status "$status" \
+  --time-limit "$limit" --labs "${TILELAB_LABS:-}" --partial "$work/partial.json" --no-grade "$work/build/no-grade.txt" \
+  --out "$root/results/results.json"

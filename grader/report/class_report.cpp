@@ -1,8 +1,10 @@
 // tilelab-report class: a batch's grades.csv, timings.csv and class.html from its students' summary.json.
 #include "class_report.hpp"
 #include "registry.hpp"
+#include "roster.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -41,20 +43,6 @@ std::string one_decimal(const json& object, const char* key) {
     return text;
 }
 
-// One CSV field of free text: commas would split it and line breaks end the row (the file has no quoting),
-// and runs of spaces (a padded table's) say nothing.
-std::string csv_text(std::string text) {
-    for (char& c : text) {
-        if (c == ',' || c == '\n' || c == '\r' || c == '\t') c = ' ';
-    }
-    std::string squeezed;
-    for (char c : text) {
-        if (c == ' ' && !squeezed.empty() && squeezed.back() == ' ') continue;
-        squeezed += c;
-    }
-    return squeezed;
-}
-
 std::string html_escape(const std::string& text) {
     std::string out;
     for (char c : text) {
@@ -63,10 +51,38 @@ std::string html_escape(const std::string& text) {
             case '<': out += "&lt;"; break;
             case '>': out += "&gt;"; break;
             case '"': out += "&quot;"; break;
-            case ';': out += "; "; break;  // the notes' reasons, apart on the page
             default: out += c;
         }
     }
+    return out;
+}
+
+// A path's parts percent-encoded for an href (a student's folder name may hold a space, '#' or '?').
+std::string url_path(const std::string& path) {
+    static const char* hex = "0123456789ABCDEF";
+    std::string out;
+    for (char c : path) {
+        const auto byte = static_cast<unsigned char>(c);
+        if (std::isalnum(byte) || c == '-' || c == '_' || c == '.' || c == '~' || c == '/') {
+            out += c;
+        } else {
+            out += '%';
+            out += hex[byte >> 4];
+            out += hex[byte & 15];
+        }
+    }
+    return out;
+}
+
+// Runs of spaces, tabs and line breaks as one space: a padded table's, or a reason's line breaks, say nothing here.
+std::string one_line(const std::string& text) {
+    std::string out;
+    for (char c : text) {
+        const char shown = c == '\n' || c == '\r' || c == '\t' ? ' ' : c;
+        if (shown == ' ' && (out.empty() || out.back() == ' ')) continue;
+        out += shown;
+    }
+    while (!out.empty() && out.back() == ' ') out.pop_back();
     return out;
 }
 
@@ -116,16 +132,31 @@ std::string student_name(const std::string& entry) {
     return name;
 }
 
-std::string failure_notes(const json& summary) {
-    std::vector<std::string> failures;
+std::vector<std::string> failure_notes(const json& summary) {
+    std::vector<std::string> notes, labs_seen, stubs, failed_stubs;
+    std::size_t stub_note = std::string::npos;  // where the stubs' one note goes: at the first of them
+    for (const json& lab : summary.value("labs", json::array()))
+        if (lab.is_object() && lab.value("stub", false)) stubs.push_back(field_text(lab, "id"));
     for (const json& check : summary.value("checks", json::array())) {
         if (check.value("state", "") != "failed") continue;
-        failures.push_back(csv_text(field_text(check, "lab") + " " + field_text(check, "name") + " " +
-                                    field_text(check, "earned") + "/" + field_text(check, "max") +
-                                    " failed: " + field_text(check, "reason")));
-        if (failures.size() == 3) break;
+        const std::string lab = field_text(check, "lab");
+        if (std::find(labs_seen.begin(), labs_seen.end(), lab) != labs_seen.end()) continue;  // one per lab
+        labs_seen.push_back(lab);
+        if (std::find(stubs.begin(), stubs.end(), lab) != stubs.end()) {
+            // The labs left as the kit's stubs share one note: nine copies of it would say nothing more.
+            if (stub_note == std::string::npos) {
+                stub_note = notes.size();
+                notes.emplace_back();
+            }
+            failed_stubs.push_back(lab);
+            notes[stub_note] = join(failed_stubs, ", ") + ": left as the stub";
+            continue;
+        }
+        notes.push_back(cut_at_word(one_line(lab + " " + field_text(check, "name") + " " + field_text(check, "earned") +
+                                             "/" + field_text(check, "max") + ": " + field_text(check, "reason")),
+                                    240));
     }
-    return join(failures, ";");
+    return notes;
 }
 
 StudentRow row_from_summary(const json& summary, const std::string& student, const std::vector<std::string>& labs) {
@@ -138,9 +169,17 @@ StudentRow row_from_summary(const json& summary, const std::string& student, con
         }
         row.lab_points.push_back(points);
     }
+    for (const std::string& lab : labs) {
+        std::string possible;
+        for (const json& entry : summary.value("labs", json::array())) {
+            if (field_text(entry, "id") == lab) possible = field_text(entry, "possible");
+        }
+        row.lab_possible.push_back(possible);
+    }
     row.total = field_text(summary, "earned");
     row.possible = field_text(summary, "possible");
-    row.notes = failure_notes(summary);
+    row.lab_notes = failure_notes(summary);
+    row.notes = join(row.lab_notes, "; ");
     if (summary.contains("timings") && summary.at("timings").is_object()) {
         const json& timings = summary.at("timings");
         row.has_timings = true;
@@ -164,20 +203,25 @@ StudentRow row_not_graded(const std::string& student, std::size_t lab_count, con
     StudentRow row;
     row.student = student;
     row.lab_points.assign(lab_count, "");
+    row.lab_possible.assign(lab_count, "");
     row.seconds = seconds;
-    row.notes = csv_text(note);
+    row.notes = one_line(note);
     return row;
 }
 
 void count_checks(const json& summary, std::vector<CheckRate>& checks) {
+    std::vector<std::string> stubs;
+    for (const json& lab : summary.value("labs", json::array()))
+        if (lab.is_object() && lab.value("stub", false)) stubs.push_back(field_text(lab, "id"));
     for (const json& check : summary.value("checks", json::array())) {
         const std::string name = field_text(check, "lab") + ": " + field_text(check, "name");
         auto rate = std::find_if(checks.begin(), checks.end(), [&](const CheckRate& c) { return c.name == name; });
-        if (rate == checks.end()) rate = checks.insert(checks.end(), CheckRate{name, 0, 0});
+        if (rate == checks.end()) rate = checks.insert(checks.end(), CheckRate{name, 0, 0, 0});
         const double max = check.value("max", 0.0);
         if (max > 0) {
             ++rate->attempted;
             if (check.value("earned", 0.0) == max) ++rate->passed;
+            else if (std::find(stubs.begin(), stubs.end(), field_text(check, "lab")) != stubs.end()) ++rate->stubs;
         }
     }
 }
@@ -212,32 +256,88 @@ ClassBatch read_batch(const fs::path& out, const std::vector<std::string>& labs,
         }
     }
     std::sort(folders.begin(), folders.end());
+    // The class the batch was given (entries.txt): only its students have rows.
+    std::vector<std::string> listed;
+    std::ifstream list(entries);
+    for (std::string entry; std::getline(list, entry);) listed.push_back(student_name(entry));
     std::vector<std::string> seen;
     for (const fs::path& folder : folders) {
+        const std::string student = folder.filename().string();
+        if (!listed.empty() && std::find(listed.begin(), listed.end(), student) == listed.end()) continue;
         if (std::optional<StudentRow> row = read_student(folder, labs, &batch.checks)) {
             batch.rows.push_back(std::move(*row));
-            seen.push_back(folder.filename().string());
+            seen.push_back(student);
         }
     }
     // Every submission the batch was given has a row: one whose grading left nothing gets one that says so.
-    std::ifstream list(entries);
-    std::string entry;
-    for (std::size_t index = 0; std::getline(list, entry); ++index) {
-        const std::string student = student_name(entry);
+    for (std::size_t index = 0; index < listed.size(); ++index) {
+        const std::string& student = listed[index];
         if (student.empty() || std::find(seen.begin(), seen.end(), student) != seen.end()) continue;
         batch.rows.push_back(row_not_graded(student, labs.size(), "", "not graded: " + missing_reason(out, index)));
         seen.push_back(student);
+    }
+    // Who each is, where the platform's export said (grader/batch writes the roster into class.json).
+    std::map<std::string, Submitters> roster;
+    try {
+        if (fs::exists(out / "class.json")) roster = roster_from_json(read_json(out / "class.json"));
+    } catch (const std::exception&) {
+        // A class record that cannot be read names nobody; the grades stand.
+    }
+    for (StudentRow& row : batch.rows) {
+        const auto who = roster.find(row.student);
+        if (who == roster.end()) continue;
+        row.name = who->second.name;
+        row.sid = who->second.sid;
+        row.email = who->second.email;
     }
     std::sort(batch.rows.begin(), batch.rows.end(),
               [](const StudentRow& a, const StudentRow& b) { return a.student < b.student; });
     return batch;
 }
 
+std::string csv_field(const std::string& text) {
+    if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+    std::string out = "\"";
+    for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return out + "\"";
+}
+
+std::string cut_at_word(const std::string& text, std::size_t limit) {
+    if (text.size() <= limit) return text;
+    const std::string ellipsis = "\xE2\x80\xA6";  // "…"
+    std::size_t cut = limit > ellipsis.size() ? limit - ellipsis.size() : 0;
+    const std::size_t space = text.rfind(' ', cut);
+    if (space != std::string::npos && space > cut / 2) cut = space;  // at a word's end, unless the word is most of it
+    while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;  // never inside a character
+    std::string head = text.substr(0, cut);
+    while (!head.empty() && (head.back() == ' ' || head.back() == ',' || head.back() == ';' || head.back() == ':'))
+        head.pop_back();
+    return head + ellipsis;
+}
+
+std::vector<std::string> lab_maxima(const ClassBatch& batch) {
+    std::vector<std::string> maxima(batch.labs.size());
+    for (std::size_t i = 0; i < batch.labs.size(); ++i) {
+        long best = -1;
+        for (const StudentRow& row : batch.rows) {
+            if (i >= row.lab_possible.size() || row.lab_possible[i].empty()) continue;
+            char* end = nullptr;
+            const long possible = std::strtol(row.lab_possible[i].c_str(), &end, 10);
+            if (*end == '\0') best = std::max(best, possible);
+        }
+        if (best >= 0) maxima[i] = std::to_string(best);
+    }
+    return maxima;
+}
+
 std::string grades_csv(const ClassBatch& batch) {
-    std::string csv = "student," + join(batch.labs, ",") + ",total,possible,seconds,notes\n";
+    std::string csv = "student,name,sid,email," + join(batch.labs, ",") + ",total,possible,seconds,notes\n";
     for (const StudentRow& row : batch.rows) {
-        csv += row.student + "," + join(row.lab_points, ",") + "," + row.total + "," + row.possible + "," +
-               row.seconds + "," + row.notes + "\n";
+        std::vector<std::string> fields{row.student, row.name, row.sid, row.email};
+        fields.insert(fields.end(), row.lab_points.begin(), row.lab_points.end());
+        fields.insert(fields.end(), {row.total, row.possible, row.seconds, row.notes});
+        for (std::string& field : fields) field = csv_field(field);
+        csv += join(fields, ",") + "\n";
     }
     return csv;
 }
@@ -246,7 +346,8 @@ std::string timings_csv(const ClassBatch& batch) {
     std::string csv = "student,wall_seconds,configure_seconds,prebuild_seconds,test_seconds_build,test_seconds_cpu,"
                       "test_seconds_gpu,speedups\n";
     for (const StudentRow& row : batch.rows) {
-        if (row.has_timings) csv += row.student + "," + join(row.timing_fields, ",") + "," + speedups_field(row) + "\n";
+        if (row.has_timings)
+            csv += csv_field(row.student) + "," + join(row.timing_fields, ",") + "," + speedups_field(row) + "\n";
     }
     return csv;
 }
@@ -258,7 +359,8 @@ int speedup_x(double speedup) {
 
 namespace {
 
-// The histogram of totals, in percent of possible: ten bins of 10%, the last one closed (100% counts in 90-100%).
+// The histogram of totals, in percent of possible: ten bins, 0-9% to 80-89% and 90-100% (100% counts in the last),
+// each labelled with its range under it.
 std::string histogram_svg(const std::vector<int>& percentages) {
     int bins[10] = {};
     int max_bin = 1;
@@ -272,30 +374,43 @@ std::string histogram_svg(const std::vector<int>& percentages) {
         << "<text x=\"8\" y=\"20\" font-size=\"11\">" << max_bin << "</text><text x=\"8\" y=\"180\" font-size=\"11\">0</text>";
     for (int b = 0; b < 10; ++b) {
         const int height = 160 * bins[b] / max_bin, x = 45 + b * 46, y = 180 - height, low = b * 10;
+        const std::string range = std::to_string(low) + "-" + std::to_string(b == 9 ? 100 : low + 9);
         svg << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"40\" height=\"" << height << "\" fill=\"#4a6fa5\">"
-            << "<title>" << low << "-" << low << "+10%: " << bins[b] << "</title></rect>"
-            << "<text x=\"" << x + 4 << "\" y=\"196\" font-size=\"11\">" << low << "%</text>";
+            << "<title>" << range << "%: " << bins[b] << "</title></rect>"
+            << "<text x=\"" << x + 20 << "\" y=\"196\" font-size=\"10\" text-anchor=\"middle\">" << range << "</text>";
         if (bins[b] > 0) {
             svg << "<text x=\"" << x + 14 << "\" y=\"" << y - 4 << "\" font-size=\"11\">" << bins[b] << "</text>";
         }
     }
-    svg << "<text x=\"230\" y=\"214\" font-size=\"12\">total, % of possible</text></svg>";
+    svg << "<text x=\"200\" y=\"214\" font-size=\"12\">total, % of possible</text></svg>";
     return svg.str();
 }
 
-std::string checks_rows(const std::vector<CheckRate>& checks) {
+// The pass rate of each check graded somewhere in the batch: passed, wrong and left as the stub apart; the checks
+// graded nowhere (GPU checks of a batch without a GPU) are named in one line under the table, not a row each.
+std::string checks_section(const std::vector<CheckRate>& checks) {
     std::ostringstream html;
+    std::vector<std::string> nowhere;
+    html << "<table><tr><th>check</th><th>passed</th><th></th><th>wrong</th><th>stub</th></tr>\n";
     for (const CheckRate& check : checks) {
-        const std::string label = html_escape(check.name);
         if (check.attempted == 0) {
-            html << "<tr><td>" << label << "</td><td class=\"n\">-</td><td>not graded (no GPU where it ran)</td></tr>\n";
+            nowhere.push_back(html_escape(check.name));
             continue;
         }
         const int rate = 100 * check.passed / check.attempted;
-        html << "<tr><td>" << label << "</td><td class=\"n\">" << rate << "%</td><td><svg width=\"200\" height=\"12\" "
-             << "role=\"img\" aria-label=\"" << rate << " percent\"><rect width=\"200\" height=\"12\" fill=\"#e3e3e3\"/>"
-             << "<rect width=\"" << 2 * rate << "\" height=\"12\" fill=\"#3a7d44\"/></svg> " << check.passed << " of "
-             << check.attempted << "</td></tr>\n";
+        const int stub_width = 200 * check.stubs / check.attempted;
+        html << "<tr><td>" << html_escape(check.name) << "</td><td class=\"n\">" << rate << "%</td><td><svg width=\"200\" "
+             << "height=\"12\" role=\"img\" aria-label=\"" << rate << " percent\"><rect width=\"200\" height=\"12\" "
+             << "fill=\"#e3e3e3\"/><rect width=\"" << 2 * rate << "\" height=\"12\" fill=\"#3a7d44\"/><rect x=\""
+             << 200 - stub_width << "\" width=\"" << stub_width << "\" height=\"12\" fill=\"#b9b9b9\"/></svg> "
+             << check.passed << " of " << check.attempted << "</td><td class=\"n\">"
+             << check.attempted - check.passed - check.stubs << "</td><td class=\"n\">" << check.stubs << "</td></tr>\n";
+    }
+    html << "</table>\n";
+    if (!nowhere.empty()) {
+        html << "<p class=\"nowhere\">Not graded in this batch (no GPU where it ran, or not installed there), so left "
+                "out of the totals: "
+             << join(nowhere, ", ") << ".</p>\n";
     }
     return html.str();
 }
@@ -366,50 +481,67 @@ std::string class_html(const ClassBatch& batch, const std::string& generated) {
     std::ostringstream rows;
     std::vector<int> percentages;
     for (const StudentRow& row : batch.rows) {
-        rows << "<tr><td>" << html_escape(row.student) << "</td>";
-        for (const std::string& points : row.lab_points) rows << "<td class=\"n\">" << points << "</td>";
-        std::string cls;
+        // The student's name links to its report (reports/<student>/report.txt, beside this page).
+        const std::string shown = row.name.empty() ? row.student : row.name;
+        rows << "<tr><td><a href=\"" << html_escape(url_path("reports/" + row.student + "/report.txt")) << "\">"
+             << html_escape(shown) << "</a>";
+        if (!row.name.empty()) rows << "<br><span class=\"id\">" << html_escape(row.student) << "</span>";
+        rows << "</td>";
+        for (const std::string& points : row.lab_points) rows << "<td class=\"n\">" << html_escape(points) << "</td>";
+        std::string cls = "n";
         char* total_end = nullptr;
         char* possible_end = nullptr;
         const double total = std::strtod(row.total.c_str(), &total_end);
         const double possible = std::strtod(row.possible.c_str(), &possible_end);
         if (row.total.empty() || row.possible.empty() || *total_end || *possible_end) {
-            cls = " class=\"bad\"";
+            cls = "n bad";
         } else if (possible > 0) {
             const int percent = static_cast<int>(100 * total / possible);
             percentages.push_back(percent);
-            if (percent < 50) cls = " class=\"low\"";
+            if (percent < 50) cls = "n low";
         }
-        rows << "<td class=\"n\"" << cls << ">" << row.total << "</td><td class=\"n\">" << row.possible
-             << "</td><td class=\"n\">" << row.seconds << "</td><td class=\"note\">" << html_escape(row.notes)
-             << "</td></tr>\n";
+        rows << "<td class=\"" << cls << "\">" << html_escape(row.total) << "</td><td class=\"n\">"
+             << html_escape(row.possible) << "</td><td class=\"n\">" << html_escape(row.seconds)
+             << "</td><td class=\"note\">";
+        if (row.lab_notes.empty()) {
+            rows << html_escape(row.notes);
+        } else {
+            for (std::size_t i = 0; i < row.lab_notes.size(); ++i)
+                rows << (i ? "<br>" : "") << html_escape(cut_at_word(row.lab_notes[i], 160));
+        }
+        rows << "</td></tr>\n";
     }
+    const std::vector<std::string> maxima = lab_maxima(batch);
     std::string lab_headers;
-    for (const std::string& lab : batch.labs) lab_headers += "<th>" + html_escape(lab) + "</th>";
+    for (std::size_t i = 0; i < batch.labs.size(); ++i) {
+        lab_headers += "<th>" + html_escape(batch.labs[i]) +
+                       (maxima[i].empty() ? "" : "<br><span class=\"max\">of " + maxima[i] + "</span>") + "</th>";
+    }
     std::ostringstream page;
     page << R"(<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>TileLab: class results</title>
 <style>
-body { font-family: system-ui, sans-serif; margin: 2em; color: #222; max-width: 1100px; }
-table { border-collapse: collapse; margin: 1em 0; font-size: 14px; }
+body { font-family: system-ui, sans-serif; margin: 1.5em 2em; color: #222; max-width: 1200px; }
+h1 { margin: 0 0 0.2em; font-size: 1.5em; } p.lead { margin: 0 0 0.5em; color: #444; }
+table { border-collapse: collapse; margin: 0.6em 0; font-size: 14px; }
 th, td { border: 1px solid #ccc; padding: 3px 8px; text-align: left; vertical-align: top; }
-th { background: #f0f0f0; }
+th { background: #f0f0f0; } th .max, td .id { font-weight: normal; font-size: 11px; color: #666; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
 td.low { background: #fbe3d6; } td.bad { background: #f4b6b6; }
-td.note { font-size: 12px; color: #555; max-width: 420px; }
+td.note { font-size: 12px; color: #555; max-width: 520px; }
+p.nowhere { font-size: 12px; color: #555; max-width: 900px; }
 </style></head><body>
 <h1>TileLab: class results</h1>
-<p>)" << batch.rows.size() << " submissions, " << percentages.size() << " with a total; written " << generated
-         << R"( by grader/batch.sh from each submission's summary.json.</p>
+<p class="lead">)" << batch.rows.size() << " submissions, " << percentages.size() << " with a total; written " << generated
+         << R"( by grader/batch.sh from each submission's summary.json. Each name opens that student's report.</p>
+<table><tr><th>student</th>)" << lab_headers << R"(<th>total</th><th>possible</th><th>seconds</th><th>why points were lost (one line per lab)</th></tr>
+)" << rows.str() << R"(</table>
 <h2>Totals</h2>
 )" << histogram_svg(percentages) << R"(
 <h2>Pass rate per check</h2>
-<p>A check passes when it earns all its points; submissions where the check was not graded (no GPU) are left out.</p>
-<table><tr><th>check</th><th>passed</th><th></th></tr>
-)" << checks_rows(batch.checks) << "</table>\n" << speedup_section(batch) << R"(
-<h2>Grades</h2>
-<table><tr><th>student</th>)" << lab_headers << R"(<th>total</th><th>possible</th><th>seconds</th><th>notes</th></tr>
-)" << rows.str() << "</table>\n</body></html>\n";
+<p>A check passes when it earns all its points. "Wrong" counts the submissions that tried and lost its points; "stub"
+those whose lab is the kit's stub as given.</p>
+)" << checks_section(batch.checks) << speedup_section(batch) << "\n</body></html>\n";
     return page.str();
 }
 

@@ -82,10 +82,12 @@ CheckOutcome classroom_check(const nlohmann::json& summary, const std::string& l
     for (const auto& check : summary.at("checks")) {
         if (check.at("lab").get<std::string>() != lab) continue;
         const std::string state = check.at("state").get<std::string>(), reason = check.at("reason").get<std::string>();
-        const std::string line = lab + ": " + check.at("name").get<std::string>() + ": " +
+        std::string line = lab + ": " + check.at("name").get<std::string>() + ": " +
                                  std::to_string(check.at("earned").get<int>()) + "/" +
                                  std::to_string(check.at("max").get<int>()) + " " + state +
                                  (reason.empty() ? "" : ": " + reason);
+        const std::string details = check.value("details", std::string());
+        if (!details.empty()) line += "\n" + details;  // the compiler's errors, the wrong elements, the fault
         if (!name.empty() && check.at("name").get<std::string>() == name) return {state == "passed", line};
         ++seen;
         earned += check.at("earned").get<int>();

@@ -1,5 +1,7 @@
 #include "grade.hpp"
 
+#include "check_details.hpp"
+
 #include <tilelab/gate_ladder.hpp>
 
 #include <algorithm>
@@ -17,7 +19,7 @@ Grade score(const Registry& registry, std::vector<TestResult> tests) {
     for (const auto& check : registry.checks) {
         int matched = 0;
         bool any_passed = false;
-        std::string state, reason, skip_reason;
+        std::string state, reason, skip_reason, details;
         for (auto& test : tests) {
             if (test.id.lab != check.lab ||
                 std::find(check.suites.begin(), check.suites.end(), test.id.suite) == check.suites.end())
@@ -29,6 +31,7 @@ Grade score(const Registry& registry, std::vector<TestResult> tests) {
             if ((test.state == "failed" || test.state == "notrun") && state != "failed") {
                 state = "failed";
                 reason = test.name + ": " + test.reason;
+                details = details_beyond(test.details, reason);
             } else if (test.state == "skipped" && skip_reason.empty()) {
                 skip_reason = test.reason;
             } else if (test.state == "passed") {
@@ -45,7 +48,7 @@ Grade score(const Registry& registry, std::vector<TestResult> tests) {
             state = any_passed ? "passed" : "skipped";
             if (!any_passed) reason = skip_reason;
         }
-        CheckScore row{check.lab, check.name, 0, check.points, state, reason};
+        CheckScore row{check.lab, check.name, 0, check.points, state, reason, details};
         if (state == "passed") {
             row.earned = check.points;
         } else if (state == "skipped" && registry.skipped_checks == "exclude") {
@@ -220,8 +223,10 @@ std::string joined_notes(const GradeContext& context) {
 nlohmann::json results_json(const Grade& grade, const GradeContext& context) {
     nlohmann::json tests = nlohmann::json::array();
     for (const auto& check : grade.checks) {
+        // The checker's details first, then the reason, as the terminal shows them (a hint's "above" holds).
+        const std::string output = check.details.empty() ? check.reason : check.details + "\n\n" + check.reason;
         nlohmann::json test = {{"name", check.lab + ": " + check.name}, {"score", check.earned},
-                               {"max_score", check.max}, {"output", check.reason}, {"visibility", "visible"}};
+                               {"max_score", check.max}, {"output", output}, {"visibility", "visible"}};
         if (check.state != "skipped") test["status"] = check.state;  // Gradescope knows passed and failed only
         tests.push_back(std::move(test));
     }
@@ -250,10 +255,13 @@ nlohmann::json summary_json(const Grade& grade, const GradeContext& context) {
         per_lab[check.lab].first += check.earned;
         per_lab[check.lab].second += check.max;
         checks.push_back({{"lab", check.lab}, {"name", check.name}, {"earned", check.earned}, {"max", check.max},
-                          {"state", check.state}, {"reason", check.reason}});
+                          {"state", check.state}, {"reason", check.reason}, {"details", check.details}});
     }
-    for (const auto& lab : order)
+    for (const auto& lab : order) {
         labs.push_back({{"id", lab}, {"earned", per_lab[lab].first}, {"possible", per_lab[lab].second}});
+        if (std::find(context.stubs.begin(), context.stubs.end(), lab) != context.stubs.end())
+            labs.back()["stub"] = true;  // a class's page counts it apart from a wrong answer
+    }
     double build = 0, cpu = 0, gpu = 0;
     for (const auto& test : grade.tests) {
         (test.id.suite == "build" ? build : test.id.cpu ? cpu : gpu) += test.seconds;

@@ -21,6 +21,7 @@ struct CheckScore {
     int max = 0;         ///< points it counts for (0 when skipped and the rule excludes it)
     std::string state;   ///< "passed", "failed" or "skipped"
     std::string reason;  ///< why it did not pass, "<test>: <reason>" for a failure; "" when it passed
+    std::string details; ///< a failure's details beyond the reason (the compiler's errors, the wrong elements)
 };
 
 /// A submission's grade.
@@ -40,6 +41,7 @@ struct GradeContext {
     std::string results;                    ///< where results.json goes (the total's line)
     std::vector<std::string> notes;         ///< warnings for the report: not graded as root, a file no lab takes
     std::map<std::string, double> timings;  ///< "configure", "prebuild", "wall": seconds of grade.cmake's steps
+    std::vector<std::string> stubs;         ///< the labs whose files are the kit's stubs as given (stub_files.hpp)
 };
 
 /// The points of each rubric check: it earns them when none of its tests failed (or did not run) and at least

@@ -1,8 +1,11 @@
 // The `grade` and `labs` subcommands: command lines and files around the library (grade.hpp).
+#include "check_details.hpp"
 #include "grade.hpp"
 #include "options.hpp"
+#include "stub_files.hpp"
 #include "subcommands.hpp"
 
+#include <filesystem>
 #include <iostream>
 
 int tilelab::report::grade_main(int argc, char** argv) {
@@ -20,7 +23,15 @@ int tilelab::report::grade_main(int argc, char** argv) {
         context.submission = options.values.count("--submission") ? options.values.at("--submission") : build;
         context.notes = options.notes;
         context.timings = options.timings;
-        const Grade grade = score(registry, read_results(build + "/verdicts", tests, registry));
+        // The labs left as the kit's stubs: the kit's own labs/ graded, or a submission's copy in the build.
+        const std::filesystem::path root = std::filesystem::path(required(options, "--registry")).parent_path().parent_path();
+        const std::string graded = context.submission;
+        context.stubs = stub_labs(registry, graded == "labs" || graded == "solutions" ? root / graded
+                                                                                     : std::filesystem::path(build) / "submission",
+                                  root / "labs");
+        std::vector<TestResult> results = read_results(build + "/verdicts", tests, registry);
+        attach_details(results, build + "/verdicts", build);  // what the platforms show of each failure
+        const Grade grade = score(registry, std::move(results));
         std::cout << render_report(grade, context) << std::flush;
         write_json(context.results, results_json(grade, context));
         write_json(required(options, "--summary"), summary_json(grade, context));

@@ -19,6 +19,7 @@ int usage() {
                  "       tilelab-report timings <verdicts folder>...\n"
                  "       tilelab-report prairielearn --summary <summary.json> --out <results.json> [--log <file>]\n"
                  "                                   [--status <grade.cmake's>] [--time-limit <s>] [--labs <list>]\n"
+                 "                                   [--partial <summary.json>] [--no-grade <no-grade.txt>]\n"
                  "       tilelab-report prairielearn --validate <results.json>\n"
                  "       tilelab-report classroom --registry <labs.json> [--labs <list>]\n"
                  "       tilelab-report check --summary <summary.json> --lab <id> [--registry <labs.json> --check <n>]\n";

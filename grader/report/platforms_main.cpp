@@ -5,6 +5,7 @@
 #include "prairielearn.hpp"
 #include "subcommands.hpp"
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -27,7 +28,8 @@ std::string read_text(const std::string& path) {
 int tilelab::report::prairielearn_main(int argc, char** argv) {
     try {
         const Options options =
-            parse(argc, argv, {"--summary", "--log", "--status", "--time-limit", "--labs", "--out", "--validate"});
+            parse(argc, argv, {"--summary", "--log", "--status", "--time-limit", "--labs", "--out", "--validate",
+                               "--partial", "--no-grade"});
         if (options.values.count("--validate")) {  // a results.json checked against PrairieLearn's documentation
             const std::string path = options.values.at("--validate");
             const auto problems = prairielearn_problems(load_json(path), std::filesystem::file_size(path));
@@ -41,6 +43,10 @@ int tilelab::report::prairielearn_main(int argc, char** argv) {
         run.status = std::stoi(optional(options, "--status", "0"));
         run.time_limit = std::stoi(optional(options, "--time-limit", "0"));
         run.labs = optional(options, "--labs");
+        const std::string partial = optional(options, "--partial");
+        if (!partial.empty() && std::filesystem::exists(partial)) run.partial = load_json(partial);
+        run.no_grade = read_text(optional(options, "--no-grade"));
+        while (!run.no_grade.empty() && std::isspace(static_cast<unsigned char>(run.no_grade.back()))) run.no_grade.pop_back();
         write_json(required(options, "--out"), prairielearn_results(run), -1);
         return 0;
     } catch (const std::exception& error) {

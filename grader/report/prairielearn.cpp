@@ -10,13 +10,24 @@ namespace {
 nlohmann::json test_of(const nlohmann::json& check) {
     const std::string state = check.at("state").get<std::string>();
     const std::string reason = check.at("reason").get<std::string>();
+    // The checker's details of a failure (the compiler's errors, the wrong elements, the fault) above the reason.
+    const std::string details = check.value("details", std::string());
     std::string message = state;
     if (state == "skipped") message = "not graded here (no GPU)";
     return {{"name", check.at("lab").get<std::string>() + ": " + check.at("name").get<std::string>()},
             {"points", check.at("earned").get<int>()},
             {"max_points", check.at("max").get<int>()},
             {"message", message},
-            {"output", reason}};
+            {"output", details.empty() ? reason : details + "\n\n" + reason}};
+}
+
+/// A check of a grading stopped at its time limit, as a test that earns nothing: what its record said by then.
+nlohmann::json stopped_test_of(const nlohmann::json& check) {
+    nlohmann::json test = test_of(check);
+    test["points"] = 0;
+    const std::string state = check.at("state").get<std::string>();
+    if (state == "passed") test["message"] = "passed, not counted: the grading was stopped before it finished";
+    return test;
 }
 
 /// @p json's size as results.json holds it (a program's invalid UTF-8 replaced).
@@ -76,14 +87,17 @@ nlohmann::json prairielearn_results(const PrairieLearnRun& run, std::size_t limi
         results["message"] = "The grading was stopped after " + std::to_string(run.time_limit) +
                              " s, the time this question allows, before it finished: a kernel that never ends (a "
                              "loop whose condition never changes, a __syncthreads() that some threads never reach) "
-                             "is the likely cause. No points for this attempt; the output below is the grading up "
-                             "to then.";
+                             "is the likely cause. No points for this attempt; the tests show each check as far "
+                             "as it got, and the output below is the grading up to then.";
+        if (run.partial && run.partial->contains("checks"))
+            for (const auto& check : run.partial->at("checks")) results["tests"].push_back(stopped_test_of(check));
     } else {
         results["gradable"] = false;
+        const std::string why = run.no_grade.empty() ? "" : ": " + run.no_grade;
         results["format_errors"] = {"The autograder failed before it could grade (grade.cmake exited with status " +
-                                    std::to_string(run.status) +
-                                    " and wrote no summary). This is the grader's fault, not your code's: the "
-                                    "attempt is not counted. Tell your instructor; the output shows why."};
+                                    std::to_string(run.status) + " and wrote no summary" + why +
+                                    "). This is the grader's or the question's set-up, not your code: the attempt "
+                                    "is not counted. Tell your instructor; the output shows the rest."};
         results["message"] = results["format_errors"][0];
     }
     fit(results, limit);

@@ -23,12 +23,16 @@ struct PrairieLearnRun {
     int status = 0;                         ///< grade.cmake's exit status: 124 or 137 when the time limit stopped it
     int time_limit = 0;                     ///< the entry point's limit on the grading, in seconds
     std::string labs;                       ///< the question's labs (TILELAB_LABS), "" for all
+    /// Where the time limit stopped the grading: the summary of the checks' records written until then (checks
+    /// that had not finished say so), shown as tests that earn nothing.
+    std::optional<nlohmann::json> partial;
+    std::string no_grade;                   ///< why grade.cmake gave no grade (tilelab-grade's no-grade.txt), if it said
 };
 
 /// The results.json of @p run: a summary gives a gradable result, its score the points earned over the points
-/// possible; the time limit reached gives a gradable 0 with the likely cause (a kernel that never ends); no summary
-/// otherwise is the grader's own failure: gradable false, with the reason in format_errors (the student keeps the
-/// attempt). The grading's log is the "output", its end kept when results.json would exceed @p limit bytes.
+/// possible; the time limit reached gives a gradable 0 with the likely cause (a kernel that never ends) and, where
+/// there is a partial summary, each check as far as it got; no summary otherwise is the grader's own failure:
+/// gradable false, with the reason (@p run's no_grade) in format_errors (the student keeps the attempt). The grading's log is the "output", its end kept when results.json would exceed @p limit bytes.
 nlohmann::json prairielearn_results(const PrairieLearnRun& run, std::size_t limit = prairielearn_limit);
 
 /// What is wrong with @p results as PrairieLearn reads it (@p bytes: its size on disk): the documented fields and

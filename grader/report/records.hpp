@@ -45,6 +45,7 @@ struct TestResult {
     double seconds = 0;                 ///< how long the check took, from its record
     std::optional<GateMeasures> gate;   ///< a performance gate's measures
     std::string check;                  ///< the name of the rubric check it counts for (score() says; "" for none)
+    std::string details;                ///< a failed check's log beyond the reason (check_details.hpp), "" if none
 };
 
 /// The name's parts when @p name is a graded test of a lab and a suite the registry knows, else nothing (a test of a

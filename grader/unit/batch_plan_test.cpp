@@ -68,6 +68,23 @@ TEST_SUITE("batch_plan") {
               "[0/3, 0m07s elapsed, about 0m00s left] graded x: no points: y in 1 s");
         CHECK(progress_line(3, 3, 61, "graded z") == "[3/3, 1m01s elapsed, about 0m00s left] graded z");
         CHECK(progress_line(1, 0, 61, "graded alone") == "graded alone");
+        // More done than the class holds (a folder shared with another class, before the refusal): never "6/3" or
+        // a time left below zero.
+        CHECK(progress_line(6, 3, 61, "graded w") == "[3/3, 1m01s elapsed, about 0m00s left] graded w");
+        CHECK(progress_line(1, 3, -5, "graded v") == "[1/3, 0m00s elapsed, about 0m00s left] graded v");
+    }
+
+    TEST_CASE("a batch folder holds one class: another submissions folder, or another class's reports, is refused") {
+        const std::filesystem::path out = "/b/out", mine = "/c/class";
+        CHECK(other_class_reason("", mine, {}, {"ana", "ben"}, out).empty());  // a new folder, or one with a kit only
+        CHECK(other_class_reason("/c/class", mine, {"ana", "old"}, {"ana", "ben"}, out).empty());  // the same class again
+        const std::string other = other_class_reason("/c/other", mine, {}, {"ana"}, out);
+        CHECK(other.find("/b/out holds the class graded from /c/other, not /c/class") == 0);
+        CHECK(other.find("grade into another folder") != std::string::npos);
+        // No class.json (a batch of an older kit): a report of someone else is another class.
+        CHECK(other_class_reason("", mine, {"ana", "zed"}, {"ana", "ben"}, out).find("reports/zed is no submission") !=
+              std::string::npos);
+        CHECK(other_class_reason("", mine, {"ana"}, {"ana", "ben"}, out).empty());
     }
 
     TEST_CASE("Slurm chunks: each task's share of entries.txt, the last one short") {

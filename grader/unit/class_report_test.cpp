@@ -1,16 +1,19 @@
 // A batch's reports (grader/report/class_report.hpp) on a fixed batch folder (fixtures/summaries: two graded
 // students, one stopped at its time limit, one whose Slurm task never ran).
 #include "class_report.hpp"
+#include "temp_folder.hpp"
 
 #include <doctest/doctest.h>
 #include <nlohmann/json.hpp>
 
+#include <fstream>
 #include <regex>
 #include <string>
 
 namespace {
 
 using tilelab::report::ClassBatch;
+using tilelab::unit::TempFolder;
 
 const std::vector<std::string> fixture_labs = {"lab01", "lab02", "lab03", "lab04"};
 const std::string folder = std::string(TILELAB_UNIT_FIXTURES) + "/summaries";
@@ -26,25 +29,58 @@ int count(const std::string& text, const std::string& what) {
 }  // namespace
 
 TEST_SUITE("class_report") {
-    TEST_CASE("grades.csv: a row per student, graded or not, with points per lab and the first failures") {
+    TEST_CASE("grades.csv: a row per student, graded or not, named from the roster, one note per lab, quoted") {
         const std::string csv = tilelab::report::grades_csv(fixture_batch());
         CHECK(csv ==
-              "student,lab01,lab02,lab03,lab04,total,possible,seconds,notes\n"
-              "ana,10,15,15,9,49,49,41,\n"
-              "ben,10,9,4,9,32,49,44,lab02 tiles in shared memory 0/2 failed: graded.lab02.tw16.shared-memory: the "
-              "kernel reads A and B from global memory only;lab02 beats the naive kernel 0/3 failed: "
-              "graded.lab02.tw16.perf: 1.01x hint: the tiled kernel is no faster than naive code;lab03 1x1x1 and the "
-              "tile edges 0/2 failed: a <script> in a note stays text\n"
-              "chloe,,,,,,,,not graded: its Slurm task 2 failed or was cancelled before grading it (see "
+              "student,name,sid,email,lab01,lab02,lab03,lab04,total,possible,seconds,notes\n"
+              "ana,\"Ruiz, Ana\",123,ana@example.edu,10,15,15,9,49,49,41,\n"
+              "ben,,,,10,9,4,9,32,49,44,\"lab02 tiles in shared memory 0/2: graded.lab02.tw16.shared-memory: the kernel "
+              "reads A and B from global memory only; lab03: left as the stub; lab04 "
+              "returns the kernel's time 0/1: a <script> in a note, \"\"quoted\"\", stays text\"\n"
+              "chloe,,,,,,,,,,,not graded: its Slurm task 2 failed or was cancelled before grading it (see "
               "slurm/task-2.out)\n"
-              "dan,,,,,,,900,ran out of its 900 s\n");
+              "dan,,,,,,,,,,900,ran out of its 900 s\n");
     }
 
     TEST_CASE("an entry with no report says why: killed, or (on Slurm) which task") {
         const ClassBatch batch = tilelab::report::read_batch(folder, fixture_labs, folder + "/no-such-entries.txt");
         CHECK(batch.rows.size() == 3);  // no entries list: only the reports found
-        const auto row = tilelab::report::row_not_graded("x", 2, "", "a, b");
-        CHECK(tilelab::report::grades_csv({{"lab01", "lab02"}, {row}, {}}).find("x,,,,,,a b\n") != std::string::npos);
+        const auto row = tilelab::report::row_not_graded("x", 2, "", "a, b\nc");
+        CHECK(tilelab::report::grades_csv({{"lab01", "lab02"}, {row}, {}}).find("x,,,,,,,,,\"a, b c\"\n") !=
+              std::string::npos);
+    }
+
+    TEST_CASE("a report of a student no longer in the class's entries has no row") {
+        TempFolder temp;
+        const std::string listed = (temp.path / "entries.txt").string();
+        std::ofstream(listed) << "/class/ana\n";
+        const ClassBatch batch = tilelab::report::read_batch(folder, fixture_labs, listed);
+        REQUIRE(batch.rows.size() == 1);
+        CHECK(batch.rows[0].student == "ana");
+        CHECK(batch.rows[0].name == "Ruiz, Ana");
+    }
+
+    TEST_CASE("one note per lab that lost points; the labs left as stubs share one") {
+        const nlohmann::json summary = nlohmann::json::parse(R"({"labs": [{"id": "lab01", "stub": true},
+            {"id": "lab02"}, {"id": "lab03", "stub": true}], "checks": [
+            {"lab": "lab01", "name": "a", "earned": 0, "max": 1, "state": "failed", "reason": "r1"},
+            {"lab": "lab02", "name": "b", "earned": 0, "max": 2, "state": "failed", "reason": "first"},
+            {"lab": "lab02", "name": "c", "earned": 0, "max": 2, "state": "failed", "reason": "second"},
+            {"lab": "lab03", "name": "d", "earned": 0, "max": 1, "state": "failed", "reason": "r3"}]})");
+        CHECK(tilelab::report::failure_notes(summary) ==
+              std::vector<std::string>{"lab01, lab03: left as the stub", "lab02 b 0/2: first"});
+    }
+
+    TEST_CASE("csv fields and notes: quoted as RFC 4180 quotes them, cut at a word") {
+        CHECK(tilelab::report::csv_field("plain text") == "plain text");
+        CHECK(tilelab::report::csv_field("a, b") == "\"a, b\"");
+        CHECK(tilelab::report::csv_field("say \"hi\"") == "\"say \"\"hi\"\"\"");
+        CHECK(tilelab::report::csv_field("two\nlines") == "\"two\nlines\"");
+        CHECK(tilelab::report::cut_at_word("short", 10) == "short");
+        CHECK(tilelab::report::cut_at_word("the lab does not compile", 16) == "the lab does\xE2\x80\xA6");
+        // A word longer than half the limit is cut inside it, never inside a character.
+        CHECK(tilelab::report::cut_at_word("x \xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9", 9) == "x \xC3\xA9\xC3\xA9\xE2\x80\xA6");
+        CHECK(tilelab::report::cut_at_word("x \xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9\xC3\xA9", 8) == "x \xC3\xA9\xE2\x80\xA6");
     }
 
     TEST_CASE("one student's row read alone is the row the class reads for it; no report, no row") {
@@ -84,16 +120,34 @@ TEST_SUITE("class_report") {
         CHECK(tilelab::report::speedup_x(0) == 60);
     }
 
-    TEST_CASE("class.html: counts, pass rates, histogram, speedups, notes kept as text") {
+    TEST_CASE("class.html: the grade table first, then the histogram, pass rates and speedups") {
         const std::string page = tilelab::report::class_html(fixture_batch(), "2026-01-01 00:00");
-        CHECK(page.find("<p>4 submissions, 2 with a total; written 2026-01-01 00:00") != std::string::npos);
+        CHECK(page.find("4 submissions, 2 with a total; written 2026-01-01 00:00") != std::string::npos);
+        // The grades come first, each lab's maximum in its header, each student's name a link to its report.
+        const auto grades = page.find("<table><tr><th>student</th>");
+        REQUIRE(grades != std::string::npos);
+        CHECK(grades < page.find("<h2>Totals</h2>"));
+        CHECK(page.find("<th>lab02<br><span class=\"max\">of 15</span></th>") != std::string::npos);
+        CHECK(page.find("<a href=\"reports/ana/report.txt\">Ruiz, Ana</a><br><span class=\"id\">ana</span>") !=
+              std::string::npos);
+        CHECK(page.find("<a href=\"reports/ben/report.txt\">ben</a></td>") != std::string::npos);
+        // One note per lab that lost points, each on its own line; a stub is said to be one.
+        CHECK(page.find("only<br>lab03: left as the stub") != std::string::npos);
+        CHECK(count(page, "graded.lab02.tw16.perf") == 0);  // lab02's second failure: one note per lab
+        // Pass rates: passed, wrong and stub apart; the checks graded nowhere in one line, not a row each.
         CHECK(page.find("lab02: tiles in shared memory</td><td class=\"n\">50%") != std::string::npos);
         CHECK(page.find("lab01: builds at every tile width</td><td class=\"n\">100%") != std::string::npos);
-        CHECK(page.find("clean under compute-sanitizer</td><td class=\"n\">-</td><td>not graded") != std::string::npos);
-        CHECK(count(page, "<rect x=") == 10);  // the histogram's ten bins
-        // ana 100% and ben 65%: one in the last bin, one in 60-70%.
-        CHECK(page.find("<title>90-90+10%: 1</title>") != std::string::npos);
-        CHECK(page.find("<title>60-60+10%: 1</title>") != std::string::npos);
+        CHECK(std::regex_search(page, std::regex("lab03: 1x1x1 and the tile edges</td><td class=\"n\">0%</td>.*?"
+                                                 "</td><td class=\"n\">0</td><td class=\"n\">1</td>")));
+        CHECK(std::regex_search(page, std::regex("Not graded in this batch[^<]*lab03: clean under compute-sanitizer")));
+        CHECK(page.find("<td>lab03: clean under compute-sanitizer") == std::string::npos);
+        CHECK(count(page, "<rect x=\"4") + count(page, "<rect x=\"5") + count(page, "<rect x=\"1") +
+                  count(page, "<rect x=\"2") + count(page, "<rect x=\"3") >= 10);  // the histogram's ten bins
+        // ana 100% and ben 65%: one in 90-100%, one in 60-69%; each bar labelled with its range.
+        CHECK(page.find("<title>90-100%: 1</title>") != std::string::npos);
+        CHECK(page.find("<title>60-69%: 1</title>") != std::string::npos);
+        CHECK(page.find(">90-100</text>") != std::string::npos);
+        CHECK(page.find(">0-9</text>") != std::string::npos);
         CHECK(count(page, "<circle ") == 4);  // one dot per gate: 2 students x 2 labs
         CHECK(page.find("<circle cx=\"181\" cy=\"60\"") != std::string::npos);  // ben's lab02 at 1.01x, row 2
         // Each lab's own requirement, a dashed mark on its row: lab02 at 1.25x, lab03 at 1.15x.
@@ -101,11 +155,10 @@ TEST_SUITE("class_report") {
         CHECK(page.find("<line x1=\"198\" y1=\"78\" x2=\"198\" y2=\"102\"") != std::string::npos);
         CHECK(page.find("lab03 required: 1.15x") != std::string::npos);
         CHECK(page.find("lab03=2.05x (required 1.15x)") != std::string::npos);
-        CHECK(page.find("a &lt;script&gt; in a note") != std::string::npos);
+        CHECK(page.find("a &lt;script&gt; in a note, &quot;quoted&quot;") != std::string::npos);
         CHECK(page.find("<script>") == std::string::npos);
-        CHECK(page.find("naive code; lab03 1x1x1") != std::string::npos);
-        CHECK(std::regex_search(page, std::regex("chloe</td>.*Slurm task 2 failed")));
-        CHECK(page.find("<td class=\"n\" class=\"bad\"></td>") != std::string::npos);  // no total: marked
+        CHECK(std::regex_search(page, std::regex("chloe</a></td>.*Slurm task 2 failed")));
+        CHECK(page.find("<td class=\"n bad\"></td>") != std::string::npos);  // no total: marked
         CHECK(count(page, "<svg") == 7);  // histogram, five pass-rate bars (checks graded somewhere), the speedups
     }
 
@@ -115,7 +168,7 @@ TEST_SUITE("class_report") {
         row.possible = "10";
         const std::string page = tilelab::report::class_html({{"lab01"}, {row}, {}}, "now");
         CHECK(page.find("<p>None: the performance gates run on a GPU") != std::string::npos);
-        CHECK(page.find("<td class=\"n\" class=\"low\">1</td>") != std::string::npos);
+        CHECK(page.find("<td class=\"n low\">1</td>") != std::string::npos);
         CHECK(count(page, "<circle ") == 0);
     }
 

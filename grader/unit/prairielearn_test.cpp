@@ -61,6 +61,25 @@ TEST_SUITE("prairielearn") {
         CHECK(results["score"] == 0.0);
         CHECK(results["message"].get<std::string>().find("stopped after 540 s") != std::string::npos);
         CHECK(results["message"].get<std::string>().find("never ends") != std::string::npos);
+        CHECK(results["tests"].empty());  // no records were written (grade.sh found none to list)
+        CHECK(problems_of(results).empty());
+    }
+
+    TEST_CASE("stopped by the time limit after some checks: each check as far as it got, earning nothing") {
+        PrairieLearnRun run;
+        run.status = 137;
+        run.time_limit = 570;
+        run.partial = load_json(summaries + "/ben/summary.json");
+        (*run.partial)["checks"][1]["details"] = "  | error: illegal memory access in the kernel";
+        const nlohmann::json results = prairielearn_results(run);
+        CHECK(results["score"] == 0.0);
+        REQUIRE(results["tests"].size() == run.partial->at("checks").size());
+        for (const auto& test : results["tests"]) CHECK(test["points"] == 0);
+        CHECK(results["tests"][0]["message"].get<std::string>().find("passed, not counted") == 0);
+        CHECK(results["tests"][1]["message"] == "failed");
+        // The checker's details above the reason.
+        CHECK(results["tests"][1]["output"].get<std::string>().find("  | error: illegal memory access in the kernel\n\n"
+                                                                    "graded.lab02.tw16.shared-memory: ") == 0);
         CHECK(problems_of(results).empty());
     }
 
@@ -71,8 +90,18 @@ TEST_SUITE("prairielearn") {
         const nlohmann::json results = prairielearn_results(run);
         CHECK(results["gradable"] == false);
         CHECK_FALSE(results.contains("score"));
-        CHECK(results["format_errors"][0].get<std::string>().find("not your code's") != std::string::npos);
+        CHECK(results["format_errors"][0].get<std::string>().find("not your code") != std::string::npos);
         CHECK(results["output"] == run.log);
+        CHECK(problems_of(results).empty());
+    }
+
+    TEST_CASE("an instructor's bad setting (TILELAB_LABS=99): not gradable, with tilelab-grade's own reason") {
+        PrairieLearnRun run;
+        run.status = 1;
+        run.no_grade = "the assignment (LABS, TILELAB_LABS or --labs) names '99', which is no lab";
+        const nlohmann::json results = prairielearn_results(run);
+        CHECK(results["gradable"] == false);
+        CHECK(results["format_errors"][0].get<std::string>().find("names '99', which is no lab") != std::string::npos);
         CHECK(problems_of(results).empty());
     }
 
