@@ -312,10 +312,10 @@ bool past_dynamic_shared(Worker& w, std::size_t offset, bool write) {
     message << "illegal memory access in " << kernel_and_block(w) << ": thread " << format(w.current->index)
             << (write ? " wrote" : " read") << " byte " << offset - max_static_shared_bytes
             << " of its extern __shared__ array, but the launch gave the kernel " << w.launch->dynamic_shared_bytes
-            << " bytes of dynamic shared memory (the third argument of <<<grid, block, bytes>>>). The kit launches "
-               "the lab's kernel itself with the contract's <<<grid, block>>> and no dynamic shared memory: declare "
-               "the tiles with their sizes, __shared__ float M_tile[TILE_WIDTH][TILE_WIDTH] (or one array of both, "
-               "carved by pointers)";
+            << " bytes of dynamic shared memory (the third argument of <<<grid, block, bytes>>>, of cudaLaunchKernel "
+               "or cudaLaunchKernelEx). The launch must give the bytes of every tile the kernel carves from its extern "
+               "__shared__ array (the kit's own launch of the lab's kernel gives what the lab's launcher gives); or "
+               "declare the tiles with their sizes, __shared__ float M_tile[TILE_WIDTH][TILE_WIDTH]";
     detail::set_kernel_error(cudaErrorIllegalAddress, message.str());
     return true;
 }
@@ -677,8 +677,21 @@ unsigned worker_count() {
     return count;
 }
 
+namespace {
+std::atomic<LaunchObserver> launch_observer{nullptr};
+
+// Whether the launch runs: the observer (observe_launches), if any, has seen it and did not hold it back.
+bool observed_launch_runs(const LaunchSite& site, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes) {
+    const LaunchObserver observer = launch_observer.load();
+    return observer == nullptr || observer(LaunchRequest{site.kernel, grid, block, dynamic_shared_bytes});
+}
+}  // namespace
+
+void observe_launches(LaunchObserver observer) noexcept { launch_observer.store(observer); }
+
 void run_kernel(const LaunchSite& site, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
                 std::function<void()> thread_body) {
+    if (!observed_launch_runs(site, grid, block, dynamic_shared_bytes)) return;
     if (const cudaError_t refused = check_configuration(grid, block); refused != cudaSuccess) {
         detail::record_error(refused);
         return;
@@ -750,6 +763,7 @@ std::string written_argument(const char* arguments, std::size_t index) {
 void refuse_host_pointer(const LaunchSite& site, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
                          std::size_t index, std::size_t count, const char* mangled_type, const void* pointer,
                          const char* arguments) {
+    if (!observed_launch_runs(site, grid, block, dynamic_shared_bytes)) return;
     if (const cudaError_t refused = check_configuration(grid, block); refused != cudaSuccess) {
         detail::record_error(refused);  // a launch CUDA refuses is refused for that first, as run_kernel does
         return;

@@ -182,6 +182,8 @@ cudaError_t shared_vector(float* out, int offset) {
     return launch_result();
 }
 
+const void* dynamic_sum_kernel_address() { return reinterpret_cast<const void*>(&dynamic_sum_kernel); }
+
 cudaError_t async_sum(const float* in, float* out, int chunks, bool wait, bool barrier) {
     async_sum_kernel<<<1, 32>>>(in, out, chunks, wait, barrier);
     return launch_result();

@@ -30,6 +30,8 @@ cudaError_t time_fill(int* out, cudaError_t* unwaited_code, float* ms, int* firs
 cudaError_t vector_reverse(const float* in, float* out, int blocks, int offset);
 /// Reads a float4 at float @p offset of a 16-float shared tile holding 0..15; out[0] gets its x.
 cudaError_t shared_vector(float* out, int offset);
+/// dynamic_sum's kernel, as a launch names it (LaunchSite::kernel).
+const void* dynamic_sum_kernel_address();
 /// 32 threads add up @p chunks chunks of 32 floats staged by double-buffered asynchronous copies; @p wait and
 /// @p barrier false leave out the wait for the copies or the barrier after it.
 cudaError_t async_sum(const float* in, float* out, int chunks, bool wait, bool barrier);

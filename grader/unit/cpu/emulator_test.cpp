@@ -44,6 +44,21 @@ bool host_can_read(const void* address, std::size_t bytes) {
 
 }  // namespace
 
+namespace {
+// What the launch observer of the test below saw of dynamic_sum's launches, and whether it lets them run.
+struct Seen {
+    static bool observe(const tilelab::cpu::LaunchRequest& request) {
+        if (request.kernel != dynamic_sum_kernel_address()) return true;
+        ++launches, bytes = request.dynamic_shared_bytes, threads = request.block.x;
+        return run;
+    }
+    static inline int launches = 0;
+    static inline std::size_t bytes = 0;
+    static inline unsigned threads = 0;
+    static inline bool run = true;
+};
+}  // namespace
+
 TEST_SUITE("cpu-emulator") {
     TEST_CASE("runs every block and thread with the right indices") {
         const dim3 grid(3, 2);
@@ -86,6 +101,33 @@ TEST_SUITE("cpu-emulator") {
         int got = 0;
         total.copy_to_host(&got, 1);
         CHECK(got == 5050);
+    }
+
+    TEST_CASE("shows each launch to the observer as it was asked for, which may hold it back") {
+        struct Unobserve {
+            ~Unobserve() { tilelab::cpu::observe_launches(nullptr); }
+        } unobserve;
+        std::vector<int> values(10, 1);
+        tilelab::DeviceBuffer<int> device_values(values.size()), total(1);
+        device_values.copy_from_host(values.data(), values.size());
+        const int zero = 0;
+        total.copy_from_host(&zero, 1);
+        tilelab::cpu::observe_launches(&Seen::observe);
+        REQUIRE(dynamic_sum(device_values.data(), total.data(), 10) == cudaSuccess);
+        int got = 0;
+        total.copy_to_host(&got, 1);
+        CHECK(got == 10);
+        CHECK(Seen::launches == 1);
+        CHECK(Seen::bytes == 10 * sizeof(int));
+        CHECK(Seen::threads == 10);
+        // Held back: the launch succeeds and nothing runs.
+        Seen::run = false;
+        total.copy_from_host(&zero, 1);
+        REQUIRE(dynamic_sum(device_values.data(), total.data(), 8) == cudaSuccess);
+        total.copy_to_host(&got, 1);
+        CHECK(got == 0);
+        CHECK(Seen::launches == 2);
+        CHECK(Seen::bytes == 8 * sizeof(int));
     }
 
     TEST_CASE("past 48 KB of dynamic shared memory only after cudaFuncSetAttribute, up to 227 KB, as on a GPU") {
