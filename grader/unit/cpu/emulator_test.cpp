@@ -478,6 +478,25 @@ TEST_SUITE("cpu-emulator-vectors") {
                            "of 258 floats runs outside it") != std::string::npos);
     }
 
+    TEST_CASE("reinterpret_cast<uintptr_t>(p), (size_t)p: any kind of pointer's address, as an alignment test reads it") {
+        const std::vector<float> values = iota_floats(32);
+        tilelab::DeviceBuffer<float> in(values.size());
+        tilelab::DeviceBuffer<int> out(5);
+        in.copy_from_host(values.data(), values.size());
+        for (const int offset : {0, 1, 4, 6}) {
+            CAPTURE(offset);
+            REQUIRE(address_casts(in.data(), out.data(), offset) == cudaSuccess);
+            int got[5] = {};
+            out.copy_to_host(got, 5);
+            const int expected = offset % 4 * 4;  // cudaMalloc's buffers start 256-byte aligned
+            CHECK(got[0] == expected);            // a __device__ function's parameter, reinterpret_cast and C cast alike
+            CHECK(got[1] == expected);            // a plain pointer
+            CHECK(got[2] == 0);                   // a float4 pointer
+            CHECK(got[3] == expected);            // a shared array's element: the array is 16-byte aligned
+            CHECK(got[4] == (expected == 0 ? 1 : 0));
+        }
+    }
+
     TEST_CASE("checks the alignment of float4 reads from shared memory") {
         tilelab::DeviceBuffer<float> out(1);
         REQUIRE(shared_vector(out.data(), 8) == cudaSuccess);
