@@ -123,14 +123,19 @@ void table_of_points(std::ostream& out, const Grade& grade) {
     }
 }
 
-/// Each performance gate's speedup, the speedup it required on this GPU, and where that requirement came from.
+/// Each performance gate's speedup, the speedup it required on this GPU, and where that requirement came from; a
+/// gate whose results were wrong has no speedup to show.
 void gates(std::ostream& out, const Grade& grade) {
     std::ostringstream lines;
     for (const auto& test : grade.tests) {
         if (!test.gate) continue;
         const GateMeasures& gate = *test.gate;
-        lines << "\n  " << test.id.lab << (gate.gpu.empty() ? "" : " on " + gate.gpu) << ": speedup "
-              << two_decimals(gate.speedup) << "x, required " << two_decimals(gate.required) << "x";
+        lines << "\n  " << test.id.lab << (gate.gpu.empty() ? "" : " on " + gate.gpu) << ": ";
+        if (!gate.results_right) {  // a time of wrong results is no speedup: a stub that writes nothing is fast
+            lines << "not timed: the results are wrong";
+            continue;
+        }
+        lines << "speedup " << two_decimals(gate.speedup) << "x, required " << two_decimals(gate.required) << "x";
         if (gate.required_by == "TILELAB_MIN_SPEEDUP")
             lines << ", set by TILELAB_MIN_SPEEDUP";
         else if (gate.model_speedup)

@@ -54,8 +54,14 @@ std::optional<GateMeasures> gate_of(const nlohmann::json& record) {
     const auto speedup = number("speedup");
     const auto required = number("required_speedup");
     if (!speedup || !required) return std::nullopt;
-    return GateMeasures{*speedup, *required, number("model_speedup"), text_of(measures, "required_by"),
-                        text_of(measures, "gpu"), number("gflops")};
+    const auto right = measures.find("results_right");
+    return GateMeasures{*speedup,
+                        *required,
+                        number("model_speedup"),
+                        text_of(measures, "required_by"),
+                        text_of(measures, "gpu"),
+                        number("gflops"),
+                        right == measures.end() || !right->is_boolean() || right->get<bool>()};
 }
 
 /// The test as its record says, or failed with the reason the record could not be read.

@@ -29,6 +29,7 @@ struct GateMeasures {
     std::string required_by;             ///< "calibration" or "TILELAB_MIN_SPEEDUP"
     std::string gpu;                     ///< the GPU's name
     std::optional<double> gflops;        ///< the student's rate, where its result was right (the leaderboard)
+    bool results_right = true;           ///< every audited result was the lab's own and right (else no measure)
 };
 
 /// One graded test, as the report counts it.
