@@ -61,7 +61,12 @@ function(_tilelab_kit_objects out_var lab backend tile_width)
   if(backend STREQUAL "cpu")
     _tilelab_cpu_sources(${target} "${folder}" "" source "${source}")
   endif()
-  add_library(${target} OBJECT "${source}")
+  if(NOT tile_width)
+    # The record of the launcher's launches that the kit's launch of the kernel follows (launch_record.hpp); on a
+    # GPU it holds the wrappers that the runner's link (_tilelab_wrap_launches) sends the lab's launches to.
+    list(APPEND source "${_tilelab_kit_source_dir}/grader/runner/launch_record.cpp")
+  endif()
+  add_library(${target} OBJECT ${source})
   set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)  # also in labs' modules
   set_property(GLOBAL APPEND PROPERTY TILELAB_KIT_OBJECTS ${target})  # exported with the kit (TileLabKitExport.cmake)
   if(tile_width)
@@ -159,6 +164,19 @@ function(tilelab_runner_module_properties target)
   tilelab_shared_cuda_runtime(${target})
 endfunction()
 
+# On a GPU, <target>'s link sends CUDA's launch functions, as the lab's code calls them, to the wrappers in
+# grader/runner/launch_record.cpp (its adapter's objects), which record what the launcher's launches of the lab's
+# kernel ask for before calling CUDA's own: nvcc's <<< >>> (__cudaGetKernel and __cudaLaunchKernel from CUDA 13,
+# cudaLaunchKernel before), cudaLaunchKernel and cudaLaunchKernelEx (cudaLaunchKernelExC), per-thread-stream forms too.
+function(_tilelab_wrap_launches target)
+  set(options "")
+  foreach(name cudaLaunchKernel cudaLaunchKernel_ptsz cudaLaunchKernelExC cudaLaunchKernelExC_ptsz __cudaGetKernel
+               __cudaLaunchKernel __cudaLaunchKernel_ptsz)
+    list(APPEND options "LINKER:--wrap=${name}")
+  endforeach()
+  target_link_options(${target} PRIVATE ${options})
+endfunction()
+
 # The runner <target>: the lab's files alone (<target>_lab, so the build check can see what they define), compiled
 # as an unprivileged user of its own when the build runs as root (the launcher: hostile source never runs a
 # compiler that can write the kit), with the adapter, the lab's kit kernel and the runner's harness; or, as a
@@ -200,6 +218,9 @@ function(_tilelab_add_runner target lab tile_width backend launcher source_check
   if(TILELAB_${lab}_KIT_KERNEL)
     _tilelab_kit_objects(kit_kernel ${lab} ${backend} ${tile_width})
     target_sources(${target} PRIVATE $<TARGET_OBJECTS:${kit_kernel}>)
+  endif()
+  if(backend STREQUAL "gpu")
+    _tilelab_wrap_launches(${target})
   endif()
 endfunction()
 

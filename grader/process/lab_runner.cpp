@@ -96,13 +96,34 @@ RunnerProcess& started_runner() {
 }  // namespace
 
 namespace {
-std::string describe(const ReplyHeader& header, const std::string& who) {
+// Whether @p code's usual hint (hint_for) is about the launch or the memory it reached, which a rule of the launch
+// that ran explains better when there is one (LabError's launch_rule).
+bool launch_or_memory_error(int code) {
+    switch (static_cast<cudaError_t>(code)) {
+        case cudaErrorIllegalAddress:
+        case cudaErrorMisalignedAddress:
+        case cudaErrorInvalidValue:
+        case cudaErrorInvalidConfiguration:
+        case cudaErrorLaunchOutOfResources: return true;
+        default: return false;
+    }
+}
+
+std::string describe(const ReplyHeader& header, const std::string& who, const std::string& launch_rule) {
     switch (header.status) {
         case wire::Status::cuda_error: {
-            std::string text = who + " " + header.message;
+            // The runner says "kernel failed: ..." (or "launch failed: ..."): after a @p who that names the kernel
+            // already, the word is not said twice.
+            std::string message = header.message;
+            const std::string kernel = " kernel";
+            if (who.size() >= kernel.size() && who.compare(who.size() - kernel.size(), kernel.size(), kernel) == 0 &&
+                (message.rfind("kernel failed", 0) == 0 || message.rfind("launch failed", 0) == 0))
+                message.erase(0, message.find(' ') + 1);
+            std::string text = who + " " + message;
             // The CPU backend names the missing barrier: that is the hint (and the reason in the report).
             const std::size_t missing = header.message.find("A barrier is missing between");
             std::string hint = hint_for(static_cast<cudaError_t>(header.code));
+            if (!launch_rule.empty() && launch_or_memory_error(header.code)) hint = launch_rule;
             if (missing != std::string::npos)
                 hint = header.message.substr(missing, header.message.find(':', missing) - missing) +
                        ": add a __syncthreads() there";
@@ -122,11 +143,11 @@ std::string describe(const ReplyHeader& header, const std::string& who) {
 }
 }  // namespace
 
-LabError::LabError(const ReplyHeader& header, const std::string& who)
-    : std::runtime_error(describe(header, who)), context_lost_(header.context_lost) {}
+LabError::LabError(const ReplyHeader& header, const std::string& who, const std::string& launch_rule)
+    : std::runtime_error(describe(header, who, launch_rule)), context_lost_(header.context_lost) {}
 
-void require_ok(const Reply& reply, const std::string& who) {
-    if (reply.header.status != wire::Status::ok) throw LabError(reply.header, who);
+void require_ok(const Reply& reply, const std::string& who, const std::string& launch_rule) {
+    if (reply.header.status != wire::Status::ok) throw LabError(reply.header, who, launch_rule);
 }
 
 void require_complete(const wire::Reader& in, const std::string& doing) {

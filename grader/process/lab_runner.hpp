@@ -23,7 +23,10 @@ struct Reply {
 /// request it does not take. what() is the message, with a hint where there is one.
 class LabError : public std::runtime_error {
 public:
-    LabError(const ReplyHeader& header, const std::string& who);
+    /// The error @p header reports of what @p who names; @p launch_rule, where not empty, is the hint for a launch
+    /// or memory error (a bad address, a refused configuration) in place of hint_for's: the rule of a launch that
+    /// is the kit's, which the lab's code broke.
+    LabError(const ReplyHeader& header, const std::string& who, const std::string& launch_rule = "");
     /// The CUDA context is lost: nothing more can run in this program.
     bool context_lost() const noexcept { return context_lost_; }
 
@@ -31,8 +34,9 @@ private:
     bool context_lost_;
 };
 
-/// Throws LabError unless @p reply says the request was carried out; @p who names what ran ("matmul_naive(...)").
-void require_ok(const Reply& reply, const std::string& who);
+/// Throws LabError unless @p reply says the request was carried out; @p who names what ran ("matmul_naive(...)");
+/// @p launch_rule as LabError takes it.
+void require_ok(const Reply& reply, const std::string& who, const std::string& launch_rule = "");
 
 /// Throws RunnerGone when @p in was not read exactly to its end (a reply of the wrong shape).
 void require_complete(const wire::Reader& in, const std::string& doing);

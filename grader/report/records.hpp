@@ -33,7 +33,7 @@ struct GateMeasures {
     int rungs = 0;                       ///< the rungs of the lab's gate (0: not said, a gate of one rung)
     double student_ms = 0;               ///< the student's kernel's median time per launch (0: not said)
     double reference_ms = 0;             ///< the reference's (0: not said)
-    bool results_right = true;           ///< every audited result was the lab's own and right
+    bool results_right = true;           ///< every audited result was the lab's own and right (else no measure)
 };
 
 /// One graded test, as the report counts it.

@@ -55,15 +55,18 @@ GateOperands& loaded_gate(const char* request) {
 
 }  // namespace
 
-// Buffers for `sets` operand sets of side n; the last gate's go first.
-Writer perf_load(Reader& in) {
+// Buffers for `sets` operand sets of side n; the last gate's go first. The kit's launch learns the launcher's
+// dynamic shared memory for that side now, not in a timed request.
+Writer perf_load(Reader& in, const RunnerLab& lab) {
     const int n = in.get<std::int32_t>(), sets = in.get<std::int32_t>();
     if (!in.at_end() || sets <= 0 || sets > max_gate_sets) unsupported("malformed perf_load request");
     check_sizes(n, n, n);
 #ifdef TILELAB_CPU_BACKEND
+    static_cast<void>(lab);
     unsupported("the CPU backend has no performance gate");
 #else
     gate_operands().reset();
+    if (lab.contract_dynamic_shared != nullptr) lab.contract_dynamic_shared(n, n, n);
     gate_operands() = std::make_unique<GateOperands>(n, sets);
 #endif
     return reply(Status::ok);

@@ -7,6 +7,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <string>
 
 namespace tilelab::runner {
@@ -19,13 +20,17 @@ using TimedMultiply = float (*)(const float* M, const float* N, float* P, int ro
 /// The lab linked into this runner.
 struct RunnerLab {
     Launcher launcher;         ///< The student's launcher (lab 04: lab 03's, which it times).
-    Launcher contract_launch;  ///< The kit's launch of the student's kernel with the contract's grid and block.
+    Launcher contract_launch;  ///< The kit's launch of the student's kernel: the contract's grid and block.
     const void* kernel;        ///< The student's kernel (its host stub), for cudaFuncGetAttributes.
     TimedMultiply timed;       ///< Lab 04's matmul_timed; null for the other labs.
     /// Lab 04: zeroes the record the kit's lab 03 kernel keeps of its launches (grader/runner/lab04); null elsewhere.
     void (*reset_record)() = nullptr;
     /// Lab 04: that record, read back after a call of matmul_timed; null elsewhere.
     KernelRecord (*read_record)() = nullptr;
+    /// The dynamic shared memory contract_launch gives the kernel on a rows × inner × cols product, the launcher's
+    /// own launches' (launch_record.hpp), learned by a call of the launcher where none on that shape was recorded;
+    /// null where the kit's launch gives none (lab 04's kit kernel, a gate's model).
+    std::size_t (*contract_dynamic_shared)(int rows, int inner, int cols) = nullptr;
 };
 
 /// The lab this runner holds: the adapter's, linked into the runner, or the runner host's module loaded last.

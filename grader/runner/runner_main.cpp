@@ -172,6 +172,10 @@ Writer multiply(Reader& in, const RunnerLab& lab) {
     DeviceFloats& device_P = buffer_of(kept.P, host_P.size());
     upload_all({{&device_M, &host_M}, {&device_N, &host_N}, {&device_P, &host_P}});
 
+    // The kit's launch gives the kernel the launcher's dynamic shared memory, learned (where no call of the launcher
+    // on this shape did) before anything is counted or watched: that call's other kernels are not the kernel's.
+    if (mode == LaunchMode::contract && lab.contract_dynamic_shared != nullptr)
+        lab.contract_dynamic_shared(rows, inner, cols);
     const Counters before = counters();
     start_watch_if_armed(device_P.data() + front(count_P), count_P);
     const auto launch = mode == LaunchMode::contract ? lab.contract_launch : lab.launcher;
@@ -296,11 +300,14 @@ Writer pipelined_multiply(Reader& in, const RunnerLab& lab) {
     return out;
 }
 
-// The kernel's resources; on the CPU backend, after one run (it learns a kernel's shared memory by running it),
-// with the shared-memory accesses that run made.
+// The kernel's resources, its static shared memory and the dynamic shared memory the kit's launch gives it; on the
+// CPU backend, after one run (it learns a kernel's static shared memory by running it), with the shared-memory
+// accesses that run made.
 Writer attributes(Reader& in, const RunnerLab& lab) {
     const int rows = in.get<std::int32_t>(), inner = in.get<std::int32_t>(), cols = in.get<std::int32_t>();
     check_sizes(rows, inner, cols);
+    const std::size_t dynamic_shared =
+        lab.contract_dynamic_shared != nullptr ? lab.contract_dynamic_shared(rows, inner, cols) : 0;
     Counters before, after;
 #ifdef TILELAB_CPU_BACKEND
     {
@@ -319,10 +326,11 @@ Writer attributes(Reader& in, const RunnerLab& lab) {
     check(cudaFuncGetAttributes(&attributes, lab.kernel), "cudaFuncGetAttributes");
     int blocks_per_sm = 0;
     const int threads = tilelab::runner::contract_tile_width() * tilelab::runner::contract_tile_width();
-    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, lab.kernel, threads, 0),
+    check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, lab.kernel, threads, dynamic_shared),
           "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
     Writer out = reply(Status::ok);
-    out.put<std::uint64_t>(attributes.sharedSizeBytes).put<std::int32_t>(attributes.numRegs);
+    out.put<std::uint64_t>(attributes.sharedSizeBytes).put<std::uint64_t>(dynamic_shared);
+    out.put<std::int32_t>(attributes.numRegs);
     out.put<std::int32_t>(blocks_per_sm);
     put_counters(out, before, after);
     return out;
@@ -463,7 +471,7 @@ Writer answer(const std::vector<unsigned char>& request) {
             case Op::kernel_time: return kernel_time(in, lab);
             case Op::timed_failure: return timed_failure(in, lab);
             case Op::free_memory: return free_memory();
-            case Op::perf_load: return perf_load(in);
+            case Op::perf_load: return perf_load(in, lab);
             case Op::perf_fill: return perf_fill(in);
             case Op::perf_keep: return perf_keep(in);
             case Op::perf_kept: return perf_kept(in);

@@ -45,6 +45,17 @@ tilelab_add_mutant(NAME naive-x-over-rows LAB 01_naive
   REPLACE2 "grid((rows + TILE_WIDTH - 1) / TILE_WIDTH, (cols + TILE_WIDTH - 1) / TILE_WIDTH)"
   MATCH "your launcher's P is right, but the kernel launched by the kit with the contract's grid [(][0-9]+, [0-9]+[)] of blocks [(]16, 16[)]: x = blockIdx.x [*] blockDim.x [+] threadIdx.x runs over the columns of P.*hint: the kernel maps x to rows and y to columns")
 
+# A lab 02 kernel whose blocks take their rows from blockIdx.x, with a launcher whose grid matches: its launcher's P is
+# right, but under the kit's launch (blockIdx.x over the columns of P) a product wider than tall reads rows past M's
+# end, where the CPU backend ends the program. The message names the rule of the kit's launch, not only the bounds
+# tests. On the CPU backend only: a GPU may run those reads in the grader's guard zone, and fault or not.
+tilelab_add_mutant(NAME tiled-block-x-over-rows LAB 02_tiled EXPECT none CPU_EXPECT fail
+  FIND "const int row = blockIdx.y * TILE_WIDTH + ty;\n    const int col = blockIdx.x * TILE_WIDTH + tx;"
+  REPLACE "const int row = blockIdx.x * TILE_WIDTH + ty;\n    const int col = blockIdx.y * TILE_WIDTH + tx;"
+  FIND2 "const dim3 grid(cols / TILE_WIDTH, rows / TILE_WIDTH);"
+  REPLACE2 "const dim3 grid(rows / TILE_WIDTH, cols / TILE_WIDTH);"
+  CPU_MATCH "with the kit's launch of the kernel.*hint: your launcher's run was right, but under the kit's own launch the same kernel (failed|wrote outside P)[.] The rule of that launch")
+
 tilelab_add_mutant(NAME naive-compile-error LAB 01_naive EXPECT build-fails
   FIND "float sum = 0.0f;"
   REPLACE "float sum = 0.0f"

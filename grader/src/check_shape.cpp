@@ -120,8 +120,9 @@ struct DeviceRun {
     std::uint64_t threads = 0;
 };
 
-DeviceRun run_in_lab(const Shape& shape, const HostMatrix& M, const HostMatrix& N,
-                     wire::LaunchMode mode, const std::string& who) {
+// @p launch_rule: the hint for a launch or memory error of this run (LabError), where the launch is the kit's.
+DeviceRun run_in_lab(const Shape& shape, const HostMatrix& M, const HostMatrix& N, wire::LaunchMode mode,
+                     const std::string& who, const std::string& launch_rule = "") {
     const GuardLayout layout{static_cast<std::size_t>(shape.rows) * shape.cols,
                              guard_elements(std::max(shape.inner, shape.cols)), guard_zone_after()};
     wire::Writer request;
@@ -130,7 +131,7 @@ DeviceRun run_in_lab(const Shape& shape, const HostMatrix& M, const HostMatrix& 
     request.put(guard_bits).put(unwritten_bits).put_floats(M.data(), M.size()).put_floats(N.data(), N.size());
     const std::string doing = "multiplying " + to_string(shape) + " with " + who;
     const Reply reply = ask_runner(request, doing);
-    require_ok(reply, who);
+    require_ok(reply, who, launch_rule);
     wire::Reader in = body(reply);
     const std::vector<float> all = in.get_floats();
     DeviceRun run;
@@ -163,8 +164,9 @@ ShapeVerdict judge(const LabUnderTest& lab, const Shape& shape, const HostMatrix
     if (run.damage.changed > 0)
         report << "\n  out-of-bounds write: " << run.damage.changed
                << " elements outside P were overwritten; the first is "
-               << describe_position(run.damage.first_offset, shape)
-               << "\n  hint: a thread outside P stored its result; test row < rows && col < cols before the store";
+               << describe_position(run.damage.first_offset, shape) << "\n  hint: "
+               << (contract ? contract_launch_rule(lab, shape, "wrote outside P")
+                            : "a thread outside P stored its result; test row < rows && col < cols before the store");
     if (!comparison.passed()) {
         report << "\n  " << comparison.wrong << " of " << run.P.size() << " elements wrong, " << comparison.unwritten
                << " never written; the first:";
@@ -218,8 +220,15 @@ ShapeVerdict check_shape(const LabUnderTest& lab, const Shape& shape, std::uint6
                                    derive_seed(seed, "contract N " + shape_name), shape, operands};
     draw(contract_M, contract_key.m_seed, operands, true);
     draw(contract_N, contract_key.n_seed, operands, false);
-    const DeviceRun contract =
-        run_in_lab(shape, contract_M, contract_N, wire::LaunchMode::contract, "the kit's launch of the kernel");
+    DeviceRun contract;
+    try {
+        contract = run_in_lab(shape, contract_M, contract_N, wire::LaunchMode::contract,
+                              "the kit's launch of the kernel", contract_launch_rule(lab, shape));
+    } catch (const RunnerGone& gone) {
+        // The program ended in the kit's launch (the CPU backend ends it at a fault) where the launcher's run of the
+        // same kernel was right: the rule of the kit's launch is the likely cause, not the bounds tests.
+        throw RunnerGone(std::string(gone.what()) + "\n  hint: " + contract_launch_rule(lab, shape));
+    }
     const ReferenceProduct contract_reference = lab_reference(lab, contract_M, contract_N, contract_key);
     const std::string contract_heading =
         heading + "\n  your launcher's P is right, but the kernel launched by the kit with the contract's " +

@@ -207,6 +207,16 @@ bool looks_like_x_over_rows(const FailedRun& run) {
     return true;
 }
 
+std::string contract_launch_rule(const LabUnderTest& lab, const Shape& shape, const std::string& what) {
+    return "your launcher's run was right, but under the kit's own launch the same kernel " + what +
+           ". The rule of that launch (labs.hpp): the kit launches the lab's kernel itself with the contract's " +
+           describe_contract_launch(lab, shape) +
+           ", and with the dynamic shared memory that your launcher's launch gave it. A kernel that works only under "
+           "a grid or block of its launcher's own (another block size, a 1D grid, a count of threads it assumes) "
+           "breaks that rule: launch it with the contract's grid and block, and take each thread's part of P from "
+           "blockIdx, blockDim and threadIdx as the contract does";
+}
+
 std::vector<std::string> diagnose_contract_launch(const LabUnderTest& lab, const FailedRun& run) {
     const Shape& s = run.shape;
     const Comparison& cmp = run.comparison;

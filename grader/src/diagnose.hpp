@@ -35,6 +35,11 @@ std::vector<std::string> diagnose(const FailedRun& run);
 /// columns of P (0 to 47, P has 37), y = ... over its rows (0 to 31, P has 20)".
 std::string describe_contract_launch(const LabUnderTest& lab, const Shape& shape);
 
+/// The rule of the kit's own launch of @p lab's kernel on @p shape, as the hint for a kernel that did @p what under
+/// that launch ("failed": a bad address, a refused launch; "wrote outside P") after its launcher's run of it was
+/// right: the contract's grid and block (describe_contract_launch) and the launcher's dynamic shared memory.
+std::string contract_launch_rule(const LabUnderTest& lab, const Shape& shape, const std::string& what = "failed");
+
 /// True when @p run is what a kernel that takes its row from x and its column from y leaves under the kit's launch
 /// (x over columns): every element that launch's x and y reach with the axes swapped holds its right value, and
 /// every other element was never written. run.tile_width is the lab's block tile (LabUnderTest::tile()).

@@ -49,6 +49,27 @@ TEST_SUITE("build_check") {
         CHECK(refusal.hint.find("the lab calls __shfl_sync. This is CUDA that the CPU backend does not emulate") == 0);
         refusal = build_failure("kernel.cu:9:3: error: 'fragment' is not a member of 'wmma'\n", {}, true);
         CHECK(refusal.hint.find("the lab uses wmma::fragment.") == 0);
+        // What a stand-in header or fragment says the CPU backend does not emulate is the message and the hint,
+        // before the errors it brings (a redefinition, an unknown type, a shared pointer the rewrite made).
+        const std::string half =
+            "kernel.cu:9:3: error: 'tile' was declared with ::tilelab::cpu::Shared<__half>\n"
+            "common/cpu/include/cuda_fp16.h:8:2: error: #error \"the CPU backend does not emulate <cuda_fp16.h> (half "
+            "precision: __half, __half2 and their intrinsics)\"\n"
+            "kernel.cu:12:5: error: '__float2half' was not declared in this scope\n";
+        refusal = build_failure(half, {}, true);
+        CHECK(refusal.message == "common/cpu/include/cuda_fp16.h:8:2: error: #error \"the CPU backend does not emulate "
+                                 "<cuda_fp16.h> (half precision: __half, __half2 and their intrinsics)\"");
+        CHECK(refusal.hint.find("the lab uses <cuda_fp16.h> (half precision: __half, __half2 and their intrinsics). "
+                                "This is CUDA that the CPU backend does not emulate") == 0);
+        refusal = build_failure("mma.h:112:19: error: static assertion failed: the CPU backend does not emulate this warp "
+                                "matrix fragment (half, bfloat16, integer or double elements, or another shape): only "
+                                "the TF32 ones\n", {}, true);
+        CHECK(refusal.hint.find("the lab uses this warp matrix fragment (half, bfloat16") == 0);
+        refusal = build_failure("/tmp/ccX.s: Assembler messages:\n/tmp/ccX.s:40: Error: no such instruction: `mma.sync'\n",
+                                {}, true);
+        CHECK(refusal.hint.find("the lab has inline PTX (asm(...))") == 0);
+        refusal = build_failure("kernel.cu:9:3: error: 'tex2D' was not declared in this scope\n", {}, true);
+        CHECK(refusal.hint.find("the lab calls tex2D.") == 0);
         // On the GPU backend the same error is the lab's own.
         refusal = build_failure("kernel.cu:9:3: error: 'fragment' is not a member of 'wmma'\n", {}, false);
         CHECK(refusal.hint.find("the lab does not compile or link") == 0);

@@ -1,5 +1,6 @@
 // The hints are pure CPU logic: each pattern is built here the way a buggy kernel would leave it.
 #include "diagnose.hpp"
+#include "lab_runner.hpp"
 
 #include <tilelab/cpu/past_end.hpp>
 #include <tilelab/random.hpp>
@@ -328,5 +329,30 @@ TEST_SUITE("diagnose") {
                 p.at(r, c) = right[static_cast<std::size_t>(r) * 16 + c - y + (y < 4 ? 2 * y : 2 * (y - 4) + 1)];
             }
         CHECK(has(p.hints(), "columns 2t and 2t + 1, not t and t + 4"));
+    }
+
+    TEST_CASE("a fault under the kit's launch names that launch's rule, not the bounds tests, and says kernel once") {
+        const tilelab::grader::LabUnderTest lab = naive_lab();
+        const std::string rule = tilelab::grader::contract_launch_rule(lab, {20, 7, 37});
+        CHECK(has(rule, "the kit launches the lab's kernel itself with the contract's grid (3, 2) of blocks (16, 16)"));
+        CHECK(has(rule, "with the dynamic shared memory that your launcher's launch gave it"));
+        tilelab::grader::ReplyHeader fault;
+        fault.status = tilelab::wire::Status::cuda_error;
+        fault.code = static_cast<int>(cudaErrorIllegalAddress);
+        fault.message = "kernel failed: cudaErrorIllegalAddress (an illegal memory access was encountered)";
+        const std::string ruled = tilelab::grader::LabError(fault, "the kit's launch of the kernel", rule).what();
+        CHECK(has(ruled, "the kit's launch of the kernel failed: cudaErrorIllegalAddress"));
+        CHECK_FALSE(has(ruled, "kernel kernel"));
+        CHECK(has(ruled, "hint: your launcher's run was right, but under the kit's own launch the same kernel failed"));
+        CHECK_FALSE(has(ruled, "check the bounds tests"));
+        // The student's own launch keeps the usual hint, and its words.
+        const std::string own = tilelab::grader::LabError(fault, "matmul_naive(...)").what();
+        CHECK(has(own, "matmul_naive(...) kernel failed: cudaErrorIllegalAddress"));
+        CHECK(has(own, "check the bounds tests"));
+        // An error that is no launch's or address's keeps its own hint under the kit's launch too.
+        fault.code = static_cast<int>(cudaErrorLaunchTimeout);
+        const std::string slow = tilelab::grader::LabError(fault, "the kit's launch of the kernel", rule).what();
+        CHECK(has(slow, "hint: the kernel ran too long"));
+        CHECK_FALSE(has(slow, "rule of that launch"));
     }
 }

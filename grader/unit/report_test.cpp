@@ -152,6 +152,17 @@ TEST_SUITE("report") {
               std::string::npos);
     }
 
+    TEST_CASE("a gate whose results were wrong shows no speedup") {
+        Grade grade = fixture_grade();
+        for (auto& test : grade.tests)
+            if (test.name == "graded.lab02.tw16.perf") test.gate->results_right = false;
+        GradeContext context{"fixtures", "build/grade", "build/grade/results.json", {}, {}};
+        const std::string report = render_report(grade, context);
+        CHECK(report.find("\n  lab02 on NVIDIA H100 80GB HBM3: not timed: the results are wrong\n") != std::string::npos);
+        CHECK(report.find("speedup 2.38x") == std::string::npos);
+        CHECK(report.find("  lab03 on NVIDIA H100 80GB HBM3: speedup 1.02x, required 1.05x") != std::string::npos);
+    }
+
     TEST_CASE("a lab's program's quoted lines in a log are never read") {
         // The failed record's log quotes the lab forging a hint, a rate and a speedup ("  | ..."): the report reads
         // records only, so none of them shows.

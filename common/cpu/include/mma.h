@@ -42,6 +42,12 @@
 
 #include <type_traits>
 
+/// CUDA's <mma.h> brings the half and bfloat16 types, whose fragments the CPU backend does not emulate: declared
+/// (never defined) so that such a fragment reaches the message below rather than an unknown type's error.
+struct __half;
+typedef __half half;
+struct __nv_bfloat16;
+
 namespace nvcuda {
 namespace wmma {
 
@@ -104,8 +110,9 @@ struct fragment_storage {
 template <class Use, int m, int n, int k, class T, class Layout = void>
 class fragment {
     static_assert(tilelab_detail::unsupported<Use, T, Layout>,
-                  "the CPU backend emulates the TF32 warp matrix functions only: fragment<matrix_a or matrix_b, 16, "
-                  "16, 8, precision::tf32, row_major or col_major> and fragment<accumulator, 16, 16, 8, float>");
+                  "the CPU backend does not emulate this warp matrix fragment (half, bfloat16, integer or double "
+                  "elements, or another shape): only the TF32 ones, fragment<matrix_a or matrix_b, 16, 16, 8, "
+                  "precision::tf32, row_major or col_major> and fragment<accumulator, 16, 16, 8, float>");
 };
 
 /// matrix_a, 16 x 8, row by row in memory.

@@ -347,6 +347,24 @@ void rewrite_vector_casts(const std::string& s, const Scan& sc, std::vector<Edit
     }
 }
 
+// "reinterpret_cast<uintptr_t>" (to a type that is no pointer or reference: an integer, in CUDA) ->
+// "::tilelab::cpu::address_cast<uintptr_t>": the address of the operand, whatever kind of pointer the rewrite made
+// of it (a __device__ function's DevicePointer, a VectorPointer, a shared array's element), as an alignment test
+// reads it (address_cast.hpp). The type is kept as written, line breaks and all.
+void rewrite_address_casts(const std::string& s, const Scan& sc, std::vector<Edit>& edits) {
+    for (std::size_t at = find_code(s, sc, "reinterpret_cast", 0); at != std::string::npos;
+         at = find_code(s, sc, "reinterpret_cast", at + 1)) {
+        std::size_t open = at + std::string("reinterpret_cast").size();
+        while (open < s.size() && std::isspace(static_cast<unsigned char>(s[open]))) ++open;
+        if (open >= s.size() || s[open] != '<') continue;
+        const std::size_t close = s.find('>', open);
+        if (close == std::string::npos) continue;
+        const std::string type = s.substr(open + 1, close - open - 1);
+        if (trim(type).empty() || type.find_first_of("*&<([") != std::string::npos) continue;
+        edits.push_back(Edit{at, close + 1, "::tilelab::cpu::address_cast<" + type + ">"});
+    }
+}
+
 // A pointer type "const float4* __restrict__" -> "::tilelab::cpu::VectorPointer<const float4>".
 void rewrite_vector_pointers(const std::string& s, const Scan& sc, std::vector<Edit>& edits) {
     for (const char* name : {"float4", "float2"}) {
@@ -625,6 +643,7 @@ std::string cuda_to_cpp(const std::string& source) {
     rewrite_vector_casts(source, sc, small);
     std::vector<std::pair<std::size_t, std::size_t>> casts;
     for (const Edit& edit : small) casts.emplace_back(edit.begin, edit.end);
+    rewrite_address_casts(source, sc, small);
     rewrite_vector_pointers(source, sc, small);
     rewrite_local_pointers(source, sc, small);
     rewrite_device_parameters(source, sc, small);

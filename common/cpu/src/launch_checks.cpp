@@ -6,6 +6,7 @@
 #include <cxxabi.h>
 #include <pthread.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -32,8 +33,21 @@ cudaError_t check_configuration(dim3 grid, dim3 block) {
 
 }  // namespace
 
+namespace {
+std::atomic<LaunchObserver> launch_observer{nullptr};
+
+// Whether the launch runs: the observer (observe_launches), if any, has seen it and did not hold it back.
+bool observed_launch_runs(const LaunchSite& site, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes) {
+    const LaunchObserver observer = launch_observer.load();
+    return observer == nullptr || observer(LaunchRequest{site.kernel, grid, block, dynamic_shared_bytes});
+}
+}  // namespace
+
+void observe_launches(LaunchObserver observer) noexcept { launch_observer.store(observer); }
+
 void run_kernel(const LaunchSite& site, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
                 std::function<void()> thread_body) {
+    if (!observed_launch_runs(site, grid, block, dynamic_shared_bytes)) return;
     if (const cudaError_t refused = check_configuration(grid, block); refused != cudaSuccess) {
         detail::record_error(refused);
         return;
@@ -105,6 +119,7 @@ std::string written_argument(const char* arguments, std::size_t index) {
 void refuse_host_pointer(const LaunchSite& site, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
                          std::size_t index, std::size_t count, const char* mangled_type, const void* pointer,
                          const char* arguments) {
+    if (!observed_launch_runs(site, grid, block, dynamic_shared_bytes)) return;
     if (const cudaError_t refused = check_configuration(grid, block); refused != cudaSuccess) {
         detail::record_error(refused);  // a launch CUDA refuses is refused for that first, as run_kernel does
         return;

@@ -95,10 +95,10 @@ bool past_dynamic_shared(Worker& w, std::size_t offset, bool write) {
     message << "illegal memory access in " << kernel_and_block(w) << ": thread " << format(w.current->index)
             << (write ? " wrote" : " read") << " byte " << offset - max_static_shared_bytes
             << " of its extern __shared__ array, but the launch gave the kernel " << w.launch->dynamic_shared_bytes
-            << " bytes of dynamic shared memory (the third argument of <<<grid, block, bytes>>>). The kit launches "
-               "the lab's kernel itself with the contract's <<<grid, block>>> and no dynamic shared memory: declare "
-               "the tiles with their sizes, __shared__ float M_tile[TILE_WIDTH][TILE_WIDTH] (or one array of both, "
-               "carved by pointers)";
+            << " bytes of dynamic shared memory (the third argument of <<<grid, block, bytes>>>, of cudaLaunchKernel "
+               "or cudaLaunchKernelEx). The launch must give the bytes of every tile the kernel carves from its extern "
+               "__shared__ array (the kit's own launch of the lab's kernel gives what the lab's launcher gives); or "
+               "declare the tiles with their sizes, __shared__ float M_tile[TILE_WIDTH][TILE_WIDTH]";
     detail::set_kernel_error(cudaErrorIllegalAddress, message.str());
     return true;
 }

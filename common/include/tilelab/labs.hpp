@@ -9,6 +9,12 @@
 /// The launchers take device pointers, choose the grid and block, and launch; they do not
 /// synchronise or check errors (the grader does both, so that it can report a fault precisely).
 ///
+/// The rule of the kit's own launch: besides calling the launcher, the kit launches each lab's kernel itself, with
+/// the contract's grid and block (each lab's launcher below says which: TILE_WIDTH × TILE_WIDTH blocks, one per tile
+/// of P, or a lab's own block tile and thread count) and with the dynamic shared memory the lab's launcher gives the
+/// kernel (the third `<<< >>>` argument; above 48 KB, with the launcher's `cudaFuncSetAttribute` opt-in). A kernel
+/// must compute P under that launch too; one that works only under a grid or block of its launcher's own fails it.
+///
 /// The kernels and launchers live in the global namespace, as in the textbook, so that a
 /// student's file reads like the chapter it follows.
 #pragma once

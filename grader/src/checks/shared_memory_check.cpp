@@ -72,7 +72,8 @@ TEST_SUITE("shared-memory") {
     TEST_CASE("keeps a tile of M and a tile of N in shared memory") {
         const LabUnderTest& lab = lab_under_test();
         const int t = lab.tile_width;
-        // One run of one block (the CPU backend learns a kernel's static shared memory by running it).
+        // One run of one block (the CPU backend learns a kernel's static shared memory by running it); the dynamic
+        // shared memory is what the kit's launch gives the kernel, the launcher's.
         const int rows = t, inner = 4 * t, cols = t;
         wire::Writer request;
         request.put(wire::Op::attributes).put<std::int32_t>(rows).put<std::int32_t>(inner).put<std::int32_t>(cols);
@@ -85,7 +86,8 @@ TEST_SUITE("shared-memory") {
             FAIL(std::string(error.what()));
         }
         wire::Reader in = body(reply);
-        const auto shared_bytes = in.get<std::uint64_t>();
+        const auto static_bytes = in.get<std::uint64_t>(), dynamic_bytes = in.get<std::uint64_t>();
+        const std::uint64_t shared_bytes = static_bytes + dynamic_bytes;  // tiles in either kind count alike
         const int registers = in.get<std::int32_t>(), blocks_per_sm = in.get<std::int32_t>();
         const bool counted = in.get<std::uint8_t>() != 0;
         in.get<std::uint64_t>();  // threads
@@ -97,11 +99,12 @@ TEST_SUITE("shared-memory") {
         const std::string found = std::to_string(shared_bytes);
         const int threads = t * t;
         MESSAGE(("TILE_WIDTH " + std::to_string(t) + ": " + std::to_string(threads) + " threads and " + found +
-                 " bytes of static shared memory per block (two tiles need " + std::to_string(needed) + "), " +
+                 " bytes of shared memory per block (" + std::to_string(static_bytes) + " static, " +
+                 std::to_string(dynamic_bytes) + " dynamic; two tiles need " + std::to_string(needed) + "), " +
                  std::to_string(registers) + " registers per thread; " + std::to_string(blocks_per_sm) +
                  " blocks (" + std::to_string(blocks_per_sm * threads) + " threads) fit on one multiprocessor"));
         if (shared_bytes < needed)
-            FAIL_CHECK(("the kernel uses " + found + " bytes of static shared memory, but two TILE_WIDTH x TILE_WIDTH "
+            FAIL_CHECK(("the kernel uses " + found + " bytes of shared memory, but two TILE_WIDTH x TILE_WIDTH "
                         "float tiles need 2 * " + std::to_string(t) + " * " + std::to_string(t) + " * 4 = " +
                         std::to_string(needed) + " bytes: this looks like untiled code in a tiled lab. Declare "
                         "__shared__ float M_tile[TILE_WIDTH][TILE_WIDTH] and N_tile the same way, and compute "

@@ -88,10 +88,23 @@ BuildRefusal build_failure(const std::string& output, const std::vector<std::str
     // Correct CUDA that the CPU backend does not emulate: name it, and say that the GPU backend grades it, so that a
     // student does not hunt for an error in right code.
     if (cpu_backend) {
+        // The CPU backend's own word on what it does not emulate (a stand-in header's #error, a warp matrix
+        // fragment's static_assert): that error is the message, wherever it comes among the errors it brings.
+        if (std::regex_search(output, m, std::regex("[^\n]*(#error|static assertion failed:) \"?the CPU backend does not "
+                                                    "emulate ([^\n\"]*)")))
+            return {trimmed(output.substr(static_cast<std::size_t>(m.position(0)),
+                                          output.find('\n', static_cast<std::size_t>(m.position(0))) -
+                                              static_cast<std::size_t>(m.position(0))))
+                        .substr(0, 300),
+                    "the lab uses " + m[2].str() + ". " + not_emulated};
+        // Inline PTX: the host's assembler, not the compiler, refuses it.
+        if (std::regex_search(output, std::regex("Assembler messages:|Error: (no such instruction|unknown pseudo-op)")))
+            return {first_error_line(output, "the host's assembler refused the lab's inline assembly (asm)"),
+                    std::string("the lab has inline PTX (asm(...)), which is GPU machine code. ") + not_emulated};
         if (std::regex_search(output, m, std::regex("fatal error: ([A-Za-z0-9_/.]+[.]h|cuda/[a-z_]+): No such file")))
             return {message, "the lab includes <" + m[1].str() + ">, which the CPU backend does not have. " + not_emulated};
         // GCC quotes names with ‘ ’ in a UTF-8 locale, with ' ' otherwise.
-        if (std::regex_search(output, m, std::regex("error: (‘|')(__[A-Za-z0-9_]+|cuda[A-Z][A-Za-z0-9_]*)(’|') was not declared")))
+        if (std::regex_search(output, m, std::regex("error: (‘|')(__[A-Za-z0-9_]+|cuda[A-Z][A-Za-z0-9_]*|(tex|surf)[0-9A-Z][A-Za-z0-9_]*)(’|') was not declared")))
             return {message, "the lab calls " + m[2].str() + ". " + not_emulated};
         if (std::regex_search(output, m, std::regex("error: (‘|')([A-Za-z0-9_]+)(’|') is not a member of (‘|')(cooperative_groups|cg|nvcuda|wmma|cuda)")))
             return {message, "the lab uses " + m[5].str() + "::" + m[2].str() + ". " + not_emulated};

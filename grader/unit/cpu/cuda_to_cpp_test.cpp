@@ -1,5 +1,5 @@
-// The CPU backend's source rewrite: launches, __shared__ declarations, vector pointers and unroll pragmas, and
-// nothing else, with every line kept.
+// The CPU backend's source rewrite: launches, __shared__ declarations, vector pointers, casts of pointers to
+// integers and unroll pragmas, and nothing else, with every line kept.
 #include <tilelab/cpu/cuda_to_cpp.hpp>
 
 #include <doctest/doctest.h>
@@ -118,6 +118,20 @@ TEST_SUITE("cuda-to-cpp") {
         CHECK(has(out, "float dot(::tilelab::cpu::DevicePointer<const float> a, ::tilelab::cpu::DevicePointer<float> b, int n);"));
         CHECK(has(out, "__global__ void k(float* A, const float* B) {}"));  // kernels take global pointers only
         CHECK(has(out, "load(::tilelab::cpu::DevicePointer<const float> row)"));
+    }
+
+    TEST_CASE("a reinterpret_cast to an integer takes the emulator's pointers too, its type kept as written") {
+        const std::string in =
+            "__device__ bool aligned(const float* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }\n"
+            "void f(float* q) { auto a = reinterpret_cast< std::uintptr_t\n>(q); auto v = reinterpret_cast<const float4*>(q);\n"
+            "  auto r = reinterpret_cast<float&>(a); auto s = reinterpret_cast<Pair<int, int>>(a); }\n";
+        const std::string out = cuda_to_cpp(in);
+        CHECK(lines(out) == lines(in));
+        CHECK(has(out, "return ::tilelab::cpu::address_cast<uintptr_t>(p) % 16 == 0;"));
+        CHECK(has(out, "auto a = ::tilelab::cpu::address_cast< std::uintptr_t\n>(q);"));
+        CHECK(has(out, "::tilelab::cpu::vector_cast<const float4>(q)"));  // a vector cast stays one
+        CHECK(has(out, "reinterpret_cast<float&>(a)"));                   // references and templates are left alone
+        CHECK(has(out, "reinterpret_cast<Pair<int, int>>(a)"));
     }
 
     TEST_CASE("drops the cast to void* of cudaLaunchKernel's kernel, which the CPU backend's launch needs typed") {

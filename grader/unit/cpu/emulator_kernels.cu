@@ -5,6 +5,9 @@
 
 #include <cuda_pipeline.h>
 
+#include <cstddef>
+#include <cstdint>
+
 using tilelab::unit::launch_result;
 
 namespace {
@@ -138,6 +141,27 @@ __global__ void shared_vector_kernel(float* out, int offset) {
     out[0] = v.x;
 }
 
+/// @p p's address modulo 16, by the casts of an alignment test on a __device__ function's pointer parameter.
+__device__ int misalignment(const float* p) {
+    const int by_reinterpret = static_cast<int>(reinterpret_cast<uintptr_t>(p) % 16);
+    const int by_c_cast = static_cast<int>((size_t)p % 16);
+    return by_reinterpret == by_c_cast ? by_reinterpret : -1;
+}
+
+/// One thread writes, for in + @p offset, each cast's address modulo 16 (-1 where two casts disagree): out[0] through
+/// a __device__ function's parameter, out[1] of the plain pointer, out[2] of a float4 pointer made from it (offset a
+/// multiple of 4), out[3] of a shared tile's element @p offset, out[4] 1 when the float4 path is taken and is right.
+__global__ void address_casts_kernel(const float* in, int* out, int offset) {
+    __shared__ __align__(16) float tile[16];
+    const float* p = in + offset;
+    out[0] = misalignment(p);
+    out[1] = reinterpret_cast<uintptr_t>(p) % 16 == (uintptr_t)p % 16 ? static_cast<int>((uintptr_t)p % 16) : -1;
+    const float4* v = reinterpret_cast<const float4*>(in + offset / 4 * 4);
+    out[2] = static_cast<int>(reinterpret_cast<uintptr_t>(v) % 16);
+    out[3] = static_cast<int>((uintptr_t)&tile[offset % 16] % 16);
+    out[4] = reinterpret_cast<uintptr_t>(p) % 16 == 0 ? (v[0].x == p[0] ? 1 : 0) : 0;
+}
+
 /// Stages: each thread copies its float of a chunk of @p in into one of two shared stages with asynchronous
 /// copies, double-buffered, and adds up the whole chunk from the stage once it has landed. @p wait false leaves
 /// out the wait (a race), @p barrier false the barrier after the wait (a race, for another thread's copy).
@@ -181,6 +205,13 @@ cudaError_t shared_vector(float* out, int offset) {
     shared_vector_kernel<<<1, 1>>>(out, offset);
     return launch_result();
 }
+
+cudaError_t address_casts(const float* in, int* out, int offset) {
+    address_casts_kernel<<<1, 1>>>(in, out, offset);
+    return launch_result();
+}
+
+const void* dynamic_sum_kernel_address() { return reinterpret_cast<const void*>(&dynamic_sum_kernel); }
 
 cudaError_t async_sum(const float* in, float* out, int chunks, bool wait, bool barrier) {
     async_sum_kernel<<<1, 32>>>(in, out, chunks, wait, barrier);

@@ -30,6 +30,11 @@ cudaError_t time_fill(int* out, cudaError_t* unwaited_code, float* ms, int* firs
 cudaError_t vector_reverse(const float* in, float* out, int blocks, int offset);
 /// Reads a float4 at float @p offset of a 16-float shared tile holding 0..15; out[0] gets its x.
 cudaError_t shared_vector(float* out, int offset);
+/// For in + @p offset (a device buffer), the address modulo 16 as each kind of pointer-to-integer cast gives it
+/// (address_casts_kernel in emulator_kernels.cu says which is where); out: 5 ints.
+cudaError_t address_casts(const float* in, int* out, int offset);
+/// dynamic_sum's kernel, as a launch names it (LaunchSite::kernel).
+const void* dynamic_sum_kernel_address();
 /// 32 threads add up @p chunks chunks of 32 floats staged by double-buffered asynchronous copies; @p wait and
 /// @p barrier false leave out the wait for the copies or the barrier after it.
 cudaError_t async_sum(const float* in, float* out, int chunks, bool wait, bool barrier);

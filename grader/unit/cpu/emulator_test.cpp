@@ -44,6 +44,21 @@ bool host_can_read(const void* address, std::size_t bytes) {
 
 }  // namespace
 
+namespace {
+// What the launch observer of the test below saw of dynamic_sum's launches, and whether it lets them run.
+struct Seen {
+    static bool observe(const tilelab::cpu::LaunchRequest& request) {
+        if (request.kernel != dynamic_sum_kernel_address()) return true;
+        ++launches, bytes = request.dynamic_shared_bytes, threads = request.block.x;
+        return run;
+    }
+    static inline int launches = 0;
+    static inline std::size_t bytes = 0;
+    static inline unsigned threads = 0;
+    static inline bool run = true;
+};
+}  // namespace
+
 TEST_SUITE("cpu-emulator") {
     TEST_CASE("runs every block and thread with the right indices") {
         const dim3 grid(3, 2);
@@ -86,6 +101,33 @@ TEST_SUITE("cpu-emulator") {
         int got = 0;
         total.copy_to_host(&got, 1);
         CHECK(got == 5050);
+    }
+
+    TEST_CASE("shows each launch to the observer as it was asked for, which may hold it back") {
+        struct Unobserve {
+            ~Unobserve() { tilelab::cpu::observe_launches(nullptr); }
+        } unobserve;
+        std::vector<int> values(10, 1);
+        tilelab::DeviceBuffer<int> device_values(values.size()), total(1);
+        device_values.copy_from_host(values.data(), values.size());
+        const int zero = 0;
+        total.copy_from_host(&zero, 1);
+        tilelab::cpu::observe_launches(&Seen::observe);
+        REQUIRE(dynamic_sum(device_values.data(), total.data(), 10) == cudaSuccess);
+        int got = 0;
+        total.copy_to_host(&got, 1);
+        CHECK(got == 10);
+        CHECK(Seen::launches == 1);
+        CHECK(Seen::bytes == 10 * sizeof(int));
+        CHECK(Seen::threads == 10);
+        // Held back: the launch succeeds and nothing runs.
+        Seen::run = false;
+        total.copy_from_host(&zero, 1);
+        REQUIRE(dynamic_sum(device_values.data(), total.data(), 8) == cudaSuccess);
+        total.copy_to_host(&got, 1);
+        CHECK(got == 0);
+        CHECK(Seen::launches == 2);
+        CHECK(Seen::bytes == 8 * sizeof(int));
     }
 
     TEST_CASE("past 48 KB of dynamic shared memory only after cudaFuncSetAttribute, up to 227 KB, as on a GPU") {
@@ -434,6 +476,25 @@ TEST_SUITE("cpu-emulator-vectors") {
         const std::string message = message_of(code);
         CHECK(message.find("thread (63, 0, 0): a 16-byte vector (float4) read of floats 256 to 259 of a device buffer "
                            "of 258 floats runs outside it") != std::string::npos);
+    }
+
+    TEST_CASE("reinterpret_cast<uintptr_t>(p), (size_t)p: any kind of pointer's address, as an alignment test reads it") {
+        const std::vector<float> values = iota_floats(32);
+        tilelab::DeviceBuffer<float> in(values.size());
+        tilelab::DeviceBuffer<int> out(5);
+        in.copy_from_host(values.data(), values.size());
+        for (const int offset : {0, 1, 4, 6}) {
+            CAPTURE(offset);
+            REQUIRE(address_casts(in.data(), out.data(), offset) == cudaSuccess);
+            int got[5] = {};
+            out.copy_to_host(got, 5);
+            const int expected = offset % 4 * 4;  // cudaMalloc's buffers start 256-byte aligned
+            CHECK(got[0] == expected);            // a __device__ function's parameter, reinterpret_cast and C cast alike
+            CHECK(got[1] == expected);            // a plain pointer
+            CHECK(got[2] == 0);                   // a float4 pointer
+            CHECK(got[3] == expected);            // a shared array's element: the array is 16-byte aligned
+            CHECK(got[4] == (expected == 0 ? 1 : 0));
+        }
     }
 
     TEST_CASE("checks the alignment of float4 reads from shared memory") {

@@ -36,6 +36,27 @@ struct LaunchSite {
 void run_kernel(const LaunchSite& site, dim3 grid, dim3 block, std::size_t dynamic_shared_bytes,
                 std::function<void()> thread_body);
 
+/// @name Observed launches (the kit's runner: what a lab's launcher gives the lab's kernel)
+/// @{
+
+/// A launch as it was asked for, before the runtime checked it.
+struct LaunchRequest {
+    const void* kernel;                ///< The kernel launched (LaunchSite::kernel).
+    dim3 grid;                         ///< Its grid ...
+    dim3 block;                        ///< ... its block ...
+    std::size_t dynamic_shared_bytes;  ///< ... and its dynamic shared memory (the third argument of <<< >>>).
+};
+
+/// Sees each launch as it is asked for; returns false for a launch that must not run (it then does nothing, and
+/// the launch succeeds).
+using LaunchObserver = bool (*)(const LaunchRequest& request);
+
+/// Makes @p observer see every launch from now on (null: none). Called only by the kit's runner
+/// (grader/runner/launch_record.cpp), which learns from the lab's launcher what the kit's own launch of the lab's
+/// kernel gives it; student code may not name it (source_policy.cpp).
+void observe_launches(LaunchObserver observer) noexcept;
+/// @}
+
 /// True when @p pointer may be given to a kernel: null, or memory from cudaMalloc (its guard zones included, so
 /// that an index past either end still faults with the buffer named).
 bool points_to_device_memory(const void* pointer) noexcept;

@@ -58,6 +58,12 @@ public:
     DevicePointer operator--(int) noexcept { DevicePointer old = *this; --element_; return old; }
     std::ptrdiff_t operator-(const DevicePointer& other) const noexcept { return element_ - other.element_; }
     explicit operator bool() const noexcept { return element_ != nullptr; }
+    /// The address as an integer wide enough to hold it: an alignment test's `(uintptr_t)p` or `(size_t)p`.
+    template <class I, class = std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool> &&
+                                                sizeof(I) >= sizeof(void*)>>
+    explicit operator I() const noexcept {
+        return reinterpret_cast<I>(element_);
+    }
     bool operator==(const DevicePointer& other) const noexcept { return element_ == other.element_; }
     bool operator!=(const DevicePointer& other) const noexcept { return element_ != other.element_; }
     bool operator<(const DevicePointer& other) const noexcept { return element_ < other.element_; }

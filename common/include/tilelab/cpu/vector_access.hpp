@@ -89,6 +89,12 @@ public:
         return (address_ - other.address_) / static_cast<std::ptrdiff_t>(sizeof(Value));
     }
     explicit operator bool() const noexcept { return address_ != nullptr; }
+    /// The address as an integer wide enough to hold it: an alignment test's `(uintptr_t)p` or `(size_t)p`.
+    template <class I, class = std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool> &&
+                                                sizeof(I) >= sizeof(void*)>>
+    explicit operator I() const noexcept {
+        return reinterpret_cast<I>(address_);
+    }
     bool operator==(const VectorPointer& other) const noexcept { return address_ == other.address_; }
     bool operator!=(const VectorPointer& other) const noexcept { return address_ != other.address_; }
 

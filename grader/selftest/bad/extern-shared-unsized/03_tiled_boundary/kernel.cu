@@ -1,8 +1,9 @@
 /// @file grader/selftest/bad/extern-shared-unsized/03_tiled_boundary/kernel.cu
-/// @brief Lab 03 with one dynamic shared array carved into two tiles, sized by its own launcher's third <<< >>>
-/// argument (Kirk & Hwu's "dynamic shared memory" style). Right under its launcher, but the kit launches the
-/// kernel itself with the contract's <<<grid, block>>> and no dynamic shared memory: on a GPU the tiles then lie
-/// outside the block's shared memory and the kernel faults; the CPU backend must say the same, not run it.
+/// @brief Lab 03 with one dynamic shared array carved into two tiles (Kirk & Hwu's "dynamic shared memory" style)
+/// whose launcher forgets to size it: no third <<< >>> argument, so the launch gives the kernel no dynamic shared
+/// memory. On a GPU the tiles then lie outside the block's shared memory and the kernel faults; the CPU backend must
+/// say the same, not run it. The kit's own launch gives the kernel what the launcher gives, none here; the same
+/// kernel with the size passed is correct (accept-styles/dynamic-shared/03_tiled_boundary).
 #include <tilelab/labs.hpp>
 
 __global__ void matmul_tiled_boundary_kernel(const float* M, const float* N, float* P, int rows, int inner,
@@ -31,6 +32,5 @@ __global__ void matmul_tiled_boundary_kernel(const float* M, const float* N, flo
 void matmul_tiled_boundary(const float* M, const float* N, float* P, int rows, int inner, int cols) {
     const dim3 block(TILE_WIDTH, TILE_WIDTH);
     const dim3 grid((cols + TILE_WIDTH - 1) / TILE_WIDTH, (rows + TILE_WIDTH - 1) / TILE_WIDTH);
-    const size_t shared_bytes = 2 * TILE_WIDTH * TILE_WIDTH * sizeof(float);
-    matmul_tiled_boundary_kernel<<<grid, block, shared_bytes>>>(M, N, P, rows, inner, cols);
+    matmul_tiled_boundary_kernel<<<grid, block>>>(M, N, P, rows, inner, cols);  // the tiles' bytes are missing
 }

@@ -1,0 +1,7 @@
+/// @file vector_functions.h
+/// @brief The CPU backend's stand-in for CUDA's <vector_functions.h>: make_float2 and make_float4, which the stand-in runtime defines
+/// (cuda_runtime.h, force-included into every lab source). Here so that CUDA's own header, which may be on the
+/// host compiler's path, is never mixed with the stand-in's definitions.
+#pragma once
+
+#include <cuda_runtime.h>
