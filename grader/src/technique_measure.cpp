@@ -27,9 +27,8 @@ double technique_value(TechniqueMeasure measure, const wire::ProbeCounts& counts
     switch (measure) {
         case TechniqueMeasure::global_reads: return per(counts.operand_words_staged, multiply_adds);
         case TechniqueMeasure::shared_reads: return per(counts.shared_reads, multiply_adds);
-        case TechniqueMeasure::vector_accesses:  // the lesser of the two shares: global loads and shared reads
-            return std::min({1.0, per(counts.vector_global_operand_words, counts.operand_words_staged),
-                             per(counts.vector_shared_reads, counts.shared_reads)});
+        case TechniqueMeasure::vector_accesses:
+            return std::min(1.0, per(counts.vector_global_operand_words, counts.operand_words_staged));
         case TechniqueMeasure::async_in_flight: return per(counts.in_flight_reads, counts.shared_reads);
         case TechniqueMeasure::tensor_cores: return std::min(1.0, per(counts.tensor_core_multiply_adds, multiply_adds));
         case TechniqueMeasure::mma_sync: return std::min(1.0, per(counts.mma_sync_multiply_adds, multiply_adds));

@@ -15,7 +15,7 @@ namespace tilelab::grader {
 enum class TechniqueMeasure {
     global_reads,     ///< Operand elements brought into shared memory per multiply-add (the naive kernel reads 2).
     shared_reads,     ///< Shared-memory reads per multiply-add.
-    vector_accesses,  ///< The share of operand words that 16-byte global loads brought (and 16-byte shared reads).
+    vector_accesses,  ///< The share of operand words that 16-byte global loads brought into the tiles.
     async_in_flight,  ///< The share of shared reads made of tiles whose asynchronous copies ran ahead.
     tensor_cores,     ///< The share of the multiply-adds done by warp matrix operations.
     mma_sync,         ///< The share of the multiply-adds done by mma.sync (tilelab/mma.hpp).

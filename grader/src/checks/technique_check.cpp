@@ -77,8 +77,7 @@ std::string stated(TechniqueMeasure measure, double gain, const std::string& ref
         case TechniqueMeasure::shared_reads:
             return "reads shared memory " + fixed(gain, 2) + "x less per multiply-add than " + reference_name;
         case TechniqueMeasure::vector_accesses:
-            return "moves " + percent(gain) + " of its operands by 16-byte accesses (the lesser of global loads and "
-                   "shared reads)";
+            return "brings " + percent(gain) + " of its operands from global memory by 16-byte loads";
         case TechniqueMeasure::async_in_flight:
             return "makes " + percent(gain) + " of its shared reads from tiles whose asynchronous copies ran ahead of "
                    "the multiply-adds";
@@ -140,11 +139,11 @@ std::vector<Probe> probes_of(TechniqueMeasure measure) {
             return {{cpu::hook_shared_store, "stored into shared memory",
                      "both operands of every multiply-add come from the tiles in shared memory"}};
         case TechniqueMeasure::vector_accesses:
+            // Only the global loads: reads from the tiles as float4 are often the compiler's (four consecutive
+            // scalar reads of an aligned row become one LDS.128), which the emulator does not see.
             return {{cpu::hook_vector_global_load, "loaded from global memory by a 16-byte load",
                      "every element of M and N reaches the tiles through a float4 load (the shape's rows are a "
-                     "multiple of 4 long)"},
-                    {cpu::hook_vector_shared_load, "read from shared memory by a 16-byte read",
-                     "the multiply-adds read their operands from both tiles as float4"}};
+                     "multiple of 4 long)"}};
         case TechniqueMeasure::async_in_flight:
             return {{cpu::hook_async_landing, "landed in shared memory by an asynchronous copy",
                      "the tiles the multiply-adds read arrive by __pipeline_memcpy_async, not by ordinary stores"}};
@@ -220,6 +219,9 @@ Shape technique_shape(const LabUnderTest& lab, TechniqueMeasure measure, std::ui
 
 Shape probe_shape(const LabUnderTest& lab, TechniqueMeasure measure, std::uint64_t seed) {
     Shape shape = technique_shape(lab, measure, seed);
+    // 16-byte loads serve whole groups of four inside the matrix: at a partial tile an honest kernel loads the
+    // edge one element at a time, so the evidence for them is taken on whole tiles.
+    if (measure == TechniqueMeasure::vector_accesses) return shape;
     const int tile = lab.tile(), depth = lab.depth();
     const auto draw = [&](const char* what, int options) {
         return static_cast<int>(derive_seed(seed, std::string("probe shape ") + what) %
