@@ -19,15 +19,16 @@ GateModels gate_models(const LabUnderTest& lab, const GateRung& rung) {
 
 std::string gate_program_name(const std::string& model_folder) { return "tilelab-gate-model-" + model_folder; }
 
+std::filesystem::path kit_program_folder() {
+    const char* dir = std::getenv("TILELAB_GATE_REFERENCE_DIR");
+    return dir != nullptr && *dir != '\0' ? std::filesystem::path(dir)
+                                          : std::filesystem::read_symlink("/proc/self/exe").parent_path();
+}
+
 namespace {
 
 namespace fs = std::filesystem;
 
-// Where the gate's kit files are: this checker's own folder, or TILELAB_GATE_REFERENCE_DIR's.
-fs::path gate_folder() {
-    const char* dir = std::getenv("TILELAB_GATE_REFERENCE_DIR");
-    return dir != nullptr && *dir != '\0' ? fs::path(dir) : fs::read_symlink("/proc/self/exe").parent_path();
-}
 
 // Model programs this checker started and no gate uses now: the next gate loads its model into one of them
 // (wire::Op::load_lab) instead of starting a program, and a CUDA context, of its own.
@@ -39,7 +40,7 @@ std::vector<std::unique_ptr<RunnerProcess>>& idle_programs() {
 }  // namespace
 
 std::string gate_program_path(const std::string& model_folder) {
-    const fs::path program = gate_folder() / (gate_program_name(model_folder) + ".so");
+    const fs::path program = kit_program_folder() / (gate_program_name(model_folder) + ".so");
     if (!fs::exists(program))
         throw std::runtime_error("the gate's model " + program.string() +
                                  " is missing: the kit's build makes it next to the checker (rebuild the kit)");
@@ -62,7 +63,7 @@ GateProgram::GateProgram(const std::string& model_folder, int tile_width) : path
         }
     }
     if (!process_) {
-        const fs::path host = gate_folder() / "tilelab-runner-host-gpu";
+        const fs::path host = kit_program_folder() / "tilelab-runner-host-gpu";
         process_ = std::make_unique<RunnerProcess>(
             std::vector<std::string>{host.string(), "--module", path_, "--tile-width", std::to_string(tile_width)},
             checker_options().deadline, true);

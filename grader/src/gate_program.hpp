@@ -11,6 +11,7 @@
 #include "lab_under_test.hpp"
 #include "runner_process.hpp"
 
+#include <filesystem>
 #include <memory>
 #include <string>
 
@@ -25,6 +26,10 @@ struct GateModels {
 /// The models of @p rung of @p lab's gate, from its registry entry; throws std::invalid_argument for a lab without
 /// a gate.
 GateModels gate_models(const LabUnderTest& lab, const GateRung& rung);
+
+/// Where the kit's own programs of model answers are (the gate's, the technique check's): this checker's own folder,
+/// or TILELAB_GATE_REFERENCE_DIR's when set.
+std::filesystem::path kit_program_folder();
 
 /// The name of the gate program of the model in solutions/@p model_folder: "tilelab-gate-model-<folder>".
 std::string gate_program_name(const std::string& model_folder);

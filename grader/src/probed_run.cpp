@@ -1,6 +1,7 @@
 // See probed_run.hpp: a multiply with the operand probe on, against the lab's program or a model answer's.
 #include "probed_run.hpp"
 
+#include "gate_program.hpp"
 #include "guarded_buffer.hpp"
 #include "runner_process.hpp"
 
@@ -64,16 +65,11 @@ public:
     std::string who() const override { return "the kit's launch of the kernel"; }
 };
 
-fs::path model_folder_path() {
-    const char* dir = std::getenv("TILELAB_GATE_REFERENCE_DIR");
-    return dir != nullptr && *dir != '\0' ? fs::path(dir) : fs::read_symlink("/proc/self/exe").parent_path();
-}
-
 // A model answer's CPU-backend program: the kit's own code, so it runs unconfined, with the check's deadline.
 class ModelProgram final : public ProbeTarget {
 public:
     ModelProgram(const std::string& folder, std::string name) : name_(std::move(name)) {
-        const fs::path program = model_folder_path() / ("tilelab-technique-model-" + folder);
+        const fs::path program = kit_program_folder() / ("tilelab-technique-model-" + folder);
         if (!fs::exists(program))
             throw std::runtime_error("the technique check's model program " + program.string() +
                                      " is missing: the kit's build makes it next to the checker (rebuild the kit)");
@@ -111,7 +107,7 @@ ProbeOperands probe_operands(const Shape& shape, std::uint64_t seed, InputPrecis
 
 std::unique_ptr<ProbeTarget> lab_program() { return std::make_unique<LabProgram>(); }
 
-bool models_built() { return fs::exists(model_folder_path() / "tilelab-technique-models"); }
+bool models_built() { return fs::exists(kit_program_folder() / "tilelab-technique-models"); }
 
 std::unique_ptr<ProbeTarget> model_program(const std::string& folder, const std::string& name) {
     return std::make_unique<ModelProgram>(folder, name);
