@@ -2,8 +2,10 @@
 # Doxygen input filter for the Markdown pages (docs/Doxyfile.in):
 #   markdown_filter.sh <source dir> <generated dir> <YES|NO: MathJax> <page.md>
 # The pages are written to read well on a code host too; this turns them into what the site shows:
-# - figures and data are linked by their path in the repository; on the site they sit next to the pages; links
-#   to the API's headers become links to their pages;
+# - figures and data are linked by their path in the repository (../../docs/figures/ from a handout, ../figures/
+#   from a run log in docs/benchmarks/); on the site they sit next to the pages; links
+#   to the API's headers become links to their pages; a link to a section of another page (page.md#anchor), which
+#   Doxygen would leave as it is, becomes a reference to the section's anchor (anchors are the site's, not a page's);
 # - "<!-- site: ... -->" lines, invisible on a code host, become what only the site has:
 #     <!-- site: toc -->         the page's table of contents
 #     <!-- site: points -->      the lab's points, generated from grader/labs.json (docs/site/points_tables.cmake),
@@ -22,10 +24,10 @@ relative=${page#"$src"/}
 folder=${relative%/*}
 lab=$(printf '%s\n' "$relative" | sed -n 's|^labs/\([0-9][0-9]*\)_.*|lab\1|p')
 # Links to headers of the kit's API become references to their pages; links to a lab's own .cu files become plain
-# names (the page shows the stub itself).
-sed -e 's|\.\./\.\./docs/figures/|figures/|g' -e 's|(figures/\([^)]*\.csv\))|(\1)|g' \
+# names (the page shows the stub itself); links to a section of another page, references to the section's anchor.
+sed -e 's|\.\./\.\./docs/figures/|figures/|g' -e 's|(\.\./figures/|(figures/|g' -e 's|(figures/\([^)]*\.csv\))|(\1)|g' \
     -e 's|\[\([^]]*\)\]([./]*common/include/tilelab/\([a-z_]*\.hpp\))|@ref \2 "\1"|g' \
-    -e 's|\[\([^]]*\)\](\([a-z_]*\.cu\))|\1|g' "$page" |
+    -e 's|\[\([^]]*\)\](\([a-z_]*\.cu\))|\1|g' -e 's|\](\([^)# ]*\.md\)#\([A-Za-z0-9_]*\))|](@ref \2)|g' "$page" |
 LC_ALL=C awk -v generated="$generated" -v folder="$folder" -v lab="$lab" -v math="$math" '
 # $$...$$ (on one line) outside code spans becomes a displayed formula, \f[...\f]; $...$ an inline one, \f$...\f$;
 # a $ followed by a space, or with no closing $, stays.

@@ -9,6 +9,15 @@ set(TILELAB_DOCS_PAGES
     labs/08_warp_tiled/README.md labs/09_tensor_cores/README.md labs/10_mma_sync/README.md
     docs/grading.md docs/cpu-backend.md docs/resources.md docs/benchmarks.md docs/instructors.md docs/contributing.md
     docs/search.md)
+# The benchmarks' run logs (docs/benchmarks/<date>-<topic>.md), one page each, reached from the benchmarks page by its
+# links: pages of the site (their anchors are Doxygen's, as every page's), but not of its sidebar, which is the
+# student's way through the site (docs/site/tree_without_logs.sh takes them out of it, after Doxygen; the full-text
+# search leaves them out). Doxygen names each page md_docs_benchmarks_<date>_<topic>: the prefix below.
+get_filename_component(tilelab_docs_root "${CMAKE_CURRENT_LIST_DIR}/../.." ABSOLUTE)
+file(GLOB TILELAB_DOCS_LOG_PAGES RELATIVE "${tilelab_docs_root}" "${tilelab_docs_root}/docs/benchmarks/*.md")
+list(SORT TILELAB_DOCS_LOG_PAGES)
+list(APPEND TILELAB_DOCS_PAGES ${TILELAB_DOCS_LOG_PAGES})
+set(TILELAB_DOCS_LOG_PREFIX md_docs_benchmarks_)
 
 # English is the source, at the site's root. Each language below has its site in a folder of it (html/es/...),
 # built from docs/i18n/<language>/<page> for the translated pages and the English page for the others

@@ -1,7 +1,7 @@
 # cmake -DHTML_DIR=<site> -P check_navigation.cmake
 # The site leads a student from lab to lab: the grading page exists; the sidebar has a "Labs" node whose children
-# are the lab pages in order; and every lab page ends with links to the lab before it, the lab after it and the
-# grading page.
+# are the lab pages in order; every lab page ends with links to the lab before it, the lab after it and the
+# grading page; and the benchmarks' run logs are reached from the benchmarks page, not from the sidebar.
 cmake_minimum_required(VERSION 3.22...3.25)
 set(problems "")
 if(NOT EXISTS "${HTML_DIR}/grading.html")
@@ -26,6 +26,36 @@ else()
     list(APPEND problems "the \"Labs\" node lists ${children}, not the lab pages in order (${labs})")
   endif()
 endif()
+
+# The benchmarks' run logs (docs/site/pages.cmake): pages of the site that the benchmarks page links to, each of
+# them, and that the sidebar leaves out (docs/site/tree_without_logs.sh): records of runs, not the student's way.
+include("${CMAKE_CURRENT_LIST_DIR}/../site/pages.cmake")
+list(LENGTH TILELAB_DOCS_LOG_PAGES log_count)
+file(GLOB logs RELATIVE "${HTML_DIR}" "${HTML_DIR}/${TILELAB_DOCS_LOG_PREFIX}*.html")
+list(LENGTH logs log_pages)
+if(NOT log_pages EQUAL log_count)
+  list(APPEND problems "${log_pages} run log pages (${TILELAB_DOCS_LOG_PREFIX}*.html) for the ${log_count} logs of docs/benchmarks/")
+endif()
+file(GLOB tree_files "${HTML_DIR}/navtree*.js" "${HTML_DIR}/md_docs_benchmarks.js")
+set(tree "")
+foreach(tree_file IN LISTS tree_files)
+  file(READ "${tree_file}" text)
+  string(APPEND tree "${text}")
+endforeach()
+set(benchmarks "")
+if(EXISTS "${HTML_DIR}/md_docs_benchmarks.html")
+  file(READ "${HTML_DIR}/md_docs_benchmarks.html" benchmarks)
+endif()
+foreach(log IN LISTS logs)
+  string(FIND "${tree}" "\"${log}" in_tree)
+  if(NOT in_tree EQUAL -1)
+    list(APPEND problems "the sidebar lists the run log ${log}")
+  endif()
+  string(FIND "${benchmarks}" "href=\"${log}" linked)
+  if(linked EQUAL -1)
+    list(APPEND problems "the benchmarks page (md_docs_benchmarks.html) does not link to the run log ${log}")
+  endif()
+endforeach()
 
 math(EXPR last "${count} - 1")
 foreach(i RANGE ${last})
@@ -60,6 +90,7 @@ foreach(i RANGE ${last})
 endforeach()
 if(problems)
   list(JOIN problems "\n  " report)
-  message(FATAL_ERROR "the site does not lead from lab to lab:\n  ${report}")
+  message(FATAL_ERROR "the site does not lead from lab to lab, or its sidebar lists a run log:\n  ${report}")
 endif()
-message("${count} lab pages, in order in the sidebar's Labs node, each ending with links to its neighbours and the grading page")
+message("${count} lab pages, in order in the sidebar's Labs node, each ending with links to its neighbours and the grading "
+        "page; ${log_pages} run logs, linked from the benchmarks page, none in the sidebar")
