@@ -69,6 +69,8 @@ _tilelab_add_technique_decoy(lab03-launder-rescale 03_tiled_boundary fail "${_wr
 _tilelab_add_technique_decoy(lab05-detect-switch 05_coarsened fail "works differently depending on the values" technique)
 _tilelab_add_technique_decoy(lab05-launder 05_coarsened fail "${_wrote}|may not declare" technique)
 _tilelab_add_technique_decoy(lab05-private-slots 05_coarsened fail "do not share their tiles" technique)
+_tilelab_add_technique_decoy(lab05-raw-reads 05_coarsened fail "reads shared memory [0-9.]+x less per multiply-add than" technique)
+_tilelab_add_technique_decoy(lab05-memcpy-reads 05_coarsened fail "reads shared memory [0-9.]+x less per multiply-add than" technique)
 _tilelab_add_technique_decoy(lab06-detect-switch 06_register_tiled fail "works differently depending on the values" technique)
 _tilelab_add_technique_decoy(lab06-launder 06_register_tiled fail "${_wrote}|may not declare" technique)
 _tilelab_add_technique_decoy(lab06-private-slots 06_register_tiled fail "do not share their tiles" technique)

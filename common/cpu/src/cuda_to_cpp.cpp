@@ -365,6 +365,115 @@ void rewrite_address_casts(const std::string& s, const Scan& sc, std::vector<Edi
     }
 }
 
+// The bodies of __global__ and __device__ functions, as [open brace, close brace] ranges.
+std::vector<std::pair<std::size_t, std::size_t>> device_bodies(const std::string& s, const Scan& sc) {
+    std::vector<std::pair<std::size_t, std::size_t>> bodies;
+    for (const char* word : {"__global__", "__device__"})
+        for (std::size_t at = find_code(s, sc, word, 0); at != std::string::npos; at = find_code(s, sc, word, at + 1)) {
+            int parens = 0;  // the body: the first '{' outside parentheses, unless a ';' or '=' (a declaration) is first
+            std::size_t i = at;
+            for (; i < s.size(); ++i) {
+                if (!sc.code[i]) continue;
+                if (s[i] == '(') ++parens;
+                if (s[i] == ')') --parens;
+                if (parens == 0 && (s[i] == '{' || s[i] == ';' || s[i] == '=')) break;
+            }
+            if (i >= s.size() || s[i] != '{') continue;
+            const std::size_t close = matching_close(s, sc, i);
+            if (close != std::string::npos) bodies.emplace_back(i, close);
+        }
+    std::sort(bodies.begin(), bodies.end());
+    std::vector<std::pair<std::size_t, std::size_t>> outermost;  // "__device__" inside a body names no second one
+    for (const auto& body : bodies)
+        if (outermost.empty() || body.first > outermost.back().second) outermost.push_back(body);
+    return outermost;
+}
+
+// "[const] T [const] *" (T one or more words, "::" allowed), as "const T" or "T"; "" when it is not that, or when T is
+// void or a vector type (their casts have rewrites of their own).
+std::string pointer_cast_target(const std::string& text) {
+    std::string words, word;
+    bool is_const = false, star = false;
+    auto flush = [&] {
+        if (word == "const") is_const = true;
+        else if (!word.empty()) words += (words.empty() ? "" : " ") + word;
+        word.clear();
+    };
+    for (char c : text) {
+        if (star && !std::isspace(static_cast<unsigned char>(c))) return "";
+        if (is_word(c) || c == ':') word += c;
+        else if (c == '*') { flush(); star = true; }
+        else if (std::isspace(static_cast<unsigned char>(c))) flush();
+        else return "";
+    }
+    flush();
+    if (!star || words.empty() || words == "void" || is_vector_type(words) || words.find("::::") != std::string::npos ||
+        !(std::isalpha(static_cast<unsigned char>(words[0])) || words[0] == '_' || words[0] == ':'))
+        return "";
+    return (is_const ? "const " : "") + words;
+}
+
+// In device code, "(float*)x", "reinterpret_cast<float*>(x)" and "static_cast<float*>(x)" ->
+// "(::tilelab::cpu::CastPointer<float>)x" and "::tilelab::cpu::CastPointer<float>(x)": a checked pointer, so that no
+// plain T* reads a shared array past the race checks and the technique check (address_cast.hpp).
+void rewrite_pointer_casts(const std::string& s, const Scan& sc, std::vector<Edit>& edits) {
+    for (const auto& [open_brace, close_brace] : device_bodies(s, sc)) {
+        for (std::size_t at = open_brace + 1; at < close_brace; ++at) {
+            if (!sc.code[at]) continue;
+            for (const char* keyword : {"reinterpret_cast", "static_cast"}) {
+                const std::size_t n = std::string(keyword).size();
+                if (s.compare(at, n, keyword) != 0 || (at > 0 && is_word(s[at - 1]))) continue;
+                std::size_t open = at + n;
+                while (open < s.size() && std::isspace(static_cast<unsigned char>(s[open]))) ++open;
+                if (open >= s.size() || s[open] != '<') continue;
+                const std::size_t close = s.find('>', open);
+                if (close == std::string::npos) continue;
+                const std::string target = pointer_cast_target(s.substr(open + 1, close - open - 1));
+                if (!target.empty())
+                    edits.push_back(Edit{at, close + 1, "::tilelab::cpu::CastPointer<" + target + ">" +
+                                                            newlines_in(s.substr(at, close + 1 - at))});
+            }
+            if (s[at] != '(') continue;
+            std::size_t before = at;  // a cast's '(' follows an operator, a bracket or "return"; a call's, a name
+            while (before > 0 && std::isspace(static_cast<unsigned char>(s[before - 1]))) --before;
+            if (before > 0 && (s[before - 1] == ')' || s[before - 1] == ']' || is_word(s[before - 1]))) {
+                std::size_t w = before;
+                while (w > 0 && is_word(s[w - 1])) --w;
+                if (s.substr(w, before - w) != "return") continue;
+            }
+            const std::size_t close = s.find(')', at);
+            if (close == std::string::npos || close > close_brace) continue;
+            std::size_t next = close + 1;  // an operand follows a cast
+            while (next < s.size() && std::isspace(static_cast<unsigned char>(s[next]))) ++next;
+            if (next >= s.size() || !(is_word(s[next]) || s[next] == '(' || s[next] == '&' || s[next] == '*')) continue;
+            const std::string target = pointer_cast_target(s.substr(at + 1, close - at - 1));
+            if (!target.empty())
+                edits.push_back(Edit{at, close + 1, "(::tilelab::cpu::CastPointer<" + target + ">)" +
+                                                        newlines_in(s.substr(at, close + 1 - at))});
+        }
+    }
+}
+
+// In device code, "memcpy(", "std::memcpy(", "::memcpy(" and "__builtin_memcpy(" -> "::tilelab::cpu::device_memcpy(":
+// bytes moved into or out of shared memory are the element stores and reads they are (device_memcpy.hpp).
+void rewrite_device_memcpy(const std::string& s, const Scan& sc, std::vector<Edit>& edits) {
+    for (const auto& [open_brace, close_brace] : device_bodies(s, sc))
+        for (const char* name : {"memcpy", "__builtin_memcpy"})
+            for (std::size_t at = find_code(s, sc, name, open_brace); at != std::string::npos && at < close_brace;
+                 at = find_code(s, sc, name, at + 1)) {
+                std::size_t open = at + std::string(name).size();
+                while (open < s.size() && std::isspace(static_cast<unsigned char>(s[open]))) ++open;
+                if (open >= s.size() || s[open] != '(') continue;
+                std::size_t begin = at;  // "std::" or "::" before it goes too
+                if (begin >= 2 && s.compare(begin - 2, 2, "::") == 0) {
+                    begin -= 2;
+                    if (begin >= 3 && s.compare(begin - 3, 3, "std") == 0 && (begin == 3 || !is_word(s[begin - 4])))
+                        begin -= 3;
+                }
+                edits.push_back(Edit{begin, at + std::string(name).size(), "::tilelab::cpu::device_memcpy"});
+            }
+}
+
 // A pointer type "const float4* __restrict__" -> "::tilelab::cpu::VectorPointer<const float4>".
 void rewrite_vector_pointers(const std::string& s, const Scan& sc, std::vector<Edit>& edits) {
     for (const char* name : {"float4", "float2"}) {
@@ -644,6 +753,8 @@ std::string cuda_to_cpp(const std::string& source) {
     std::vector<std::pair<std::size_t, std::size_t>> casts;
     for (const Edit& edit : small) casts.emplace_back(edit.begin, edit.end);
     rewrite_address_casts(source, sc, small);
+    rewrite_pointer_casts(source, sc, small);
+    rewrite_device_memcpy(source, sc, small);
     rewrite_vector_pointers(source, sc, small);
     rewrite_local_pointers(source, sc, small);
     rewrite_device_parameters(source, sc, small);

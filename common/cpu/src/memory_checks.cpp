@@ -3,6 +3,8 @@
 
 #include "runtime_state.hpp"
 
+#include <tilelab/cpu/address_cast.hpp>
+
 #include <cstdint>
 #include <string>
 
@@ -57,3 +59,17 @@ void check_device_access(const unsigned char* address, std::size_t bytes, std::s
 }
 
 }  // namespace tilelab::cpu::detail
+
+namespace tilelab::cpu {
+
+void untracked_shared_cast() {
+    detail::kernel_fault(cudaErrorInvalidValue, "untracked pointer into shared memory",
+                         "a pointer into shared memory was cast to a pointer type other than a scalar's (float, int, "
+                         "double, ...; not volatile), float2 or float4 (cudaErrorInvalidValue on the CPU backend, which follows "
+                         "every shared-memory access to check it for races and to see which data the multiply-adds "
+                         "read)\n"
+                         "  hint: read the tile through float, float2 or float4 pointers (or index the __shared__ "
+                         "array itself); a struct or int4 pointer into shared memory is not followed");
+}
+
+}  // namespace tilelab::cpu

@@ -149,4 +149,37 @@ TEST_SUITE("cuda-to-cpp") {
         CHECK(has(out, "  cudaLaunchKernel((void**)k, g, b, a);\n"));  // not a cast to void*: left alone
         CHECK(has(out, "  cudaLaunchKernelExC(&c, (void*)k, a);\n"));  // another function
     }
+
+    TEST_CASE("pointer casts in device code become checked pointers, so no plain pointer reads a tile unseen") {
+        const std::string in =
+            "__global__ void k(const float* A) {\n"
+            "    extern __shared__ unsigned char bytes[];\n"
+            "    float* tile = reinterpret_cast<float*>(bytes);\n"
+            "    float v = *(const float*)&tile[1] + sizeof(float*) + f(A)[0];\n"
+            "    int4* q = (int4\n *) tile; auto z = static_cast<float const*>(nullptr);\n"
+            "    if ((float*)A == nullptr) return; float4 w = *(float4*)A; void* u = (void*)A;\n"
+            "}\n"
+            "__device__ float g(float* p);\n"
+            "void host() { float* h = (float*)malloc(4); auto c = reinterpret_cast<float*>(h); }\n";
+        const std::string out = cuda_to_cpp(in);
+        CHECK(lines(out) == lines(in));
+        CHECK(has(out, "as_pointer<float>( ::tilelab::cpu::CastPointer<float>(bytes));"));
+        CHECK(has(out, "*(::tilelab::cpu::CastPointer<const float>)&tile[1] + sizeof(float*) + f(A)[0]"));
+        CHECK(has(out, "int4* q = (::tilelab::cpu::CastPointer<int4>)\n tile;"));  // the line kept
+        CHECK(has(out, "::tilelab::cpu::CastPointer<const float>(nullptr)"));
+        CHECK(has(out, "if ((::tilelab::cpu::CastPointer<float>)A == nullptr)"));
+        CHECK(has(out, "(::tilelab::cpu::VectorPointer<float4> )A"));  // vector casts keep their own rewrite
+        CHECK(has(out, "(void*)A"));                                    // void* is no element type
+        CHECK(has(out, "(float*)malloc(4)"));                           // host code is left alone
+        CHECK(has(out, "reinterpret_cast<float*>(h)"));
+    }
+
+    TEST_CASE("memcpy in device code moves shared memory as element reads and stores, host code keeps its own") {
+        const std::string out = cuda_to_cpp(
+            "__device__ void f(float* d, const float* s) { memcpy(d, s, 16); std::memcpy(d, s, 4); __builtin_memcpy (d, s, 4); }\n"
+            "void host(float* d, float* s) { std::memcpy(d, s, 4); cuda::memcpy_async(d, s, 4); }\n");
+        CHECK(has(out, "{ ::tilelab::cpu::device_memcpy(d, s, 16); ::tilelab::cpu::device_memcpy(d, s, 4); "
+                       "::tilelab::cpu::device_memcpy (d, s, 4); }"));
+        CHECK(has(out, "void host(float* d, float* s) { std::memcpy(d, s, 4); cuda::memcpy_async(d, s, 4); }"));
+    }
 }

@@ -9,14 +9,63 @@
 /// an integer goes through their explicit conversion (shared_pointer.hpp, vector_access.hpp). The integer is the
 /// address the emulator uses, whose alignment is what a GPU's would be: a device buffer starts 256-byte aligned, as
 /// cudaMalloc's does, and each shared declaration keeps its alignment from the start of the block's shared memory.
+///
+/// Pointer-to-pointer casts in device code, `(float*)x`, `reinterpret_cast<float*>(x)` and `static_cast<float*>(x)`,
+/// become CastPointer<float>: a plain T* would read a shared array's elements past the race checks and past what the
+/// technique check counts (a tile read through `(const float*)&tile[0][0]` would not be a shared-memory read).
 #pragma once
 
 #include <tilelab/cpu/shared_pointer.hpp>
 #include <tilelab/cpu/vector_access.hpp>
 
+#include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 namespace tilelab::cpu {
+
+bool is_block_shared_address(const void* address) noexcept;
+/// Ends the running CUDA thread: a pointer into shared memory was cast to a type the CPU backend cannot follow.
+[[noreturn]] void untracked_shared_cast();
+
+/// A rewritten pointer cast in device code to a type whose accesses the CPU backend does not follow through shared
+/// memory (a struct, int4): the plain pointer, or the kernel's failure where the address is in the block's shared
+/// memory, whose accesses must stay seen. Converts to S* as the cast's result would.
+template <class S>
+class ForeignPointer {
+public:
+    /// The null pointer.
+    explicit ForeignPointer(std::nullptr_t) noexcept : pointer_(nullptr) {}
+    /// From any pointer.
+    template <class U>
+    explicit ForeignPointer(U* any) : pointer_(checked(static_cast<const void*>(any))) {}
+    /// From a `__device__` function's pointer parameter.
+    template <class U>
+    explicit ForeignPointer(DevicePointer<U> any) : pointer_(checked(static_cast<const void*>(any.element()))) {}
+    /// From a vector pointer.
+    template <class V>
+    explicit ForeignPointer(VectorPointer<V> any) : pointer_(checked(any.address())) {}
+    /// From an integer holding an address.
+    template <class I, class = std::enable_if_t<std::is_integral_v<I>>>
+    explicit ForeignPointer(I address)
+        : pointer_(checked(reinterpret_cast<const void*>(static_cast<std::uintptr_t>(address)))) {}
+
+    operator S*() const noexcept { return pointer_; }  // NOLINT: the cast's result
+    S* operator->() const noexcept { return pointer_; }
+
+private:
+    static S* checked(const void* address) {
+        if (is_block_shared_address(address)) untracked_shared_cast();
+        return static_cast<S*>(const_cast<void*>(address));
+    }
+    S* pointer_;
+};
+
+/// The type a rewritten cast to `S*` makes: a checked DevicePointer for a scalar, else (a struct, int4, a volatile
+/// scalar) a ForeignPointer.
+template <class S>
+using CastPointer = std::conditional_t<std::is_arithmetic_v<std::remove_cv_t<S>> && !std::is_volatile_v<S>,
+                                       DevicePointer<S>, ForeignPointer<S>>;
 
 /// A rewritten `reinterpret_cast<I>(pointer)` of a plain pointer: that cast.
 template <class I, class T>

@@ -292,3 +292,4 @@ cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t* config, void (*kernel)(
 
 #include <tilelab/cpu/shared_pointer.hpp>
 #include <tilelab/cpu/address_cast.hpp>
+#include <tilelab/cpu/device_memcpy.hpp>

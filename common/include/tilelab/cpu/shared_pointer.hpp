@@ -15,6 +15,7 @@
 #include <tilelab/cpu/vector_access.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 
 namespace tilelab::cpu {
@@ -43,6 +44,25 @@ public:
     DevicePointer(Shared<U>* shared) noexcept : element_(shared) {}  // NOLINT: to const from non-const
     template <class U, class = std::enable_if_t<std::is_const_v<T> && std::is_same_v<U, Value>>>
     DevicePointer(DevicePointer<U> other) noexcept : element_(other.element()) {}  // NOLINT
+
+    /// A rewritten cast in device code, `(float*)x` or `reinterpret_cast<float*>(x)` (address_cast.hpp's
+    /// CastPointer): whatever @p any points to, shared memory of another element type included (an
+    /// `extern __shared__ unsigned char` array carved into floats), each access stays checked and seen.
+    template <class U, std::enable_if_t<!std::is_same_v<std::remove_cv_t<U>, Value>, int> = 0>
+    explicit DevicePointer(U* any) noexcept
+        : element_(static_cast<Element*>(const_cast<void*>(static_cast<const void*>(any)))) {}
+    /// ... of a pointer to const elements (the cast takes const away, as a C-style cast may).
+    template <class C = T, std::enable_if_t<!std::is_const_v<C>, long> = 0>
+    explicit DevicePointer(const Value* any) noexcept
+        : element_(reinterpret_cast<Element*>(const_cast<Value*>(any))) {}
+    /// ... of a `__device__` function's pointer parameter of another element type (or to const).
+    template <class U, std::enable_if_t<!std::is_same_v<U, T> && !(std::is_const_v<T> && std::is_same_v<U, Value>), int> = 0>
+    explicit DevicePointer(DevicePointer<U> other) noexcept
+        : element_(static_cast<Element*>(const_cast<void*>(static_cast<const void*>(other.element())))) {}
+    /// ... of an integer holding an address (`(float*)(base + offset)` after a `(uintptr_t)` cast).
+    template <class I, std::enable_if_t<std::is_integral_v<I> && !std::is_same_v<I, bool>, unsigned> = 0>
+    explicit DevicePointer(I address) noexcept
+        : element_(reinterpret_cast<Element*>(static_cast<std::uintptr_t>(address))) {}
 
     /// Element @p i: reads and writes go through the race tracking when it is in shared memory.
     Element& operator[](std::ptrdiff_t i) const noexcept { return element_[i]; }

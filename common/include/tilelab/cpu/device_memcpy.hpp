@@ -1,0 +1,35 @@
+/// @file device_memcpy.hpp
+/// @brief `memcpy` in device code on the CPU backend: the build rewrites `memcpy`, `std::memcpy` and
+/// `__builtin_memcpy` inside `__global__` and `__device__` functions into device_memcpy (tools/tilelab_cuda_to_cpp),
+/// which moves the bytes that lie in the block's shared memory as the reads and stores of its elements they are: a
+/// plain memcpy would move tile data past the race checks and past what the technique check sees.
+#pragma once
+
+#include <tilelab/cpu/kernel_language.hpp>
+
+#include <cstddef>
+#include <cstring>
+
+namespace tilelab::cpu {
+
+/// A rewritten device-code `memcpy(destination, source, bytes)`: word by word (then byte by byte) through Shared<T>
+/// where either side is in the block's shared memory, a plain copy elsewhere. Returns @p destination.
+inline void* device_memcpy(void* destination, const void* source, std::size_t bytes) noexcept {
+    auto* to = static_cast<unsigned char*>(destination);
+    const auto* from = static_cast<const unsigned char*>(source);
+    std::size_t at = 0;
+    const auto copy = [&](auto element, std::size_t size) {
+        using T = decltype(element);
+        const bool from_shared = is_block_shared_address(from + at), to_shared = is_block_shared_address(to + at);
+        T value;
+        if (from_shared) value = *reinterpret_cast<const Shared<T>*>(from + at);  // a counted, race-checked read
+        else std::memcpy(&value, from + at, size);
+        if (to_shared) *reinterpret_cast<Shared<T>*>(to + at) = value;  // a store the checks see
+        else std::memcpy(to + at, &value, size);
+    };
+    for (; at + sizeof(float) <= bytes; at += sizeof(float)) copy(float{}, sizeof(float));
+    for (; at < bytes; ++at) copy(static_cast<unsigned char>(0), 1);
+    return destination;
+}
+
+}  // namespace tilelab::cpu
