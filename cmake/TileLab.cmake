@@ -344,13 +344,13 @@ function(_tilelab_add_sanitizer_tests prefix lab tile_width backend labels)
 endfunction()
 
 # tilelab_add_lab(SUBMISSION <name> ROOT <dir> LAB <folder> TILE_WIDTH <n> [BACKEND gpu|cpu]
-#                 [EXPECT <mode>] [MATCH <regex>] [TIMEOUT <seconds>] [SUITES <suite>...] [SKIP_CHECKS <suite>...]
-#                 [LABELS <label>...])
+#                 [EXPECT <mode>] [MATCH <regex>] [TABLE_MATCH <regex>] [TIMEOUT <seconds>] [SUITES <suite>...]
+#                 [SKIP_CHECKS <suite>...] [LABELS <label>...])
 # Tests are named <submission>.<lab>.tw<n>[.cpu].<check>: the CPU backend's carry ".cpu" and the label cpu,
 # the GPU backend's the label gpu. EXPECT pass (the default): every check must pass; the self-test's other modes
 # are grader/selftest/expectations.cmake's.
 function(tilelab_add_lab)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "" "SUBMISSION;ROOT;LAB;TILE_WIDTH;BACKEND;EXPECT;MATCH;TIMEOUT"
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "SUBMISSION;ROOT;LAB;TILE_WIDTH;BACKEND;EXPECT;MATCH;TABLE_MATCH;TIMEOUT"
                         "SUITES;SKIP_CHECKS;LABELS")
   _tilelab_default(arg_EXPECT pass)
   _tilelab_default(arg_BACKEND gpu)
@@ -382,7 +382,8 @@ function(tilelab_add_lab)
     _tilelab_add_sanitizer_tests(${prefix} ${arg_LAB} ${arg_TILE_WIDTH} ${backend} "${labels}" ${program})
     return()
   endif()
-  _tilelab_add_expectation(${prefix} ${arg_EXPECT} "${arg_MATCH}" "${arg_TIMEOUT}" ${target} ${backend} "${labels}"
+  _tilelab_add_expectation(${prefix} ${arg_EXPECT} "${arg_MATCH}" "${arg_TABLE_MATCH}" "${arg_TIMEOUT}" ${target}
+                           ${backend} "${labels}"
                            "${arg_SUITES}" "${suites}" ${program})
 endfunction()
 

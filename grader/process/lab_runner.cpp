@@ -109,7 +109,8 @@ bool launch_or_memory_error(int code) {
     }
 }
 
-std::string describe(const ReplyHeader& header, const std::string& who, const std::string& launch_rule) {
+std::string describe(const ReplyHeader& header, const std::string& who, const std::string& launch_rule,
+                     const std::string& diagnosis) {
     switch (header.status) {
         case wire::Status::cuda_error: {
             // The runner says "kernel failed: ..." (or "launch failed: ..."): after a @p who that names the kernel
@@ -119,11 +120,20 @@ std::string describe(const ReplyHeader& header, const std::string& who, const st
             if (who.size() >= kernel.size() && who.compare(who.size() - kernel.size(), kernel.size(), kernel) == 0 &&
                 (message.rfind("kernel failed", 0) == 0 || message.rfind("launch failed", 0) == 0))
                 message.erase(0, message.find(' ') + 1);
+            // The checker's own account goes first, before the runner's lines (which may hold hints of their own):
+            // the diagnosis of the fault, or the rule of the kit's launch that a launch or memory error broke. The
+            // first hint is the line the points table shows (check_record.hpp).
+            std::string own = diagnosis;
+            if (own.empty() && !launch_rule.empty() && launch_or_memory_error(header.code)) own = launch_rule;
+            if (!own.empty()) {
+                const std::size_t end = message.find('\n');
+                return who + " " + message.substr(0, end) + "\n  hint: " + own +
+                       (end == std::string::npos ? std::string() : message.substr(end));
+            }
             std::string text = who + " " + message;
             // The CPU backend names the missing barrier: that is the hint (and the reason in the report).
             const std::size_t missing = header.message.find("A barrier is missing between");
             std::string hint = hint_for(static_cast<cudaError_t>(header.code));
-            if (!launch_rule.empty() && launch_or_memory_error(header.code)) hint = launch_rule;
             if (missing != std::string::npos)
                 hint = header.message.substr(missing, header.message.find(':', missing) - missing) +
                        ": add a __syncthreads() there";
@@ -143,8 +153,9 @@ std::string describe(const ReplyHeader& header, const std::string& who, const st
 }
 }  // namespace
 
-LabError::LabError(const ReplyHeader& header, const std::string& who, const std::string& launch_rule)
-    : std::runtime_error(describe(header, who, launch_rule)), context_lost_(header.context_lost) {}
+LabError::LabError(const ReplyHeader& header, const std::string& who, const std::string& launch_rule,
+                   const std::string& diagnosis)
+    : std::runtime_error(describe(header, who, launch_rule, diagnosis)), context_lost_(header.context_lost) {}
 
 void require_ok(const Reply& reply, const std::string& who, const std::string& launch_rule) {
     if (reply.header.status != wire::Status::ok) throw LabError(reply.header, who, launch_rule);
@@ -163,6 +174,13 @@ ReplyHeader read_header(wire::Reader& in) {
     header.name = in.get_string();
     header.message = in.get_string();
     header.context_lost = in.get<std::uint8_t>() != 0;
+    header.fault.access = in.get<std::uint8_t>();
+    header.fault.matrix = in.get<wire::Matrix>();
+    header.fault.host_code = in.get<std::uint8_t>();
+    header.fault.element = in.get<std::int64_t>();
+    // Numbers from the lab's program: one out of range says nothing.
+    if (header.fault.access > 2 || static_cast<std::uint8_t>(header.fault.matrix) > 3 || header.fault.host_code > 1)
+        header.fault = wire::FaultSite{};
     return header;
 }
 

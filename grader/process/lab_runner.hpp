@@ -25,8 +25,11 @@ class LabError : public std::runtime_error {
 public:
     /// The error @p header reports of what @p who names; @p launch_rule, where not empty, is the hint for a launch
     /// or memory error (a bad address, a refused configuration) in place of hint_for's: the rule of a launch that
-    /// is the kit's, which the lab's code broke.
-    LabError(const ReplyHeader& header, const std::string& who, const std::string& launch_rule = "");
+    /// is the kit's, which the lab's code broke. @p diagnosis, where not empty, is the checker's own account of what
+    /// happened (describe_fault's): the first hint, before the runner's message's own lines, so that it is the line
+    /// the points table shows.
+    LabError(const ReplyHeader& header, const std::string& who, const std::string& launch_rule = "",
+             const std::string& diagnosis = "");
     /// The CUDA context is lost: nothing more can run in this program.
     bool context_lost() const noexcept { return context_lost_; }
 

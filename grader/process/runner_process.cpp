@@ -19,9 +19,36 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The hint the report shows for a check that ran out of time (grader/report.cmake reads "hint:" lines).
-constexpr const char* too_slow_hint =
-    "hint: the check did not finish in time: a kernel that never ends (check the loop bounds), or one far too slow";
+// The hint the report shows for a check that ran out of time while @p doing (the record's hint is its first "hint:"
+// line, check_record.hpp).
+std::string too_slow_hint(const std::string& doing) {
+    return "hint: the check did not finish in time while " + doing +
+           ": a kernel that never ends (check the loop bounds), or one far too slow";
+}
+
+// The hint for a program that ended, with exit status @p status (waitpid's), while (or, @p before, before) @p doing:
+// what the checker saw, in its own words, from how the program ended. On the CPU backend a kernel's fault is answered
+// as a reply before the program ends (runner_main.cpp), so a fault here is one the emulator did not see.
+std::string ended_hint(int status, const std::string& doing, bool before) {
+    const int signal_number = WIFSIGNALED(status) ? WTERMSIG(status)
+                              : WIFEXITED(status) && WEXITSTATUS(status) > 128 ? WEXITSTATUS(status) - 128
+                                                                               : 0;
+    const std::string when = (before ? "before " : "while ") + doing;
+    if (signal_number == SIGSEGV || signal_number == SIGBUS)
+        return "hint: the lab's program crashed with a memory fault " + when +
+               ": a pointer used outside its memory, in the kernel or the launcher (an index out of bounds, a host "
+               "pointer given to a kernel, a device pointer read on the host); check the bounds tests and the pointers";
+    if (signal_number == SIGABRT)
+        return "hint: the lab's program called abort() (or an assert failed) " + when +
+               ": a lab's program must not end by itself";
+    if (WIFSIGNALED(status))
+        return "hint: the lab's program was ended by a signal " + when +
+               ": a lab's program must not end by itself (one that uses too much memory is killed)";
+    return "hint: the lab's program ended by itself " + when + ", with exit status " +
+           std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) +
+           ": look for exit() or abort(); a lab's program must not end by itself, also not in code that runs before "
+           "main (global initializers)";
+}
 
 // A limit in seconds as the messages say it: "5", "0.5".
 std::string seconds_text(std::chrono::milliseconds limit) {
@@ -90,9 +117,9 @@ bool RunnerProcess::wait_readable(Clock::time_point until) {
                 ran_out_of_time_ = true;
                 gone("the lab's program did not answer within " + seconds_text(request_limit_) +
                          " s, the limit of one request (--request-limit)",
-                     too_slow_hint);
+                     too_slow_hint(doing_));
             }
-            gone("the lab's program did not answer in time (the check's limit ran out)", too_slow_hint);
+            gone("the lab's program did not answer in time (the check's limit ran out)", too_slow_hint(doing_));
         }
         pollfd p{reply_fd_, POLLIN, 0};
         const int ready = poll(&p, 1, static_cast<int>(std::min<long long>(left, 200)));
@@ -104,7 +131,7 @@ bool RunnerProcess::wait_readable(Clock::time_point until) {
                 gone("the lab's program used more than " + seconds_text(request_cpu_limit_) +
                          " s of CPU time on one request, the CPU backend's limit of one request "
                          "(TILELAB_REQUEST_CPU_LIMIT): a correct kernel's largest multiply takes about one",
-                     too_slow_hint);
+                     too_slow_hint(doing_));
             }
         }
         if (ready < 0 && errno != EINTR) return true;  // let the read report it
@@ -133,6 +160,7 @@ bool RunnerProcess::read_bytes(void* data, std::size_t size) {
 std::vector<unsigned char> RunnerProcess::call(const wire::Writer& request, const std::string& doing,
                                                ReplyHeader& header) {
     if (exit_status_ >= 0) throw RunnerGone("the lab's program has already ended");
+    doing_ = doing;
     reply_due_ = deadline_;
     if (request_limit_.count() > 0) reply_due_ = std::min(deadline_, Clock::now() + request_limit_);
     cpu_at_request_ = request_cpu_limit_.count() > 0 ? process_cpu_time(pid_) : std::chrono::milliseconds{-1};
@@ -144,9 +172,7 @@ std::vector<unsigned char> RunnerProcess::call(const wire::Writer& request, cons
             waitpid(pid_, &status, 0);
         }
         exit_status_ = status;
-        gone("the lab's program " + ended_how(status) + " before " + doing,
-             "hint: a lab's program must not end by itself: look for exit(), abort() or a crash, also in code that "
-             "runs before main (global initializers)");
+        gone("the lab's program " + ended_how(status) + " before " + doing, ended_hint(status, doing, true));
     }
     std::uint32_t magic = 0;
     std::uint64_t size = 0;
@@ -158,9 +184,7 @@ std::vector<unsigned char> RunnerProcess::call(const wire::Writer& request, cons
             while (waitpid(pid_, &status, WNOHANG) == 0 && Clock::now() < until) usleep(10000);
             exit_status_ = status;
         }
-        gone("the lab's program " + ended_how(status) + " while " + doing,
-             "hint: a lab's program must not end by itself: a crash in the kernel or the launcher, or a call of "
-             "exit() or abort(), also in code that runs before main (global initializers)");
+        gone("the lab's program " + ended_how(status) + " while " + doing, ended_hint(status, doing, false));
     }
     if (magic != wire::frame_magic || size > wire::max_frame_bytes)
         gone("the lab's program sent something that is not a reply while " + doing,
@@ -168,7 +192,7 @@ std::vector<unsigned char> RunnerProcess::call(const wire::Writer& request, cons
     std::vector<unsigned char> payload(static_cast<std::size_t>(size));
     if (!read_bytes(payload.data(), payload.size()))
         gone("the lab's program stopped in the middle of a reply while " + doing,
-             "hint: a lab's program must not end by itself");
+             "hint: the lab's program ended, or hung, in the middle of a reply: a lab's program must not end by itself");
     wire::Reader in(payload);
     header = read_header(in);
     if (!in.ok())

@@ -30,6 +30,7 @@ struct ReplyHeader {
     std::string name;          ///< The CUDA error's name.
     std::string message;       ///< What failed, in the runner's words.
     bool context_lost = false; ///< The error ended the CUDA context: nothing more can run in this runner.
+    wire::FaultSite fault;     ///< Where an out-of-bounds access failed the request (CPU backend), checked.
 };
 
 /// One running runner.
@@ -106,6 +107,7 @@ private:
     std::chrono::milliseconds request_cpu_limit_{0};
     std::chrono::milliseconds cpu_at_request_{-1};  ///< The runner's CPU time when this request was sent.
     std::chrono::steady_clock::time_point reply_due_;  ///< This request's: the deadline, or sooner.
+    std::string doing_;  ///< What this request asks, for the messages of one that runs out of time.
     bool ran_out_of_time_ = false;
 };
 

@@ -52,11 +52,16 @@ void check(cudaError_t code, const std::string& what) {
 
 void unsupported(const char* why) { throw RequestFailed{Status::unsupported, 0, "", why}; }
 
-// The reply's header: status, CUDA error code and name, message, and whether the context is lost.
-Writer reply(Status status, int code, const std::string& name, const std::string& message) {
+void put_fault_site(Writer& out, const FaultSite& fault) {
+    out.put(fault.access).put(fault.matrix).put(fault.host_code).put(fault.element);
+}
+
+// The reply's header: status, CUDA error code and name, message, whether the context is lost, and the fault's site.
+Writer reply(Status status, int code, const std::string& name, const std::string& message, const FaultSite& fault) {
     Writer out;
     out.put(status).put<std::int32_t>(code).put_string(name).put_string(message);
     out.put<std::uint8_t>(status == Status::cuda_error && is_sticky(static_cast<cudaError_t>(code)) ? 1 : 0);
+    put_fault_site(out, fault);
     return out;
 }
 

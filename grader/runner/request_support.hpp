@@ -30,8 +30,13 @@ void check(cudaError_t code, const std::string& what);
 /// Throws RequestFailed: the runner cannot carry out this request, for the reason @p why.
 void unsupported(const char* why);
 
-/// The reply's header: status, CUDA error code and name, message, and whether the context is lost.
-wire::Writer reply(wire::Status status, int code = 0, const std::string& name = "", const std::string& message = "");
+/// The reply's header: status, CUDA error code and name, message, whether the context is lost, and @p fault, where
+/// an out-of-bounds access failed the request (wire::FaultSite).
+wire::Writer reply(wire::Status status, int code = 0, const std::string& name = "", const std::string& message = "",
+                   const wire::FaultSite& fault = {});
+
+/// Appends @p fault to a reply's header, field by field (reply() does).
+void put_fault_site(wire::Writer& out, const wire::FaultSite& fault);
 
 /// Device memory that frees itself; its allocation failing is a failed request.
 class DeviceFloats {

@@ -13,9 +13,13 @@
 #include <cuda_runtime_api.h>
 #ifdef TILELAB_CPU_BACKEND
 #include <tilelab/cpu/emulator.hpp>
+#include <tilelab/cpu/named_matrices.hpp>
 #endif
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <atomic>
 #include <csignal>
 #include <cstdio>
 #include <cstdint>
@@ -54,6 +58,44 @@ DeviceFloats& buffer_of(std::unique_ptr<DeviceFloats>& slot, std::size_t count) 
         slot = std::make_unique<DeviceFloats>(count);
     }
     return *slot;
+}
+
+// Names the matrices of a request's buffers for the CPU backend's fault messages (tilelab/cpu/named_matrices.hpp):
+// M (@p rows × @p inner), N (@p inner × @p cols) and P (@p rows × @p cols) from their first elements on, so that an
+// access past one reads "M[4], past the end of M", not a float index counting the checker's guard zone.
+void name_matrices(const float* M, const float* N, const float* P, int rows, int inner, int cols) {
+#ifdef TILELAB_CPU_BACKEND
+    const auto size = [](int n) { return static_cast<std::size_t>(n); };
+    tilelab::cpu::name_device_matrix(M, size(rows), size(inner), "M");
+    tilelab::cpu::name_device_matrix(N, size(inner), size(cols), "N");
+    tilelab::cpu::name_device_matrix(P, size(rows), size(cols), "P");
+#else
+    static_cast<void>(M), static_cast<void>(N), static_cast<void>(P);
+    static_cast<void>(rows), static_cast<void>(inner), static_cast<void>(cols);
+#endif
+}
+
+#ifdef TILELAB_CPU_BACKEND
+// The emulator's fault site as the reply's header carries it. Allocates nothing: the fault observer calls it.
+FaultSite wire_site(const tilelab::cpu::FaultSite& site) noexcept {
+    FaultSite fault;
+    const auto is = [&](const char* name) { return std::strcmp(site.matrix, name) == 0; };
+    fault.matrix = is("M") ? Matrix::M : is("N") ? Matrix::N : is("P") ? Matrix::P : Matrix::none;
+    fault.access = static_cast<std::uint8_t>(site.access);
+    fault.host_code = site.host_code ? 1 : 0;
+    fault.element = site.element;
+    return fault;
+}
+#endif
+
+// The site of the out-of-bounds access that failed this request, as the emulator noted it, for the reply's header
+// (wire::FaultSite); none on a GPU. Taking it also forgets it, so the next request starts with none.
+FaultSite take_fault_site() {
+#ifdef TILELAB_CPU_BACKEND
+    return wire_site(tilelab::cpu::take_fault_site());
+#else
+    return FaultSite{};
+#endif
 }
 
 float bits_to_float(std::uint32_t bits) {
@@ -171,6 +213,8 @@ Writer multiply(Reader& in, const RunnerLab& lab) {
     DeviceFloats& device_N = buffer_of(kept.N, host_N.size());
     DeviceFloats& device_P = buffer_of(kept.P, host_P.size());
     upload_all({{&device_M, &host_M}, {&device_N, &host_N}, {&device_P, &host_P}});
+    name_matrices(device_M.data() + front(M.size()), device_N.data() + front(N.size()), device_P.data() + front(count_P),
+                  rows, inner, cols);
 
     // The kit's launch gives the kernel the launcher's dynamic shared memory, learned (where no call of the launcher
     // on this shape did) before anything is counted or watched: that call's other kernels are not the kernel's.
@@ -315,6 +359,7 @@ Writer attributes(Reader& in, const RunnerLab& lab) {
         DeviceFloats M(zeros_M.size()), N(zeros_N.size()), P(product(rows, cols));
         M.upload(zeros_M);
         N.upload(zeros_N);
+        name_matrices(M.data(), N.data(), P.data(), rows, inner, cols);
         before = counters();
         lab.contract_launch(M.data(), N.data(), P.data(), rows, inner, cols);
         check(cudaGetLastError(), "launch failed");
@@ -370,6 +415,7 @@ Writer kernel_time(Reader& in, const RunnerLab& lab) {
     DeviceFloats M(host_M.size()), N(host_N.size()), P(product(rows, cols));
     M.upload(host_M);
     N.upload(host_N);
+    name_matrices(M.data(), N.data(), P.data(), rows, inner, cols);
     EventPair events;
     auto launch = [&] { lab.contract_launch(M.data(), N.data(), P.data(), rows, inner, cols); };
     events.time(launch);
@@ -454,6 +500,7 @@ Writer load_lab(Reader& in) {
 Writer answer(const std::vector<unsigned char>& request) {
     Reader in(request);
     const RunnerLab& lab = runner_lab();
+    take_fault_site();  // an earlier request's, not this one's
     try {
         const Op op = in.get<Op>();
         if (op == Op::load_lab) return load_lab(in);
@@ -483,9 +530,11 @@ Writer answer(const std::vector<unsigned char>& request) {
         }
         unsupported("unknown request");
     } catch (const RequestFailed& failed) {
-        return reply(failed.status, failed.code, failed.name, failed.message);
+        return reply(failed.status, failed.code, failed.name, failed.message,
+                     failed.status == Status::cuda_error ? take_fault_site() : FaultSite{});
     } catch (const tilelab::CudaError& error) {
-        return reply(Status::cuda_error, static_cast<int>(error.code()), cudaGetErrorName(error.code()), error.what());
+        return reply(Status::cuda_error, static_cast<int>(error.code()), cudaGetErrorName(error.code()), error.what(),
+                     take_fault_site());
     } catch (const std::exception& error) {
         return reply(Status::exception, 0, "", error.what());
     } catch (...) {
@@ -509,6 +558,66 @@ int descriptor(int argc, char** argv, const char* option) {
 
 }  // namespace
 
+#ifdef TILELAB_CPU_BACKEND
+namespace {
+int reply_descriptor = -1;  // the reply channel, for the fault observer
+
+// The CPU backend's fault handler is about to end the program (a kernel, or the launcher, touched memory it may not):
+// the request it was carrying out is answered with the fault, as a cudaErrorIllegalAddress that loses the context,
+// so that the checker learns what happened from a reply, with the fault's site, and not from the program's end. The
+// frame is built in static memory and written with write(2): this runs in the signal handler.
+void answer_with_fault(const tilelab::cpu::FaultSite& site, const char* report) {
+    // Two worker threads that fault at once: the first answers, the second waits for it to end the program. One
+    // write of at most 4096 bytes (PIPE_BUF) into the pipe is never interleaved with another.
+    static std::atomic<bool> answering{false};
+    if (answering.exchange(true))
+        for (;;) pause();
+    static unsigned char frame[4096];
+    std::size_t size = 12;  // after the magic and the byte count
+    const auto put = [&](const void* data, std::size_t bytes) {
+        if (size + bytes > sizeof frame) bytes = sizeof frame - size;
+        std::memcpy(frame + size, data, bytes);
+        size += bytes;
+    };
+    const auto put_text = [&](const char* text, std::size_t length) {
+        const std::uint64_t n = length;
+        put(&n, sizeof n);
+        put(text, length);
+    };
+    // The report without its "error: " and its last newline: "illegal memory access in the kernel ...",
+    // then the emulator's hint on a line of its own.
+    const char* words = std::strncmp(report, "error: ", 7) == 0 ? report + 7 : report;
+    std::size_t length = std::strlen(words);
+    while (length > 0 && words[length - 1] == '\n') --length;
+    static char message[3000];
+    const char* lead = site.host_code ? "failed: " : "kernel failed: ";
+    const std::size_t lead_length = std::strlen(lead);
+    length = std::min(length, sizeof message - lead_length);
+    std::memcpy(message, lead, lead_length);
+    std::memcpy(message + lead_length, words, length);
+    const Status status = Status::cuda_error;
+    const std::int32_t code = cudaErrorIllegalAddress;
+    const char* name = "cudaErrorIllegalAddress";
+    put(&status, sizeof status);
+    put(&code, sizeof code);
+    put_text(name, std::strlen(name));
+    put_text(message, lead_length + length);
+    const std::uint8_t context_lost = 1;
+    put(&context_lost, sizeof context_lost);
+    const FaultSite fault = wire_site(site);
+    put(&fault.access, sizeof fault.access);
+    put(&fault.matrix, sizeof fault.matrix);
+    put(&fault.host_code, sizeof fault.host_code);
+    put(&fault.element, sizeof fault.element);
+    const std::uint32_t magic = frame_magic;
+    const std::uint64_t payload = size - 12;
+    std::memcpy(frame, &magic, sizeof magic);
+    std::memcpy(frame + 4, &payload, sizeof payload);
+    static_cast<void>(write_all(reply_descriptor, frame, size));
+}
+}  // namespace
+#endif
+
 int tilelab::runner::contract_tile_width() { return tile_width; }
 std::string (*tilelab::runner::load_lab_module)(const std::string&, int) = nullptr;
 
@@ -527,6 +636,10 @@ int main(int argc, char** argv) {
                              ? "this runner holds one lab, built with it (--module is the runner host's)"
                              : tilelab::runner::load_lab_module(module, tile_width);
     std::signal(SIGPIPE, SIG_IGN);  // a checker that has gone away is an error on write, not a signal
+#ifdef TILELAB_CPU_BACKEND
+    reply_descriptor = out;
+    tilelab::cpu::observe_faults(&answer_with_fault);
+#endif
     std::vector<unsigned char> request;
     while (receive_frame(in, request))
         if (!send_frame(out, answer(request).bytes())) return 1;

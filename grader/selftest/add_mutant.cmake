@@ -5,17 +5,19 @@ include_guard(GLOBAL)
 
 # tilelab_add_mutant(NAME <name> LAB <folder> [FROM <folder>] [FILE <file>] FIND <text> REPLACE <text>
 #                    [FIND2 <text> REPLACE2 <text>]
-#                    MATCH <regex> [EXPECT <mode>] [TIMEOUT <seconds>] [SUITES <suite>...] [TILE_WIDTH <n>]
-#                    [CPU_EXPECT <mode>|none] [CPU_MATCH <regex>])
+#                    MATCH <regex> [TABLE_MATCH <regex>] [EXPECT <mode>] [TIMEOUT <seconds>] [SUITES <suite>...]
+#                    [TILE_WIDTH <n>] [CPU_EXPECT <mode>|none] [CPU_MATCH <regex>] [CPU_TABLE_MATCH <regex>])
 # The lab's model answer (or the submission in FROM) with one bug put in (every FIND in FILE, default kernel.cu,
 # replaced by REPLACE; then FIND2 by REPLACE2, for a bug that takes two edits). The grader must fail it with output
 # matching MATCH: the message of the check that targets that bug. Configuring fails if FIND is not in the solution
 # any more, so the mutants cannot drift away from the code they mutate.
-# On the CPU backend the same mutant is expected to fail as CPU_EXPECT and CPU_MATCH say (default: as on the
-# GPU); "none" leaves it out there (a bug only a GPU can show), as does a compute-sanitizer EXPECT. EXPECT none
+# TABLE_MATCH, where given, must match the line the points table shows for the failed check (its record's hint, else
+# its message): what a student reads first names the bug's real cause.
+# On the CPU backend the same mutant is expected to fail as CPU_EXPECT, CPU_MATCH and CPU_TABLE_MATCH say (default:
+# as on the GPU); "none" leaves it out there (a bug only a GPU can show), as does a compute-sanitizer EXPECT. EXPECT none
 # leaves it out on the GPU (a bug only the CPU backend can show).
 function(tilelab_add_mutant)
-  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;LAB;FROM;FILE;FIND;REPLACE;FIND2;REPLACE2;MATCH;EXPECT;TILE_WIDTH;TIMEOUT;CPU_EXPECT;CPU_MATCH"
+  cmake_parse_arguments(PARSE_ARGV 0 arg "" "NAME;LAB;FROM;FILE;FIND;REPLACE;FIND2;REPLACE2;MATCH;TABLE_MATCH;EXPECT;TILE_WIDTH;TIMEOUT;CPU_EXPECT;CPU_MATCH;CPU_TABLE_MATCH"
                         "SUITES")
   _tilelab_default(arg_EXPECT fail)
   _tilelab_default(arg_TILE_WIDTH 16)
@@ -28,6 +30,9 @@ function(tilelab_add_mutant)
   endif()
   if(NOT DEFINED arg_CPU_MATCH)
     set(arg_CPU_MATCH "${arg_MATCH}")
+  endif()
+  if(NOT DEFINED arg_CPU_TABLE_MATCH)
+    set(arg_CPU_TABLE_MATCH "${arg_TABLE_MATCH}")
   endif()
   _tilelab_default(arg_FROM "${PROJECT_SOURCE_DIR}/solutions")
   set(root "${CMAKE_BINARY_DIR}/mutants/${arg_NAME}")
@@ -51,12 +56,14 @@ function(tilelab_add_mutant)
   endforeach()
   if("gpu" IN_LIST TILELAB_BACKENDS AND NOT arg_EXPECT STREQUAL "none")
     tilelab_add_lab(SUBMISSION mutant-${arg_NAME} ROOT "${root}" LAB ${arg_LAB} TILE_WIDTH ${arg_TILE_WIDTH}
-                    EXPECT ${arg_EXPECT} MATCH "${arg_MATCH}" TIMEOUT "${arg_TIMEOUT}" SUITES ${arg_SUITES}
+                    EXPECT ${arg_EXPECT} MATCH "${arg_MATCH}" TABLE_MATCH "${arg_TABLE_MATCH}" TIMEOUT "${arg_TIMEOUT}"
+                    SUITES ${arg_SUITES}
                     LABELS selftest mutant)
   endif()
   if("cpu" IN_LIST TILELAB_BACKENDS AND NOT arg_CPU_EXPECT STREQUAL "none")
     tilelab_add_lab(SUBMISSION mutant-${arg_NAME} ROOT "${root}" LAB ${arg_LAB} TILE_WIDTH ${arg_TILE_WIDTH}
-                    BACKEND cpu EXPECT ${arg_CPU_EXPECT} MATCH "${arg_CPU_MATCH}" TIMEOUT "${arg_TIMEOUT}"
+                    BACKEND cpu EXPECT ${arg_CPU_EXPECT} MATCH "${arg_CPU_MATCH}" TABLE_MATCH "${arg_CPU_TABLE_MATCH}"
+                    TIMEOUT "${arg_TIMEOUT}"
                     SUITES ${arg_SUITES} LABELS selftest mutant)
   endif()
 endfunction()

@@ -6,13 +6,15 @@
 # Included by the self-test and the unit tests (tilelab_expect_failure_command); the graded tests need none of it.
 include_guard(GLOBAL)
 
-# tilelab_expect_failure_command(<out_var> MATCH <regex> [TIMEOUT <seconds>] [STATUS <n>] COMMAND <command>...): a
-# test command that passes only if the command fails (with exit status STATUS, where given) with output matching
-# MATCH (and fails it when it runs past TIMEOUT): grader/selftest/expect_failure.cmake.
+# tilelab_expect_failure_command(<out_var> MATCH <regex> [TIMEOUT <seconds>] [STATUS <n>]
+#                                [RECORD <file> RECORD_MATCH <regex>] COMMAND <command>...): a test command that passes
+# only if the command fails (with exit status STATUS, where given) with output matching MATCH (and fails it when it
+# runs past TIMEOUT), and, where RECORD_MATCH is given, the check's record RECORD says in the line the points table
+# shows for it ("hint: <its hint>", else its message) what RECORD_MATCH matches: grader/selftest/expect_failure.cmake.
 function(tilelab_expect_failure_command out_var)
-  cmake_parse_arguments(PARSE_ARGV 1 arg "" "MATCH;TIMEOUT;STATUS" "COMMAND")
+  cmake_parse_arguments(PARSE_ARGV 1 arg "" "MATCH;TIMEOUT;STATUS;RECORD;RECORD_MATCH" "COMMAND")
   set(options "")
-  foreach(option TIMEOUT STATUS)
+  foreach(option TIMEOUT STATUS RECORD RECORD_MATCH)
     if(arg_${option})
       list(APPEND options "-D${option}=${arg_${option}}")
     endif()
@@ -23,8 +25,10 @@ endfunction()
 
 # The expectation that a lab fails, the test <prefix>.<expect>: @p asked_suites (or, where none are asked for, all
 # @p suites the lab runs here but those that need a GPU, on the CPU backend) in one checker, or compute-sanitizer's
-# tool, must fail with output matching @p match. One that measures the GPU runs alone on it.
-function(_tilelab_add_expectation prefix expect match timeout target backend labels asked_suites suites)
+# tool, must fail with output matching @p match, and, where @p table_match is not empty, with the line the points
+# table shows for it (its record's hint, else its message) matching @p table_match. One that measures the GPU runs
+# alone on it.
+function(_tilelab_add_expectation prefix expect match table_match timeout target backend labels asked_suites suites)
   set(gpu_only "")
   set(measuring "")
   foreach(suite IN LISTS suites)
@@ -65,7 +69,12 @@ function(_tilelab_add_expectation prefix expect match timeout target backend lab
     set(kind_labels ${backend})
   endif()
   # A kernel that never ends must fail the expectation in time, before CTest's own limit below.
-  tilelab_expect_failure_command(command MATCH "${match}" TIMEOUT ${timeout} COMMAND ${command})
+  set(record "")
+  if(NOT table_match STREQUAL "")
+    # The checker's record, where _tilelab_checker_limits has it write it.
+    set(record RECORD "${CMAKE_BINARY_DIR}/verdicts/${prefix}.${expect}.json" RECORD_MATCH "${table_match}")
+  endif()
+  tilelab_expect_failure_command(command MATCH "${match}" TIMEOUT ${timeout} ${record} COMMAND ${command})
   add_test(NAME ${prefix}.${expect} COMMAND ${command})
   math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * 5")
   set_tests_properties(${prefix}.${expect} PROPERTIES LABELS "${labels};${kind_labels}" TIMEOUT ${timeout}

@@ -34,7 +34,8 @@ tilelab_add_mutant(NAME naive-swapped-operands LAB 01_naive
 tilelab_add_mutant(NAME naive-faults LAB 01_naive
   FIND "P[row * cols + col] = sum;"
   REPLACE "P[row * cols + col + (1ll << 40)] = sum;"
-  MATCH "cudaErrorIllegalAddress" CPU_MATCH "illegal memory access in the kernel matmul_naive_kernel.*cudaErrorIllegalAddress")
+  MATCH "cudaErrorIllegalAddress" CPU_MATCH "illegal memory access in the kernel matmul_naive_kernel.*cudaErrorIllegalAddress"
+  CPU_TABLE_MATCH "^hint: the kernel reached an address in none of M, N and P while multiplying 1x1x1 with matmul_naive")
 
 # x mapped to rows and y to columns, with a launcher to match: the launcher's P is right, the kit's launch of the
 # kernel (x over columns) reaches only the part of P where the two mappings overlap, and the message says so.
@@ -54,7 +55,8 @@ tilelab_add_mutant(NAME tiled-block-x-over-rows LAB 02_tiled EXPECT none CPU_EXP
   REPLACE "const int row = blockIdx.x * TILE_WIDTH + ty;\n    const int col = blockIdx.y * TILE_WIDTH + tx;"
   FIND2 "const dim3 grid(cols / TILE_WIDTH, rows / TILE_WIDTH);"
   REPLACE2 "const dim3 grid(rows / TILE_WIDTH, cols / TILE_WIDTH);"
-  CPU_MATCH "with the kit's launch of the kernel.*hint: your launcher's run was right, but under the kit's own launch the same kernel (failed|wrote outside P)[.] The rule of that launch")
+  CPU_MATCH "the kit's launch of the kernel.*hint: your launcher's run was right, but under the kit's own launch the same kernel (failed|wrote outside P)[.] The rule of that launch"
+  CPU_TABLE_MATCH "^hint: your launcher's run was right, but under the kit's own launch the same kernel (failed|wrote outside P)[.]")
 
 tilelab_add_mutant(NAME naive-compile-error LAB 01_naive EXPECT build-fails
   FIND "float sum = 0.0f;"
@@ -99,11 +101,13 @@ tilelab_add_mutant(NAME boundary-first-block-from-global LAB 03_tiled_boundary
   EXPECT none CPU_EXPECT fail SUITES shared-memory
   CPU_MATCH "P came back (neither multiplied by s [*] s everywhere nor unchanged|unchanged)")
 
+# On the CPU backend the store past the end of P faults against the page after it ("out-of-bounds write" too), and
+# the points table's line is the checker's diagnosis of that fault: the kernel wrote past the end of P.
 tilelab_add_mutant(NAME boundary-no-store-check LAB 03_tiled_boundary
   FIND "if (row < rows && col < cols) P[row * cols + col] = sum;"
   REPLACE "P[row * cols + col] = sum;"
-  MATCH "out-of-bounds write")
-# (On the CPU backend the store past the end of P faults against the page after it: "out-of-bounds write" too.)
+  MATCH "out-of-bounds write"
+  CPU_TABLE_MATCH "^hint: the kernel wrote P[[][0-9]+[]], past the end of P [(]P is [0-9]+x[0-9]+, .*while multiplying")
 
 # Tile elements outside M or N keep stale shared-memory data instead of zero.
 tilelab_add_mutant(NAME boundary-no-zero-fill LAB 03_tiled_boundary
@@ -116,11 +120,14 @@ tilelab_add_mutant(NAME boundary-skips-partial-phase LAB 03_tiled_boundary
   REPLACE "const int phases = inner / TILE_WIDTH;"
   MATCH "the last phase covers a partial tile")
 
+# On the CPU backend the load past the end of M faults, and the points table's line says so in the checker's words,
+# with M's element and shape (not "a lab's program must not end by itself").
 tilelab_add_mutant(NAME boundary-unchecked-loads LAB 03_tiled_boundary
   FIND "(row < rows && m_col < inner) ? "
   REPLACE "true ? "
   MATCH "results are NaN"
-  CPU_MATCH "illegal memory access in the kernel matmul_tiled_boundary_kernel.*out-of-bounds read")
+  CPU_MATCH "illegal memory access in the kernel matmul_tiled_boundary_kernel.*out-of-bounds read"
+  CPU_TABLE_MATCH "^hint: the kernel read M[[][0-9]+[]], past the end of M [(]M is [0-9]+x[0-9]+, .*while multiplying")
 
 # --- barriers and memory that only compute-sanitizer sees on a real GPU ---
 # Without its second barrier a tiled kernel usually still gives the right answer: racecheck must catch it.
@@ -189,7 +196,20 @@ tilelab_add_mutant(NAME naive-never-ends LAB 01_naive
   FIND "for (int k = 0; k < inner; ++k)"
   REPLACE "for (int k = 0; k < inner; k += (inner > 0 ? 0 : 1))"
   SUITES tiny TIMEOUT 20
-  MATCH "did not finish in time")
+  MATCH "did not finish in time"
+  # The points table's line says which request was in flight.
+  CPU_TABLE_MATCH "^hint: the check did not finish in time while multiplying 1x1x1 with matmul_naive")
+
+# A launcher that ends the program itself: the points table's line says so, with the request it was carrying out and
+# the exit status, in the checker's words (not a fault, not a time-out).
+tilelab_add_mutant(NAME naive-launcher-exits LAB 01_naive
+  FIND "#include <tilelab/labs.hpp>"
+  REPLACE "#include <tilelab/labs.hpp>\n\n#include <cstdlib>"
+  FIND2 "    matmul_naive_kernel<<<grid, block>>>(M, N, P, rows, inner, cols);"
+  REPLACE2 "    if (rows > 0) std::exit(3);\n    matmul_naive_kernel<<<grid, block>>>(M, N, P, rows, inner, cols);"
+  SUITES tiny
+  MATCH "exited with status 3 while multiplying"
+  TABLE_MATCH "^hint: the lab's program ended by itself while multiplying 1x1x1 with matmul_naive[(][.][.][.][)], with exit status 3")
 
 # --- what the CPU backend catches that a GPU run usually does not see ---
 # A block of 48 x 48 threads: 2304, more than the 1024 a block may have. Both backends refuse the launch (CUDA 13
@@ -211,7 +231,8 @@ tilelab_add_mutant(NAME boundary-reads-past-end LAB 03_tiled_boundary
   REPLACE "const float m_value = M[min(row * inner + m_col, rows * inner)];\n        M_tile[ty][tx] = (row < rows && m_col < inner) ? m_value : 0.0f;"
   SUITES edges
   EXPECT none
-  CPU_EXPECT fail CPU_MATCH "illegal memory access in the kernel matmul_tiled_boundary_kernel.*a read.* 1 past its last element")
+  CPU_EXPECT fail CPU_MATCH "illegal memory access in the kernel matmul_tiled_boundary_kernel.*a read.*M[[]16[]], past the end of M [(]M is 1x16, 16 elements[;] index 16 would be row 1, column 0[)]"
+  CPU_TABLE_MATCH "^hint: the kernel read M[[]16[]], past the end of M [(]M is 1x16, 16 elements")
 
 # --- lab 04 (from the raw-API submission in accept/, which frees on every path) ---
 set(raw_lab04 "${CMAKE_CURRENT_SOURCE_DIR}/accept")
@@ -316,7 +337,7 @@ tilelab_add_mutant(NAME vectorized-load-past-M LAB 07_vectorized EXPECT none
   REPLACE "const float4 m = true ? load_four("
   MATCH "out-of-bounds read"
   CPU_EXPECT fail
-  CPU_MATCH "illegal memory access in the kernel matmul_vectorized_kernel.*past its last element.*out-of-bounds read")
+  CPU_MATCH "illegal memory access in the kernel matmul_vectorized_kernel.*[MN][[][0-9]+[]], past the end of [MN].*out-of-bounds read")
 
 # The micro-tile's rows stored without testing them against rows: a partial block tile writes past P.
 tilelab_add_mutant(NAME vectorized-row-boundary-missed LAB 07_vectorized

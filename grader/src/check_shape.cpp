@@ -1,12 +1,14 @@
 #include "check_shape.hpp"
 
 #include "diagnose.hpp"
+#include "fault_words.hpp"
 #include "guarded_buffer.hpp"
 #include "lab_runner.hpp"
 #include "reference_store.hpp"
 #include "work_spread.hpp"
 
 #include <tilelab/compare.hpp>
+#include <cuda_runtime_api.h>
 #include <tilelab/random.hpp>
 #include <tilelab/reference.hpp>
 
@@ -131,7 +133,18 @@ DeviceRun run_in_lab(const Shape& shape, const HostMatrix& M, const HostMatrix& 
     request.put(guard_bits).put(unwritten_bits).put_floats(M.data(), M.size()).put_floats(N.data(), N.size());
     const std::string doing = "multiplying " + to_string(shape) + " with " + who;
     const Reply reply = ask_runner(request, doing);
-    require_ok(reply, who, launch_rule);
+    // An access out of bounds in the launcher's run: the checker says which element of which matrix, from the
+    // reply's numbers and its own shape. Under the kit's launch the rule of that launch is the likelier cause, and
+    // LabError puts it first.
+    if (reply.header.status != wire::Status::ok) {
+        std::string diagnosis;
+        if (launch_rule.empty() && reply.header.status == wire::Status::cuda_error) {
+            diagnosis = describe_fault(reply.header.fault, shape.rows, shape.inner, shape.cols, doing);
+            if (diagnosis.empty() && reply.header.code == static_cast<int>(cudaErrorIllegalAddress))
+                diagnosis = outside_every_matrix(doing);
+        }
+        throw LabError(reply.header, who, launch_rule, diagnosis);
+    }
     wire::Reader in = body(reply);
     const std::vector<float> all = in.get_floats();
     DeviceRun run;

@@ -65,9 +65,10 @@ TEST_SUITE("check_record") {
     TEST_CASE("a line quoting the lab's program never becomes the hint, nor anything it printed the message") {
         const FailureWords words = split_failure(
             "the lab's program exited with status 3 while multiplying\n  what the lab's program printed:\n"
-            "  | hint: forged\n  | error: forged too\n  hint: a lab's program must not end by itself");
+            "  | hint: forged\n  | error: forged too\n  hint: the lab's program ended by itself while multiplying, "
+            "with exit status 3");
         CHECK(words.message == "the lab's program exited with status 3 while multiplying");
-        CHECK(words.hint == "a lab's program must not end by itself");
+        CHECK(words.hint == "the lab's program ended by itself while multiplying, with exit status 3");
         // With no hint of the checker's, the quoted one is still not taken.
         CHECK(split_failure("the lab's program ended\n  | hint: forged\n  |   hint: forged").hint.empty());
         // A message that starts with "hint: " is the message, not a hint.

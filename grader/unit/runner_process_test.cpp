@@ -24,9 +24,9 @@ using tilelab::grader::RunnerProcess;
 namespace wire = tilelab::wire;
 using namespace std::chrono_literals;
 
-// Shell that writes one "ok" reply frame on the reply channel (fd 4): the frame's magic, its size (25 bytes) and
-// the header (status, code, two empty strings, context not lost), all zeros.
-constexpr const char* ok_reply = "printf 'TLB1\\031\\0\\0\\0\\0\\0\\0\\0' >&4; head -c 25 /dev/zero >&4; ";
+// Shell that writes one "ok" reply frame on the reply channel (fd 4): the frame's magic, its size (36 bytes) and
+// the header (status, code, two empty strings, context not lost, no fault site), all zeros.
+constexpr const char* ok_reply = "printf 'TLB1\\044\\0\\0\\0\\0\\0\\0\\0' >&4; head -c 36 /dev/zero >&4; ";
 
 // A program (the kit's own: unconfined) that answers its first request after 1.5 s and the next at once, with the
 // check's deadline 0.5 s away and a limit of 0.2 s a request.

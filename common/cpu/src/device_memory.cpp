@@ -10,9 +10,13 @@
 // run (DeviceMemoryOpen) and inside the runtime's copies, fills and the allocator's poisoning (OpenBuffer).
 #include "runtime_state.hpp"
 
+#include <tilelab/cpu/named_matrices.hpp>
+#include <tilelab/matrix_element.hpp>
+
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -29,6 +33,11 @@ struct Allocation {
     unsigned char* mapping;     // first guard page
     std::size_t mapping_bytes;  // guard + payload pages + guard
     std::size_t bytes;          // what cudaMalloc was asked for
+    // The kit's matrix inside the buffer (tilelab::cpu::name_device_matrix): its first element, shape and name; an
+    // empty name where none was given.
+    const unsigned char* matrix_first = nullptr;
+    std::size_t matrix_rows = 0, matrix_cols = 0;
+    char matrix_name[8] = {};
 };
 
 std::mutex registry_mutex;
@@ -122,6 +131,41 @@ std::map<const unsigned char*, Allocation>::const_iterator overrun_of(const unsi
     return address >= end && static_cast<std::size_t>(address - end) <= far_past ? below : registry.end();
 }
 
+// The element of @p a's named matrix at @p byte (negative: before its first), rounded down to whole floats.
+long long matrix_element_of(const Allocation& a, const unsigned char* byte) {
+    const std::ptrdiff_t from = byte - a.matrix_first;
+    return static_cast<long long>(from >= 0 ? from / 4 : -((-from + 3) / 4));
+}
+
+// Where @p byte lies in @p a's named matrix, in words (tilelab/matrix_element.hpp); false where it has no name.
+// Lock held or in the fault handler: allocates nothing.
+bool describe_matrix_element(const Allocation& a, const unsigned char* byte, char* text, std::size_t size) {
+    if (a.matrix_name[0] == '\0') return false;
+    format_matrix_element(text, size, a.matrix_name, a.matrix_rows, a.matrix_cols, matrix_element_of(a, byte));
+    return true;
+}
+
+// The first out-of-bounds access reported since the runner last took it (tilelab::cpu::take_fault_site).
+std::atomic<bool> fault_site_noted{false};
+tilelab::cpu::FaultSite noted_fault_site;
+
+// Notes the access at @p byte in @p a (null: in no device buffer) as the fault site, unless one is noted already:
+// the first error of a launch is the one reported. @p access: 1 a write, 0 a read, -1 not known. Lock held or in
+// the fault handler.
+void note_site(const Allocation* a, const unsigned char* byte, int access, bool host_code) {
+    if (fault_site_noted.exchange(true)) return;
+    tilelab::cpu::FaultSite site;
+    site.access = access == 1   ? tilelab::cpu::FaultSite::Access::write
+                  : access == 0 ? tilelab::cpu::FaultSite::Access::read
+                                : tilelab::cpu::FaultSite::Access::unknown;
+    site.host_code = host_code;
+    if (a != nullptr && a->matrix_name[0] != '\0') {
+        std::memcpy(site.matrix, a->matrix_name, sizeof site.matrix);
+        site.element = matrix_element_of(*a, byte);
+    }
+    noted_fault_site = site;
+}
+
 // One buffer opened to host code for a copy or fill (when kernels are not running, which opens them all): the
 // buffer holding @p pointer, if any; closed again when the object goes.
 class OpenBuffer {
@@ -161,7 +205,7 @@ DeviceMemoryOpen::~DeviceMemoryOpen() {
     for (const auto& entry : registry) set_access(entry.second, false);
 }
 
-bool describe_host_access(const void* address, char* text, std::size_t size) {
+bool describe_host_access(const void* address, int access, char* text, std::size_t size) {
     const auto* byte = static_cast<const unsigned char*>(address);
     const auto found = find_mapping(byte);
     if (found == registry.end()) return false;
@@ -169,6 +213,8 @@ bool describe_host_access(const void* address, char* text, std::size_t size) {
     const std::size_t page = page_bytes();
     if (byte < a.mapping + page || byte >= a.mapping + a.mapping_bytes - page) return false;  // a guard page
     const unsigned char* start = found->first;
+    note_site(&a, byte, access, true);
+    if (describe_matrix_element(a, byte, text, size)) return true;
     if (byte >= start && byte < start + a.bytes)
         std::snprintf(text, size, "float index %zu of a device buffer of %zu floats (%zu bytes, from cudaMalloc)",
                       static_cast<std::size_t>(byte - start) / 4, a.bytes / 4, a.bytes);
@@ -192,11 +238,13 @@ std::size_t page_bytes() {
     return page;
 }
 
-bool describe_device_address(const void* address, char* text, std::size_t size) {
+bool describe_device_address(const void* address, int access, char* text, std::size_t size) {
     const auto* byte = static_cast<const unsigned char*>(address);
     auto found = find_mapping(byte);
     if (found == registry.end()) found = overrun_of(byte);
+    note_site(found == registry.end() ? nullptr : &found->second, byte, access, false);
     if (found == registry.end()) return false;
+    if (describe_matrix_element(found->second, byte, text, size)) return true;
     const unsigned char* start = found->first;
     const std::size_t bytes = found->second.bytes;
     if (byte >= start + bytes) {
@@ -222,6 +270,20 @@ bool device_allocation_of(const void* address, const unsigned char** start, std:
     return true;
 }
 
+bool describe_named_element(const void* address, char* text, std::size_t size) {
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    const auto* byte = static_cast<const unsigned char*>(address);
+    const auto found = find_mapping(byte);
+    return found != registry.end() && describe_matrix_element(found->second, byte, text, size);
+}
+
+void note_fault_site(const void* address, bool write) {
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    const auto* byte = static_cast<const unsigned char*>(address);
+    const auto found = find_mapping(byte);
+    note_site(found == registry.end() ? nullptr : &found->second, byte, write ? 1 : 0, false);
+}
+
 void check_buffer_slack(const LaunchSite& site) {
     std::lock_guard<std::mutex> lock(registry_mutex);
     for (const auto& [start, allocation] : registry) {
@@ -231,11 +293,15 @@ void check_buffer_slack(const LaunchSite& site) {
         if (after == slack.after_end && before == slack.before_end) continue;
         const std::size_t floats = allocation.bytes / 4;
         char place[256];
-        if (after != slack.after_end) {
+        const unsigned char* changed = after != slack.after_end ? after : before;
+        note_site(&allocation, changed, 1, false);
+        // The kit's matrix, where the runner named it ("P[1], past the end of P (...)"); else counted from the buffer.
+        const bool named = describe_matrix_element(allocation, changed, place, sizeof place);
+        if (!named && after != slack.after_end) {
             const auto past = static_cast<std::size_t>(after - slack.after_begin);
             std::snprintf(place, sizeof place, "float index %zu of a device buffer of %zu floats, %zu past its last element (index %zu)",
                           (allocation.bytes + past) / 4, floats, past / 4 + 1, floats - 1);
-        } else {
+        } else if (!named) {
             std::snprintf(place, sizeof place, "%zu bytes before the start of a %zu-byte device buffer (a negative index)",
                           static_cast<std::size_t>(start - before), allocation.bytes);
         }
@@ -280,6 +346,25 @@ void release_device_bytes(std::size_t bytes) {
 }  // namespace tilelab::cpu::detail
 
 namespace tilelab::cpu {
+
+void name_device_matrix(const float* first, std::size_t rows, std::size_t cols, const char* name) noexcept {
+    std::lock_guard<std::mutex> lock(detail::registry_mutex);
+    const auto* byte = reinterpret_cast<const unsigned char*>(first);
+    const auto found = detail::find_mapping(byte);
+    if (found == detail::registry.end() || name == nullptr) return;
+    detail::Allocation& a = detail::registry[found->first];
+    a.matrix_first = byte;
+    a.matrix_rows = rows;
+    a.matrix_cols = cols;
+    std::snprintf(a.matrix_name, sizeof a.matrix_name, "%s", name);
+}
+
+FaultSite take_fault_site() noexcept {
+    if (!detail::fault_site_noted.load()) return FaultSite{};
+    const FaultSite site = detail::noted_fault_site;
+    detail::fault_site_noted.store(false);
+    return site;
+}
 
 void fail_nth_allocation(int nth) noexcept {
     std::lock_guard<std::mutex> lock(detail::registry_mutex);

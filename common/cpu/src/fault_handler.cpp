@@ -4,6 +4,8 @@
 // Host code that touches device memory faults too (device buffers are closed to it outside kernels and copies).
 #include "runtime_state.hpp"
 
+#include <tilelab/cpu/named_matrices.hpp>
+
 #include <signal.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -14,6 +16,10 @@
 
 namespace tilelab::cpu::detail {
 namespace {
+
+// Sees each fault before the program ends (tilelab::cpu::observe_faults): the kit's runner, which answers its
+// request with the error.
+std::atomic<FaultObserver> fault_observer{nullptr};
 
 void write_text(const char* text) {
     const std::size_t length = std::strlen(text);
@@ -60,7 +66,7 @@ void on_fault(int signal_number, siginfo_t* info, void* context) {
                       "\nerror: stack overflow %s: a CUDA thread has 64 KiB of stack on the CPU backend "
                       "(cudaErrorIllegalAddress)\n  hint: look for recursion or a large local array in the kernel\n",
                       in_kernel ? thread : "in a kernel");
-    } else if (!in_kernel && describe_host_access(address, buffer, sizeof buffer)) {
+    } else if (!in_kernel && describe_host_access(address, kind, buffer, sizeof buffer)) {
         host_access = true;
         std::snprintf(text, sizeof text,
                       "\nerror: host code %s device memory: %s at %p, %s (a device pointer dereferenced on the "
@@ -71,7 +77,7 @@ void on_fault(int signal_number, siginfo_t* info, void* context) {
                       kind == 1 ? "write" : kind == 0 ? "read" : "touch",
                       kind == 1 ? "into it from a host array (cudaMemcpyHostToDevice)"
                                 : "back into a host array (cudaMemcpyDeviceToHost) and read that");
-    } else if (describe_device_address(address, buffer, sizeof buffer)) {
+    } else if (describe_device_address(address, kind, buffer, sizeof buffer)) {
         std::snprintf(text, sizeof text,
                       "\nerror: illegal memory access %s: %s at %p, %s (cudaErrorIllegalAddress: an illegal memory "
                       "access was encountered; out-of-bounds %s)\n  hint: the kernel %s memory outside its buffers: "
@@ -87,6 +93,8 @@ void on_fault(int signal_number, siginfo_t* info, void* context) {
                                 : "a null or freed pointer, or a device pointer used where a host one belongs");
     }
     write_text(text);
+    if (const FaultObserver observer = fault_observer.load(); observer != nullptr)
+        observer(take_fault_site(), text + 1);  // without the blank line before it
     write_text(host_access ? "The CPU backend stops the program here, as the fault ends the host program on a GPU machine.\n"
                            : "The CPU backend stops the program here, as a fault ends the CUDA context on a GPU.\n");
     _exit(128 + signal_number);
@@ -107,3 +115,8 @@ void install_fault_handler() {
 }
 
 }  // namespace tilelab::cpu::detail
+
+void tilelab::cpu::observe_faults(FaultObserver observer) noexcept {
+    detail::install_fault_handler();
+    detail::fault_observer.store(observer);
+}

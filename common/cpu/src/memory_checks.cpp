@@ -13,6 +13,13 @@ namespace {
 
 std::string floats(std::ptrdiff_t bytes) { return std::to_string(bytes / 4); }
 
+// Where @p address lies in the kit's named matrix of its buffer ("M[4], past the end of M (...)"), or
+// @p otherwise where its buffer has no name (the student's own cudaMalloc).
+std::string named_or(const unsigned char* address, const std::string& otherwise) {
+    char text[256];
+    return describe_named_element(address, text, sizeof text) ? std::string(text) : otherwise;
+}
+
 [[noreturn]] void misaligned(const std::string& access, const std::string& place, std::size_t bytes,
                              std::size_t off_by, const char* hint) {
     kernel_fault(cudaErrorMisalignedAddress, "misaligned address",
@@ -41,17 +48,26 @@ void check_device_access(const unsigned char* address, std::size_t bytes, std::s
         const std::ptrdiff_t at = address - start;
         if (at >= 0 && static_cast<std::size_t>(at) % alignment != 0)
             misaligned(access(),
-                       "float index " + floats(at) + " of a device buffer of " + floats(static_cast<std::ptrdiff_t>(size)) +
-                           " floats",
+                       named_or(address, "float index " + floats(at) + " of a device buffer of " +
+                                             floats(static_cast<std::ptrdiff_t>(size)) + " floats"),
                        alignment, static_cast<std::size_t>(at) % alignment, hint);
-        if (at < 0 || static_cast<std::size_t>(at) + bytes > size)
+        if (at < 0 || static_cast<std::size_t>(at) + bytes > size) {
+            // The first byte outside the buffer is the fault's site: the access's start, or its buffer's end.
+            const unsigned char* outside = at < 0 ? address : start + size;
+            note_fault_site(outside, write);
+            char first[256];
+            const std::string range =
+                describe_named_element(address, first, sizeof first)
+                    ? std::to_string(bytes / 4) + " floats from " + first + ", runs outside the matrix"
+                    : "floats " + floats(at) + " to " + floats(at + static_cast<std::ptrdiff_t>(bytes) - 4) +
+                          " of a device buffer of " + floats(static_cast<std::ptrdiff_t>(size)) +
+                          " floats runs outside it";
             kernel_fault(cudaErrorIllegalAddress, "illegal memory access",
-                         access() + " of floats " + floats(at) + " to " + floats(at + static_cast<std::ptrdiff_t>(bytes) - 4) +
-                             " of a device buffer of " + floats(static_cast<std::ptrdiff_t>(size)) +
-                             " floats runs outside it (cudaErrorIllegalAddress: an illegal memory access was "
+                         access() + " of " + range + " (cudaErrorIllegalAddress: an illegal memory access was "
                              "encountered; out-of-bounds " + (write ? "write" : "read") + ")\n  hint: test that the "
                              "whole vector lies inside the matrix before a vector access, or load the elements of "
                              "the last, partial vector one by one");
+        }
         return;
     }
     const auto remainder = static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(address) % alignment);

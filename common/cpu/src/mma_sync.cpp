@@ -137,12 +137,14 @@ void gather(void* const lanes[32]) {
     }
 }
 
-// "M_tile[0][3][2]", "float index 40 of a device buffer of 4096 floats" or "address 0x...": where @p address is.
+// "M_tile[0][3][2]", "M[40], row 0, column 40 of M (a 64x64 matrix)" (a matrix the kit's runner named), "float
+// index 40 of a device buffer of 4096 floats" or "address 0x...": where @p address is.
 std::string place_of(const void* address) {
     std::size_t offset = 0;
     if (shared_offset_of(address, &offset)) return shared_element_name(offset);
     const unsigned char* start = nullptr;
     std::size_t bytes = 0;
+    if (char named[256]; describe_named_element(address, named, sizeof named)) return named;  // M, N or P
     if (device_allocation_of(address, &start, &bytes)) {
         const std::ptrdiff_t at = static_cast<const unsigned char*>(address) - start;
         return "float index " + std::to_string(at / 4) + " of a device buffer of " + std::to_string(bytes / 4) +

@@ -81,8 +81,16 @@ void reset_kernel_attributes();
 
 /// What a faulting address is, in words, when it lies next to or inside a device allocation, or up to 1 MiB past the
 /// end of one (an overrun that faulted beyond the guard page); empty otherwise.
+/// A buffer the kit's runner named (tilelab/cpu/named_matrices.hpp) is described as an element of its matrix. Notes
+/// the fault's site (take_fault_site), @p access as the handler knows it (1 a write, 0 a read, -1 not known).
 /// Called from the fault handler: takes no lock and allocates nothing.
-bool describe_device_address(const void* address, char* text, std::size_t size);
+bool describe_device_address(const void* address, int access, char* text, std::size_t size);
+/// Where @p address lies in the named matrix of its device buffer (tilelab/matrix_element.hpp's words); false where
+/// it is in no device buffer or one with no name. Takes the registry's lock.
+bool describe_named_element(const void* address, char* text, std::size_t size);
+/// Notes an out-of-bounds access at @p address (a @p write or a read) that a kernel check found, as the fault's site
+/// (take_fault_site), unless one is noted already. Takes the registry's lock.
+void note_fault_site(const void* address, bool write);
 /// The device allocation whose buffer or guard pages hold @p address: its first byte and size; false for none.
 bool device_allocation_of(const void* address, const unsigned char** start, std::size_t* bytes);
 /// Reports a write by the kernel launched at @p site into the bytes around a device buffer (its pages' bytes
@@ -119,8 +127,9 @@ public:
     DeviceMemoryOpen& operator=(const DeviceMemoryOpen&) = delete;
 };
 /// What a fault at @p address by host code is, in words, when it lies in a device buffer's payload (not its
-/// guards); false otherwise. Called from the fault handler: takes no lock and allocates nothing.
-bool describe_host_access(const void* address, char* text, std::size_t size);
+/// guards); false otherwise. Notes the fault's site as describe_device_address does, for @p access. Called from the
+/// fault handler: takes no lock and allocates nothing.
+bool describe_host_access(const void* address, int access, char* text, std::size_t size);
 /// True when @p pointer is null or lies in a device allocation, its guard zones included: what a kernel may be
 /// given.
 bool is_device_pointer(const void* pointer);

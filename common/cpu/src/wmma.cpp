@@ -126,12 +126,14 @@ std::string call_site(MatrixFunction function, const char* file, int line) {
     return std::string(name_of(function)) + " at " + short_path(file) + ":" + std::to_string(line);
 }
 
-// "As[0][8]", "float index 40 of a device buffer of 4096 floats" or "address 0x...": where @p address is.
+// "As[0][8]", "M[40], row 0, column 40 of M (a 64x64 matrix)" (a matrix the kit's runner named), "float index 40 of a
+// device buffer of 4096 floats" or "address 0x...": where @p address is.
 std::string place_of(const void* address) {
     std::size_t offset = 0;
     if (shared_offset_of(address, &offset)) return shared_element_name(offset);
     const unsigned char* start = nullptr;
     std::size_t bytes = 0;
+    if (char named[256]; describe_named_element(address, named, sizeof named)) return named;  // M, N or P
     if (device_allocation_of(address, &start, &bytes)) {
         const std::ptrdiff_t at = static_cast<const unsigned char*>(address) - start;
         return "float index " + std::to_string(at / 4) + " of a device buffer of " + std::to_string(bytes / 4) +
@@ -221,14 +223,24 @@ void move_elements(const MatrixOperands& o, unsigned lane, const char* file, int
         const auto* byte = reinterpret_cast<const unsigned char*>(element);
         if (device && (byte < start || byte + sizeof(float) > start + bytes)) {
             const std::ptrdiff_t first = reinterpret_cast<const unsigned char*>(o.memory) - start;
+            note_fault_site(byte, write);
+            char tile_start[256], outside[256];
+            // In the kit's M, N or P, the elements as the student counts them; else counted from the buffer's start.
+            const bool named = describe_named_element(o.memory, tile_start, sizeof tile_start) &&
+                               describe_named_element(byte, outside, sizeof outside);
+            const std::string where =
+                named ? std::string(" tile starting at ") + tile_start + " (ldm " + std::to_string(o.ldm) +
+                            (o.column_major ? ", column major" : ", row major") + "), and its element (row " +
+                            std::to_string(row) + ", column " + std::to_string(column) + " of the tile), " + outside +
+                            ", lies outside the matrix "
+                      : " tile starting at float index " + std::to_string(first / 4) + " (ldm " +
+                            std::to_string(o.ldm) + (o.column_major ? ", column major" : ", row major") +
+                            ") of a device buffer of " + std::to_string(bytes / 4) + " floats, and its element (row " +
+                            std::to_string(row) + ", column " + std::to_string(column) + "), float index " +
+                            std::to_string((byte - start) / 4) + ", lies outside the buffer ";
             kernel_fault(cudaErrorIllegalAddress, "illegal memory access",
                          call_site(o.function, file, line) + (write ? " writes" : " reads") + " the " +
-                             std::to_string(m.rows) + " x " + std::to_string(m.columns) + " tile starting at float "
-                             "index " + std::to_string(first / 4) + " (ldm " + std::to_string(o.ldm) +
-                             (o.column_major ? ", column major" : ", row major") + ") of a device buffer of " +
-                             std::to_string(bytes / 4) + " floats, and its element (row " + std::to_string(row) +
-                             ", column " + std::to_string(column) + "), float index " +
-                             std::to_string((byte - start) / 4) + ", lies outside the buffer "
+                             std::to_string(m.rows) + " x " + std::to_string(m.columns) + where +
                              "(cudaErrorIllegalAddress: an illegal memory access was encountered; out-of-bounds " +
                              (write ? "write" : "read") + ")\n  hint: load_matrix_sync and store_matrix_sync move "
                              "the whole tile: at the edge of a matrix whose size is not a multiple of 16, stage the "

@@ -87,6 +87,24 @@ enum class Status : std::int32_t {
     unsupported = 4,  ///< The request does not apply to this lab.
 };
 
+/// Which of the kit's matrices an out-of-bounds access reached (FaultSite).
+enum class Matrix : std::uint8_t {
+    none = 0,  ///< None of the kit's (no access reported, or a buffer the lab's code allocated).
+    M = 1,     ///< The left operand, rows × inner.
+    N = 2,     ///< The right operand, inner × cols.
+    P = 3,     ///< The product, rows × cols.
+};
+
+/// Where the out-of-bounds access that failed a request landed, as the CPU backend's emulator saw it: the last
+/// fields of every reply's header (all zero where there was none, and on a GPU). The checker tells the student what
+/// happened in its own words from these numbers, checked, and the shape it asked for; never from the runner's text.
+struct FaultSite {
+    std::uint8_t access = 0;     ///< 0 not known, 1 a read, 2 a write.
+    Matrix matrix = Matrix::none;  ///< The kit's matrix it reached; none: no access reported, or another buffer.
+    std::uint8_t host_code = 0;  ///< 1: host code (the launcher) touched device memory, not a kernel.
+    std::int64_t element = 0;    ///< The element's index from the matrix's first (negative: before it).
+};
+
 /// Which launch a multiply request uses.
 enum class LaunchMode : std::uint32_t {
     launcher = 0,  ///< The student's launcher (its own grid and block).

@@ -52,7 +52,7 @@ const std::set<std::string> emulator_functions = {
     "start_trace",    "stop_trace",         "atomic_update", "scale_shared_stores", "sync_threads_reduce",
     "async_copy",     "async_wait_batch",   "async_batches_committed", "async_copy_misuse", "copy_address",
     "promised_alignment", "is_past_end_poison", "mma_sync_multiply_adds", "ldmatrix_address", "observe_launches",
-    "address_cast"};
+    "address_cast",   "name_device_matrix", "take_fault_site",     "observe_faults"};
 
 /// Headers of CUDA a lab may include with <...>: the runtime, the device-side libraries the labs' styles use
 /// (pipelines, barriers, cooperative groups, warp matrices, half and bfloat16 types). The driver API (<cuda.h>)

@@ -2,6 +2,7 @@
 #include "emulator_kernels.hpp"
 
 #include <tilelab/cpu/emulator.hpp>
+#include <tilelab/cpu/named_matrices.hpp>
 #include <tilelab/cpu/runtime_trace.hpp>
 #include <tilelab/device_buffer.hpp>
 
@@ -11,6 +12,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdint>
 #include <cstring>
 #include <numeric>
@@ -401,6 +403,32 @@ TEST_SUITE("cpu-emulator-device-memory") {
         CHECK((bits[1] & 0x003FFFFFu) == (tilelab::cpu::past_end_poison_bits & 0x003FFFFFu));  // quieted, same payload
     }
 
+    TEST_CASE("a buffer the kit's runner named: the write past its end is an element of its matrix, and its site") {
+        // A guard zone of 6 floats before a 2 x 5 P, as the runner lays the checker's buffers out.
+        tilelab::DeviceBuffer<float> data(16), in(1);
+        float* const P = data.data() + 6;
+        tilelab::cpu::name_device_matrix(P, 2, 5, "P");
+        static_cast<void>(tilelab::cpu::take_fault_site());  // none before
+        const cudaError_t code = launch_pointers(in.data(), P + 11, true);
+        REQUIRE(code == cudaErrorIllegalAddress);
+        CHECK(message_of(code).find(": a write at 0x") != std::string::npos);
+        CHECK(message_of(code).find(", P[11], past the end of P (P is 2x5, 10 elements; index 11 would be row 2, "
+                                    "column 1) (cudaErrorIllegalAddress") != std::string::npos);
+        CHECK(message_of(code).find("float index") == std::string::npos);  // not counted from the buffer's start
+        const tilelab::cpu::FaultSite site = tilelab::cpu::take_fault_site();
+        CHECK(std::string(site.matrix) == "P");
+        CHECK(site.element == 11);
+        CHECK(site.access == tilelab::cpu::FaultSite::Access::write);
+        CHECK_FALSE(site.host_code);
+        CHECK(std::string(tilelab::cpu::take_fault_site().matrix).empty());  // taken: forgotten
+        // Before the start: a negative index of P, inside the buffer's slack before it.
+        const cudaError_t before = launch_pointers(in.data(), data.data() - 2, true);
+        REQUIRE(before == cudaErrorIllegalAddress);
+        CHECK(message_of(before).find("P[-8], before the start of P (P is 2x5, 10 elements; a negative index)") !=
+              std::string::npos);
+        CHECK(tilelab::cpu::take_fault_site().element == -8);
+    }
+
     TEST_CASE("cudaMalloc: a write just past the end of a buffer is an illegal address, found when the kernel ends") {
         tilelab::DeviceBuffer<float> data(10), in(1);
         const cudaError_t code = launch_pointers(in.data(), data.data() + 11, true);
@@ -572,6 +600,30 @@ TEST_SUITE("cpu-emulator-fault") {
         const std::vector<float> values = iota_floats(64);  // 256 bytes: the buffer ends against the guard page
         tilelab::DeviceBuffer<float> data(values.size()), out(1);
         data.copy_from_host(values.data(), values.size());
+        read_past_end(data.data(), out.data(), 64);
+        FAIL("the read past the end went unnoticed");
+    }
+}
+
+namespace {
+// Prints what the fault handler gave its observer (tilelab::cpu::observe_faults), as the kit's runner would send it.
+void print_fault_site(const tilelab::cpu::FaultSite& site, const char* report) {
+    char text[256];
+    const int length = std::snprintf(text, sizeof text, "\nobserved: %s %lld %s, %.40s\n", site.matrix, site.element,
+                                     site.access == tilelab::cpu::FaultSite::Access::read ? "read" : "not a read", report);
+    static_cast<void>(write(STDOUT_FILENO, text, static_cast<std::size_t>(length)));
+}
+}  // namespace
+
+TEST_SUITE("cpu-emulator-named-fault") {
+    // Run alone, by a test that expects this process to end with the fault handler's message, in M's terms, and
+    // the site its observer saw.
+    TEST_CASE("stops at a read one element past the end of a named matrix, naming its element") {
+        const std::vector<float> values = iota_floats(64);  // 256 bytes: the buffer ends against the guard page
+        tilelab::DeviceBuffer<float> data(values.size()), out(1);
+        data.copy_from_host(values.data(), values.size());
+        tilelab::cpu::name_device_matrix(data.data() + 16, 6, 8, "M");  // after a guard zone of 16 floats
+        tilelab::cpu::observe_faults(&print_fault_site);
         read_past_end(data.data(), out.data(), 64);
         FAIL("the read past the end went unnoticed");
     }
