@@ -5,6 +5,7 @@
 
 #ifndef TILELAB_CPU_BACKEND
 #include "gate_device.hpp"
+#include "gate_l2.hpp"
 #endif
 
 #include <algorithm>
@@ -26,7 +27,8 @@ namespace {
 // are never measured here: perf_fill draws operand sets from the checker's seed (untimed), perf_launches launches
 // the kernel once on each set, waits, and sends back each result's digest (timed by the checker), perf_keep keeps a
 // copy of one result, chosen by the checker after the digests came, and perf_kept sends it back once the checker has
-// let go of the GPU, to verify a digest and sample the product.
+// let go of the GPU, to verify a digest and sample the product; perf_samples sends back elements of every result,
+// at places the checker chose after the digests came, so that no launch's result goes unchecked.
 struct GateOperands {
     GateOperands(int side, int count)
         : n(side), sets(count), M(product(side, side) * count), N(product(side, side) * count),
@@ -52,6 +54,10 @@ GateOperands& loaded_gate(const char* request) {
     if (!gate_operands()) unsupported((std::string(request) + " before perf_load").c_str());
     return *gate_operands();
 }
+
+// Places one perf_samples request may ask for at most: 64 from each of 16 sets, with room.
+constexpr std::size_t max_sampled_places = 1u << 16;
+
 
 }  // namespace
 
@@ -98,6 +104,7 @@ Writer perf_launches(Reader& in, const RunnerLab& lab) {
     if (!in.at_end() || sets <= 0 || sets > gate.sets) unsupported("malformed perf_launches request");
     Writer out = reply(Status::ok);
 #ifndef TILELAB_CPU_BACKEND
+    tilelab::runner::gate_reset_persisting_l2();  // no kernel is timed with L2 kept for its own data
     EventPair events;
     const std::size_t size = gate.set_size();
     const float ms = events.time([&] {
@@ -139,6 +146,22 @@ Writer perf_keep(Reader& in) {
     *slot = std::move(copy);
     Writer out = reply(Status::ok);
     out.put<std::int32_t>(static_cast<std::int32_t>(slot - gate.kept.begin()));
+    return out;
+}
+
+// Elements of the last perf_launches' results at the places the checker chose after their digests came: it samples
+// every result of every timed request, where perf_keep's copy lets it read back one whole.
+Writer perf_samples(Reader& in) {
+    const std::vector<std::uint64_t> places = in.get_records<std::uint64_t>();
+    GateOperands& gate = loaded_gate("perf_samples");
+    const std::size_t elements = gate.set_size() * static_cast<std::size_t>(gate.sets);
+    if (!in.at_end() || places.empty() || places.size() > max_sampled_places ||
+        std::any_of(places.begin(), places.end(), [&](std::uint64_t place) { return place >= elements; }))
+        unsupported("malformed perf_samples request");
+    Writer out = reply(Status::ok);
+#ifndef TILELAB_CPU_BACKEND
+    out.put_floats(tilelab::runner::gate_gather(gate.P.data(), elements, places));
+#endif
     return out;
 }
 

@@ -20,5 +20,7 @@ wire::Writer perf_launches(wire::Reader& in, const RunnerLab& lab);
 wire::Writer perf_keep(wire::Reader& in);
 /// perf_kept: a copy perf_keep kept, sent back; its slot is free again.
 wire::Writer perf_kept(wire::Reader& in);
+/// perf_samples: the elements of the last perf_launches' results at the places asked, from every set.
+wire::Writer perf_samples(wire::Reader& in);
 
 }  // namespace tilelab::runner
