@@ -9,8 +9,8 @@
 
 namespace tilelab::runner {
 
-// Run before each timed request, in the lab's program and in the reference's alike (the same calls, at the same
-// cost, a few microseconds of a request of tens of milliseconds). Every call is checked. A GPU without persisting L2
+// Run by perf_fill, right before each timed request and outside the checker's clock, in the lab's program and in
+// the reference's alike. Every call is checked. A GPU without persisting L2
 // (cudaDevAttrMaxPersistingL2CacheSize 0: before compute capability 8.0, or a MIG instance) has nothing to reset. A
 // stream's window is read first: where the runtime has none for that stream (reading it fails), nothing can have
 // been set on it, and that error is taken off the runtime's last error so that the timed launches' check does not

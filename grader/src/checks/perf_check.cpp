@@ -20,8 +20,9 @@
 // precision (gate_audit.hpp: the gate's operands make TF32, FP16 or BF16 rounding miss an FP32 lab's bound, and
 // FP16 or BF16 a TF32 lab's, on every element). A program that replied before its kernels had run, or skipped
 // launches, sends digests it cannot know; a kernel that computes on some launches only, or at a lower precision
-// at the gate's shape only, leaves results the samples show. Before each timed request the program resets the L2
-// cache's persistence controls (gate_requests.cpp), so that no kernel is timed with L2 kept for its own data.
+// at the gate's shape only, leaves results the samples show. Before each timed request (in perf_fill, untimed) the
+// program resets the L2 cache's persistence controls (gate_l2.hpp), so that no kernel is timed with L2 kept for its
+// own data.
 //
 // The speedup each rung requires is calibrated on the GPU it runs on (gate_threshold.hpp): the lab's own model answer,
 // in a gate program of the kit's, is raced against the rung's reference by the same procedure (race() below), and the
