@@ -398,25 +398,24 @@ CalibrationOutcome calibrate(const LabUnderTest& lab, const GateRung& rung, Gate
     }
     const int trials = std::max(1, static_cast<int>(env_number("TILELAB_CALIBRATION_TRIALS", 3)));
     std::vector<double> speedups, reference_ms, model_ms;
+    Audit found;
+    std::vector<SampledRequest> sampled;  // every trial's, checked once the GPU is the batch's again
     for (int t = 0; t < trials; ++t) {
-        Audit found;
-        std::vector<SampledRequest> sampled;
         std::vector<KeptResult> kept;
         race(reference, own, setting, sets, pick, sampled, kept);
         audit_kept(own, kept, setting.n, found, GpuUse::timing);
-        audit_samples(sampled, setting.n, lab.input_precision, found);
-        if (found.forged > 0 || found.unwritten_results > 0 || found.samples.wrong > 0)
-            throw std::runtime_error("the lab's model answer (" + model_path + ") gave wrong results while the gate "
-                                     "calibrated on this GPU: a kit error, not the lab's (" +
-                                     std::to_string(found.forged) + " forged, " +
-                                     std::to_string(found.unwritten_results) + " unwritten of " +
-                                     std::to_string(found.results) + " results; " +
-                                     wrong_samples_words(found, lab.input_precision) + ")");
         reference_ms.push_back(median(reference.wall_ms));
         model_ms.push_back(median(own.wall_ms));
         speedups.push_back(reference_ms.back() / model_ms.back());
     }
     gpu_lease().release();
+    audit_samples(sampled, setting.n, lab.input_precision, found);
+    if (found.forged > 0 || found.unwritten_results > 0 || found.samples.wrong > 0)
+        throw std::runtime_error("the lab's model answer (" + model_path + ") gave wrong results while the gate "
+                                 "calibrated on this GPU: a kit error, not the lab's (" + std::to_string(found.forged) +
+                                 " forged, " + std::to_string(found.unwritten_results) + " unwritten of " +
+                                 std::to_string(found.results) + " results; " +
+                                 wrong_samples_words(found, lab.input_precision) + ")");
     Calibration c;
     c.key = key;
     c.model_speedup = median_of(speedups);
