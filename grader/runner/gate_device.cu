@@ -7,18 +7,29 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
+#include <stdexcept>
+
 namespace tilelab::runner {
 namespace {
 
 constexpr int threads = 256;
 constexpr int blocks = 1024;  // grid-stride loops: enough blocks to fill any GPU, few atomics
 
-__global__ void fill_kernel(float* M, float* N, std::uint64_t count, std::uint64_t seed, std::uint32_t set) {
+__global__ void fill_kernel(float* M, float* N, std::uint64_t side, std::uint64_t seed, std::uint32_t set) {
+    const std::uint64_t count = side * side;
     for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < count;
          i += static_cast<std::uint64_t>(gridDim.x) * blockDim.x) {
-        M[i] = gate::operand_value(seed, set, gate::Operand::M, i);
-        N[i] = gate::operand_value(seed, set, gate::Operand::N, i);
+        M[i] = gate::operand_value(seed, set, gate::Operand::M, i, side);
+        N[i] = gate::operand_value(seed, set, gate::Operand::N, i, side);
     }
+}
+
+// values[i] = P[places[i]], for the checker's samples of every result (gate_gather).
+__global__ void gather_kernel(const float* P, const std::uint64_t* places, std::uint64_t count, float* values) {
+    for (std::uint64_t i = blockIdx.x * static_cast<std::uint64_t>(blockDim.x) + threadIdx.x; i < count;
+         i += static_cast<std::uint64_t>(gridDim.x) * blockDim.x)
+        values[i] = P[places[i]];
 }
 
 // Leaf blockIdx.x of result blockIdx.y (tilelab/gate_data.hpp's result_digest): its four lane sums, as 8 words in
@@ -75,10 +86,38 @@ __global__ void __launch_bounds__(tree_threads)
 }  // namespace
 
 void gate_fill(float* M, float* N, int n, std::uint64_t seed, std::uint32_t set) {
-    const std::uint64_t count = static_cast<std::uint64_t>(n) * static_cast<std::uint64_t>(n);
-    fill_kernel<<<blocks, threads>>>(M, N, count, seed, set);
+    fill_kernel<<<blocks, threads>>>(M, N, static_cast<std::uint64_t>(n), seed, set);
     TILELAB_CUDA_CHECK(cudaGetLastError());
     TILELAB_CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+std::vector<float> gate_gather(const float* P, std::size_t elements, const std::vector<std::uint64_t>& places) {
+    for (const std::uint64_t place : places)
+        if (place >= elements) throw std::out_of_range("a sampled place past the gate's results");
+    std::vector<float> values(places.size());
+    if (places.empty()) return values;
+    std::uint64_t* device_places = nullptr;
+    float* device_values = nullptr;
+    TILELAB_CUDA_CHECK(cudaMalloc(reinterpret_cast<void**>(&device_places), places.size() * sizeof *device_places));
+    const cudaError_t allocated = cudaMalloc(reinterpret_cast<void**>(&device_values), values.size() * sizeof(float));
+    // Freed whatever happens below: the first failure is the one reported.
+    cudaError_t failed = allocated;
+    if (failed == cudaSuccess)
+        failed = cudaMemcpy(device_places, places.data(), places.size() * sizeof *device_places, cudaMemcpyHostToDevice);
+    if (failed == cudaSuccess) {
+        const auto count = static_cast<std::uint64_t>(places.size());
+        gather_kernel<<<static_cast<unsigned>(std::min<std::uint64_t>((count + threads - 1) / threads, blocks)), threads>>>(
+            P, device_places, count, device_values);
+        failed = cudaGetLastError();
+    }
+    if (failed == cudaSuccess)
+        failed = cudaMemcpy(values.data(), device_values, values.size() * sizeof(float), cudaMemcpyDeviceToHost);
+    const cudaError_t freed_places = cudaFree(device_places);
+    const cudaError_t freed_values = allocated == cudaSuccess ? cudaFree(device_values) : cudaSuccess;
+    TILELAB_CUDA_CHECK(failed);
+    TILELAB_CUDA_CHECK(freed_places);
+    TILELAB_CUDA_CHECK(freed_values);
+    return values;
 }
 
 std::vector<std::uint64_t> gate_digests(const float* P, std::size_t count, int sets) {

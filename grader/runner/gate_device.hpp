@@ -19,4 +19,9 @@ void gate_fill(float* M, float* N, int n, std::uint64_t seed, std::uint32_t set)
 /// the time they add to a timed request is small and the same in every program. Throws tilelab::CudaError.
 std::vector<std::uint64_t> gate_digests(const float* P, std::size_t count, int sets);
 
+/// The elements at @p places of the @p elements floats at @p P (device memory), after the work before them: the
+/// checker's samples of every result of a timed request, gathered on the device (one small kernel, two copies).
+/// Throws std::out_of_range for a place past the end, tilelab::CudaError when a CUDA call fails.
+std::vector<float> gate_gather(const float* P, std::size_t elements, const std::vector<std::uint64_t>& places);
+
 }  // namespace tilelab::runner

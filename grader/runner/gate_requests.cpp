@@ -5,6 +5,7 @@
 
 #ifndef TILELAB_CPU_BACKEND
 #include "gate_device.hpp"
+#include "gate_l2.hpp"
 #endif
 
 #include <algorithm>
@@ -26,7 +27,8 @@ namespace {
 // are never measured here: perf_fill draws operand sets from the checker's seed (untimed), perf_launches launches
 // the kernel once on each set, waits, and sends back each result's digest (timed by the checker), perf_keep keeps a
 // copy of one result, chosen by the checker after the digests came, and perf_kept sends it back once the checker has
-// let go of the GPU, to verify a digest and sample the product.
+// let go of the GPU, to verify a digest and sample the product; perf_samples sends back elements of every result,
+// at places the checker chose after the digests came, so that no launch's result goes unchecked.
 struct GateOperands {
     GateOperands(int side, int count)
         : n(side), sets(count), M(product(side, side) * count), N(product(side, side) * count),
@@ -53,6 +55,10 @@ GateOperands& loaded_gate(const char* request) {
     return *gate_operands();
 }
 
+// Places one perf_samples request may ask for at most: 64 from each of 16 sets, with room.
+constexpr std::size_t max_sampled_places = 1u << 16;
+
+
 }  // namespace
 
 // Buffers for `sets` operand sets of side n; the last gate's go first. The kit's launch learns the launcher's
@@ -73,7 +79,7 @@ Writer perf_load(Reader& in, const RunnerLab& lab) {
 }
 
 // The first `sets` operand sets drawn afresh from the checker's seed; P's poisoned so a launch that writes
-// nothing leaves no earlier result behind.
+// nothing leaves no earlier result behind; the L2 cache's persistence controls reset (gate_l2.hpp).
 Writer perf_fill(Reader& in) {
     const auto seed = in.get<std::uint64_t>();
     const int sets = in.get<std::int32_t>();
@@ -85,6 +91,9 @@ Writer perf_fill(Reader& in) {
                                    seed, static_cast<std::uint32_t>(s));
     check(cudaMemset(gate.P.data(), 0xff, sets * gate.set_size() * sizeof(float)), "cudaMemset");
     check(cudaDeviceSynchronize(), "cudaMemset");
+    // Right before the timed request, and outside the checker's clock (its cost is the GPU's, not the kernel's): no
+    // kernel is timed with part of L2 kept for its own data.
+    tilelab::runner::gate_reset_persisting_l2();
 #endif
     return reply(Status::ok);
 }
@@ -139,6 +148,22 @@ Writer perf_keep(Reader& in) {
     *slot = std::move(copy);
     Writer out = reply(Status::ok);
     out.put<std::int32_t>(static_cast<std::int32_t>(slot - gate.kept.begin()));
+    return out;
+}
+
+// Elements of the last perf_launches' results at the places the checker chose after their digests came: it samples
+// every result of every timed request, where perf_keep's copy lets it read back one whole.
+Writer perf_samples(Reader& in) {
+    const std::vector<std::uint64_t> places = in.get_records<std::uint64_t>();
+    GateOperands& gate = loaded_gate("perf_samples");
+    const std::size_t elements = gate.set_size() * static_cast<std::size_t>(gate.sets);
+    if (!in.at_end() || places.empty() || places.size() > max_sampled_places ||
+        std::any_of(places.begin(), places.end(), [&](std::uint64_t place) { return place >= elements; }))
+        unsupported("malformed perf_samples request");
+    Writer out = reply(Status::ok);
+#ifndef TILELAB_CPU_BACKEND
+    out.put_floats(tilelab::runner::gate_gather(gate.P.data(), elements, places));
+#endif
     return out;
 }
 

@@ -522,6 +522,7 @@ Writer answer(const std::vector<unsigned char>& request) {
             case Op::perf_fill: return perf_fill(in);
             case Op::perf_keep: return perf_keep(in);
             case Op::perf_kept: return perf_kept(in);
+            case Op::perf_samples: return perf_samples(in);
             case Op::watched_multiply: return watched_multiply(in, lab);
             case Op::scaled_multiply: return scaled_multiply(in, lab);
             case Op::pipelined_multiply: return pipelined_multiply(in, lab);

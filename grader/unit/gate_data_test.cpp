@@ -16,7 +16,7 @@ namespace {
 // @p count elements of operand @p which of set 0 drawn from @p seed: a result's stand-in.
 std::vector<float> drawn(std::size_t count, std::uint64_t seed, Operand which) {
     std::vector<float> values(count);
-    for (std::size_t i = 0; i < count; ++i) values[i] = operand_value(seed, 0, which, i);
+    for (std::size_t i = 0; i < count; ++i) values[i] = operand_value(seed, 0, which, i, 64);
     return values;
 }
 
@@ -32,22 +32,32 @@ std::vector<float> with_bit_flipped(std::vector<float> values, std::size_t i, in
 }  // namespace
 
 TEST_SUITE("gate_data") {
-    TEST_CASE("operands are exact floats in [-1, 1) that depend on the seed, the set, the operand and the place") {
-        int negative = 0;
-        for (std::uint64_t i = 0; i < 4096; ++i) {
-            const float v = operand_value(42, 0, Operand::M, i);
-            CHECK(v >= -1.0f);
-            CHECK(v < 1.0f);
-            const double scaled = static_cast<double>(v) * 8388608.0;
-            CHECK(scaled == std::floor(scaled));  // a multiple of 2^-23: float64 products see the same values
-            negative += v < 0;
-        }
-        CHECK(negative > 1800);
-        CHECK(negative < 2300);
-        CHECK(operand_value(42, 0, Operand::M, 7) != operand_value(43, 0, Operand::M, 7));
-        CHECK(operand_value(42, 0, Operand::M, 7) != operand_value(42, 1, Operand::M, 7));
-        CHECK(operand_value(42, 0, Operand::M, 7) != operand_value(42, 0, Operand::N, 7));
-        CHECK(operand_value(42, 0, Operand::M, 7) == operand_value(42, 0, Operand::M, 7));
+    TEST_CASE("operands are positive exact floats whose dropped bits make reduced precision show") {
+        const std::uint64_t side = 64;
+        int lowest = 99, highest = -99;
+        for (std::uint64_t i = 0; i < side * side; ++i)
+            for (const Operand which : {Operand::M, Operand::N}) {
+                const float v = operand_value(42, 0, which, i, side);
+                std::uint32_t bits;
+                std::memcpy(&bits, &v, sizeof bits);
+                CHECK(v > 0.0f);
+                CHECK(std::isnormal(v));
+                const std::uint32_t fraction = bits & 0x7FFFFFu;
+                CHECK((fraction & ~(operand_random_fraction | operand_fixed_fraction)) == 0u);  // 2^-1, 2^-2, 2^-8, 2^-11 clear
+                CHECK((fraction & operand_fixed_fraction) == operand_fixed_fraction);
+                const int exponent = static_cast<int>(bits >> 23) - 127;
+                lowest = std::min(lowest, exponent);
+                highest = std::max(highest, exponent);
+                // M's column k and N's row k carry opposite exponents, so every product m·n is near 1.
+                const std::uint64_t k = which == Operand::M ? i % side : i / side;
+                CHECK(exponent == (which == Operand::M ? 1 : -1) * inner_exponent(42, 0, k));
+            }
+        CHECK(lowest <= -20);  // wider than FP16's range whatever the scale
+        CHECK(highest >= 20);
+        CHECK(operand_value(42, 0, Operand::M, 7, 64) != operand_value(43, 0, Operand::M, 7, 64));
+        CHECK(operand_value(42, 0, Operand::M, 7, 64) != operand_value(42, 1, Operand::M, 7, 64));
+        CHECK(operand_value(42, 0, Operand::M, 7, 64) != operand_value(42, 0, Operand::N, 7, 64));
+        CHECK(operand_value(42, 0, Operand::M, 7, 64) == operand_value(42, 0, Operand::M, 7, 64));
     }
 
     TEST_CASE("the gate's tree compresses with SHA-256's compression function") {

@@ -36,13 +36,62 @@ TILELAB_GATE_HD inline std::uint64_t mix(std::uint64_t x) {
     return x;
 }
 
-/// Element @p index (row-major) of operand @p which of operand set @p set drawn from @p seed: a multiple of 2⁻²³
-/// in [-1, 1), exact in float, so the checker's float64 reference sees the very values the kernel multiplied.
-TILELAB_GATE_HD inline float operand_value(std::uint64_t seed, std::uint32_t set, Operand which, std::uint64_t index) {
+/// The bits of a float (memcpy on the host, the intrinsic on the device: both exact).
+TILELAB_GATE_HD inline float float_from_bits(std::uint32_t bits) {
+#if defined(__CUDA_ARCH__)
+    return __uint_as_float(bits);
+#else
+    float value;
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
+#endif
+}
+
+/// @name The gate's operands: chosen so that a reduced-precision path shows
+/// The gate's timed results are checked against float64 at the lab's precision (grader/src/gate_audit.hpp), so the
+/// operands make every rounding below that precision err in one direction, by a known share of each term:
+/// - every element is positive, 2^e × (1 + f), f < 1/4 (the top two bits of the fraction clear), so Σ|m·n| is
+///   the product itself and no term's error cancels another's;
+/// - fraction bits 2^-8..2^-10 (kept by TF32 and FP16, dropped by BF16) are 0, 1, 1: what BF16 drops lies in
+///   [0.859, 0.875) of its half-step, so BF16, rounded to nearest or truncated, always rounds down, by more than
+///   0.68 × 2^-8 of the element;
+/// - fraction bits 2^-11..2^-14 (dropped by TF32 and FP16) are 0, 1, 1, 1: what TF32 drops lies in [0.875, 1) of
+///   its half-step, so TF32 (cvt.rna, or the tensor cores' truncation of an unconverted float) and FP16 always
+///   round down, by more than 0.7 × 2^-11 of the element (and by less than 2^-11, TF32's unit roundoff, so a TF32
+///   lab's tolerance holds);
+/// - the other fraction bits (2^-3..2^-7, 2^-15..2^-23) are random;
+/// - the exponent e is s_k for M's column k and -s_k for N's row k, s_k drawn in [-24, 24] for each inner
+///   position k (inner_exponent): every product m·n is 1 × (1 + f)(1 + f') whatever k, while M and N span 49
+///   binades, more than FP16 holds (30 normal, 40 with subnormals), so FP16 inputs overflow or flush for some k
+///   whatever one scale is applied to each operand. Every value is exact in float32 and float64 (no subnormals).
+/// @{
+
+/// The exponent s_k of inner position @p k of operand set @p set drawn from @p seed: M's column k is scaled by
+/// 2^s_k, N's row k by 2^-s_k.
+TILELAB_GATE_HD inline int inner_exponent(std::uint64_t seed, std::uint32_t set, std::uint64_t k) {
+    const std::uint64_t h = mix(seed ^ mix((static_cast<std::uint64_t>(set) << 34) ^ (std::uint64_t{3} << 32) ^ mix(k)));
+    return static_cast<int>((h >> 20) % 49) - 24;
+}
+
+/// The fraction bits every gate operand has set (bits 2^-9, 2^-10, 2^-12, 2^-13, 2^-14 of the 23: see above).
+constexpr std::uint32_t operand_fixed_fraction = (1u << 14) | (1u << 13) | (1u << 11) | (1u << 10) | (1u << 9);
+/// The fraction bits drawn at random (2^-3..2^-7 and 2^-15..2^-23); the others are clear.
+constexpr std::uint32_t operand_random_fraction = (0x1Fu << 16) | 0x1FFu;
+
+/// Element @p index (row-major) of operand @p which of operand set @p set drawn from @p seed, for the gate's
+/// @p side × @p side operands: 2^(±s_k) × (1 + f) as described above, exact in float.
+TILELAB_GATE_HD inline float operand_value(std::uint64_t seed, std::uint32_t set, Operand which, std::uint64_t index,
+                                           std::uint64_t side) {
     const std::uint64_t h = mix(seed ^ mix((static_cast<std::uint64_t>(set) << 34) ^
                                            (static_cast<std::uint64_t>(which) << 32) ^ mix(index)));
-    return static_cast<float>(static_cast<std::int32_t>(h >> 40) - (1 << 23)) * (1.0f / 8388608.0f);
+    const std::uint64_t k = which == Operand::M ? index % side : index / side;
+    const int s = inner_exponent(seed, set, k);
+    const int exponent = which == Operand::M ? s : -s;
+    const std::uint32_t fraction = (static_cast<std::uint32_t>(h >> 32) & operand_random_fraction) | operand_fixed_fraction;
+    return float_from_bits((static_cast<std::uint32_t>(127 + exponent) << 23) | fraction);
 }
+
+/// @}
 
 /// One element's share of digest(): its bits and its place, mixed. The digest is the wrapping sum of the shares, so
 /// its order does not matter and a changed bit anywhere changes it.

@@ -53,6 +53,9 @@ enum class Op : std::uint32_t {
     probed_multiply,  ///< CPU backend: the operand probe's hooks (u32, tilelab/cpu/operand_probe.hpp), its keys and
                       ///< their second values (floats, floats), then a multiply run with the probe on; multiply's
                       ///< reply, then a ProbeCounts record (the technique checks).
+    perf_samples,  ///< Elements of the results of the last perf_launches, at places the checker chose after the
+                   ///< digests came (u64 records: places in the loaded sets' results, set s's element i at
+                   ///< s × side² + i); reply: their values (floats). The gate samples every result.
 };
 
 /// What the CPU backend's emulator counted in a probed multiply (tilelab/cpu/operand_probe.hpp).

@@ -12,16 +12,24 @@
 // same harness code and the same kind of pipe, and K makes a request last tens of milliseconds, so the fixed cost
 // of a request (tens of microseconds) is well under 1% and the same for both. The operands are drawn afresh for
 // every request from a seed this checker picks after the last reply, so no program knows a result before it has
-// computed it; after each of the lab's replies this checker has the program keep a copy of one result, chosen at
-// random, on the GPU, and reads it back and checks its digest (every bit of it) and sampled elements against float64
-// once it has let go of the GPU. A program that replied before its kernels had run, or skipped launches, sends
-// digests it cannot know.
+// computed it. After each of the lab's replies this checker audits every launch of it: it draws, for each result,
+// 64 elements (8 rows × 8 columns) that the program sends back at once, and has the program keep a copy of one
+// result, chosen at random, on the GPU; once it has let go of the GPU it reads that copy back and checks its digest
+// (every bit of it) and the elements sent for it, checks that no result's digest is that of the poison perf_fill
+// leaves in P (a launch that wrote nothing), and checks every sampled element against float64 at the lab's
+// precision (gate_audit.hpp: the gate's operands make TF32, FP16 or BF16 rounding miss an FP32 lab's bound, and
+// FP16 or BF16 a TF32 lab's, on every element). A program that replied before its kernels had run, or skipped
+// launches, sends digests it cannot know; a kernel that computes on some launches only, or at a lower precision
+// at the gate's shape only, leaves results the samples show. Before each timed request (in perf_fill, untimed) the
+// program resets the L2 cache's persistence controls (gate_l2.hpp), so that no kernel is timed with L2 kept for its
+// own data.
 //
 // The speedup each rung requires is calibrated on the GPU it runs on (gate_threshold.hpp): the lab's own model answer,
 // in a gate program of the kit's, is raced against the rung's reference by the same procedure (race() below), and the
 // requirement lies the rung's fraction of the way from 1.0 to the model's speedup. The calibration is cached per
 // GPU, lab, reference and kit build (gate_calibration.hpp), and measured while this checker holds the GPU alone.
 #include "check_record.hpp"
+#include "gate_audit.hpp"
 #include "gate_calibration.hpp"
 #include "gate_program.hpp"
 #include "gate_suites.hpp"
@@ -43,6 +51,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -60,33 +69,19 @@ double env_number(const char* name, double fallback) {
     return text != nullptr && *text != '\0' ? std::strtod(text, nullptr) : fallback;
 }
 
-// Elements of the lab's results checked against float64, over all the audits: enough to see any wrong kernel.
-constexpr int sampled_elements = 4096;
 // Operand sets per request at most (the runner's max_gate_sets): 16 × 3 × 16 MiB at 2048² (64 MiB at 4096²).
 constexpr int max_sets = 16;
 
-// How many of @p samples randomly chosen elements of @p P (n × n), set @p set of the operands drawn from @p seed,
-// are outside tolerance of the float64 product.
-int wrong_samples(const std::vector<float>& P, int n, std::uint64_t seed, int set, int samples, std::mt19937_64& pick) {
-    std::uniform_int_distribution<int> index(0, n - 1);
-    const auto s = static_cast<std::uint32_t>(set);
-    int wrong = 0;
-    for (int i = 0; i < samples; ++i) {
-        const int r = index(pick), c = index(pick);
-        double sum = 0, magnitude = 0;
-        for (int k = 0; k < n; ++k) {
-            const double term =
-                static_cast<double>(gate::operand_value(seed, s, gate::Operand::M, static_cast<std::uint64_t>(r) * n + k)) *
-                gate::operand_value(seed, s, gate::Operand::N, static_cast<std::uint64_t>(k) * n + c);
-            sum += term;
-            magnitude += std::fabs(term);
-        }
-        // The lab's own input precision: a TF32 kernel's results are as right as its grading allows.
-        if (!(std::fabs(P[static_cast<std::size_t>(r) * n + c] - sum) <=
-              tolerance(n, magnitude, lab_under_test().input_precision)))
-            ++wrong;
-    }
-    return wrong;
+// Rows and columns of each result of every timed request whose crossings are sampled: 8 × 8 = 64 elements of every
+// launch's result, checked against float64 at the lab's precision (gate_audit.hpp).
+constexpr int sample_grid_side = 8;
+
+// True when @p a and @p b have the same bits (NaNs included, which never compare equal).
+bool bits_equal(float a, float b) {
+    std::uint32_t x, y;
+    std::memcpy(&x, &a, sizeof x);
+    std::memcpy(&y, &b, sizeof y);
+    return x == y;
 }
 
 // One side of a race: the lab's program, or a gate program of the kit's (a model answer), asked alike.
@@ -130,26 +125,90 @@ Timed timed_request(Side& side, std::uint64_t seed, int sets, GpuUse use) {
 
 // What the audits of the lab's results found.
 struct Audit {
-    int forged = 0;  // results whose digest is not the one the timed reply sent
-    int wrong = 0, sampled = 0;
-    int audited = 0;  // results read back and checked
+    int forged = 0;   // kept results whose digest is not the one the timed reply sent, or whose sampled elements
+                      // are not the ones perf_samples sent
+    int audited = 0;  // results read back whole and checked
+    int results = 0;             // results of timed requests checked: every launch's
+    int unwritten_results = 0;   // of those, left as perf_fill poisoned them (their digest is the poison's)
+    SampleFindings samples;      // the sampled elements of every result against float64
 };
+
+// The elements sampled from every result of one of the lab's timed requests, to check after the hold.
+struct SampledRequest {
+    std::uint64_t seed = 0;
+    std::vector<std::uint64_t> digests;  // the timed reply's, one a result
+    std::vector<SampleGrid> grids;       // one a result
+    std::vector<std::vector<float>> values;  // the lab's program's, at each grid's elements
+};
+
+// Asks @p lab for the elements of every result of its last timed request (@p timed, operands from @p seed) at a
+// grid drawn now for each, after the digests came: no launch's result goes unchecked.
+SampledRequest sample_every_result(Side& lab, const Timed& timed, std::uint64_t seed, int n, std::mt19937_64& pick) {
+    SampledRequest sampled;
+    sampled.seed = seed;
+    sampled.digests = timed.digests;
+    std::vector<std::uint64_t> places;
+    for (std::size_t set = 0; set < timed.digests.size(); ++set) {
+        sampled.grids.push_back(draw_sample_grid(n, sample_grid_side, pick));
+        const std::vector<std::uint64_t> more = grid_places(sampled.grids.back(), n, static_cast<int>(set));
+        places.insert(places.end(), more.begin(), more.end());
+    }
+    wire::Writer request;
+    request.put(wire::Op::perf_samples).put_records(places);
+    const Reply reply = lab.ask(request, "sampling every result of the timed runs", GpuUse::timing);
+    wire::Reader in = body(reply);
+    const std::vector<float> values = in.get_floats();
+    require_complete(in, "sampling every result of the timed runs");
+    if (values.size() != places.size())
+        throw RunnerGone(std::string(lab.who) + " sent back the wrong number of sampled elements");
+    for (std::size_t set = 0, at = 0; set < sampled.grids.size(); ++set) {
+        const std::size_t count = sampled.grids[set].size();
+        sampled.values.emplace_back(values.begin() + static_cast<std::ptrdiff_t>(at),
+                                    values.begin() + static_cast<std::ptrdiff_t>(at + count));
+        at += count;
+    }
+    return sampled;
+}
+
+// The gate's digest of a result that no launch wrote, for side @p n (computed once a side: 16 MiB at 2048²).
+std::uint64_t poisoned_digest_of(int n) {
+    static std::map<int, std::uint64_t> known;
+    const auto found = known.find(n);
+    if (found != known.end()) return found->second;
+    return known[n] = poisoned_digest(n);
+}
+
+// Checks every result of the requests in @p sampled: none may be left unwritten (a digest that is the poison's), and
+// each one's sampled elements must be within the lab's precision of the float64 product; forgets them.
+void audit_samples(std::vector<SampledRequest>& sampled, int n, InputPrecision precision, Audit& found) {
+    const std::uint64_t poison = poisoned_digest_of(n);
+    for (const SampledRequest& request : sampled)
+        for (std::size_t set = 0; set < request.grids.size(); ++set) {
+            ++found.results;
+            if (request.digests[set] == poison) ++found.unwritten_results;
+            judge_samples(request.values[set],
+                          sampled_reference(request.seed, static_cast<int>(set), n, request.grids[set]), n, precision,
+                          found.samples);
+        }
+    sampled.clear();
+}
 
 // One of the lab's results, kept in the lab's program's device memory while the GPU is held alone (a copy on the
 // GPU, microseconds) and read back and checked after the hold: reading 16 MiB through the pipe at 2048² (tens of
-// milliseconds a pair, a third of a race's time) and checking its digest and float64 samples (some 25 ms) would
-// otherwise keep the GPU held alone and idle, with every other check of a batch waiting.
+// milliseconds a pair, a third of a race's time) and checking its digest would otherwise keep the GPU held alone and
+// idle, with every other check of a batch waiting.
 struct KeptResult {
     int number = 0;            // perf_keep's number for it
     std::uint64_t digest = 0;  // the one the timed reply sent
-    std::uint64_t seed = 0;
     int set = 0;
-    int samples = 0;
+    SampleGrid grid;             // where perf_samples sampled it
+    std::vector<float> sampled;  // what perf_samples sent for it
 };
 
-// Keeps one of the lab's results of the last timed request, chosen now, for audit_kept() to check.
-KeptResult keep_result(Side& lab, const Timed& timed, std::uint64_t seed, int samples, std::mt19937_64& pick) {
-    const int set = std::uniform_int_distribution<int>(0, static_cast<int>(timed.digests.size()) - 1)(pick);
+// Keeps one of the lab's results of the last timed request, chosen now, for audit_kept() to check against its digest
+// and against the elements @p sampled says it holds.
+KeptResult keep_result(Side& lab, const SampledRequest& sampled, std::mt19937_64& pick) {
+    const int set = std::uniform_int_distribution<int>(0, static_cast<int>(sampled.digests.size()) - 1)(pick);
     wire::Writer request;
     request.put(wire::Op::perf_keep).put<std::int32_t>(set);
     const Reply reply = lab.ask(request, "keeping a result of the timed runs", GpuUse::timing);
@@ -157,16 +216,17 @@ KeptResult keep_result(Side& lab, const Timed& timed, std::uint64_t seed, int sa
     KeptResult result;
     result.number = in.get<std::int32_t>();
     require_complete(in, "keeping a result of the timed runs");
-    result.digest = timed.digests[static_cast<std::size_t>(set)];
-    result.seed = seed;
+    result.digest = sampled.digests[static_cast<std::size_t>(set)];
     result.set = set;
-    result.samples = samples;
+    result.grid = sampled.grids[static_cast<std::size_t>(set)];
+    result.sampled = sampled.values[static_cast<std::size_t>(set)];
     return result;
 }
 
-// Reads back each result @p lab kept and checks it against its digest and the float64 product; forgets them.
+// Reads back each result @p lab kept and checks it against its digest and against the elements perf_samples sent
+// for it (a program that answered for kernels that had not run cannot send both right); forgets them.
 // @p use: timing while the caller still holds the GPU alone, else shared.
-void audit_kept(Side& lab, std::vector<KeptResult>& kept, int n, std::mt19937_64& pick, Audit& found, GpuUse use) {
+void audit_kept(Side& lab, std::vector<KeptResult>& kept, int n, Audit& found, GpuUse use) {
     for (const KeptResult& result : kept) {
         wire::Writer request;
         request.put(wire::Op::perf_kept).put<std::int32_t>(result.number);
@@ -177,11 +237,49 @@ void audit_kept(Side& lab, std::vector<KeptResult>& kept, int n, std::mt19937_64
         if (P.size() != static_cast<std::size_t>(n) * n)
             throw RunnerGone(std::string(lab.who) + " sent back a result of the wrong size");
         ++found.audited;
-        if (gate::result_digest(P.data(), P.size()) != result.digest) ++found.forged;
-        found.wrong += wrong_samples(P, n, result.seed, result.set, result.samples, pick);
-        found.sampled += result.samples;
+        bool same = gate::result_digest(P.data(), P.size()) == result.digest;
+        const std::vector<std::uint64_t> places = grid_places(result.grid, n, 0);
+        for (std::size_t i = 0; i < places.size() && same; ++i)
+            same = bits_equal(P[places[i]], result.sampled[i]);
+        if (!same) ++found.forged;
     }
     kept.clear();
+}
+
+// "W of S sampled elements ... are wrong at this size (...)": what the samples of every result showed, in the
+// checker's words, with what the lab's precision allows and, where the errors look like rounding, what causes them.
+std::string wrong_samples_words(const Audit& found, InputPrecision precision) {
+    const SampleFindings& samples = found.samples;
+    const char* allows = precision == InputPrecision::fp32 ? "FP32 arithmetic" : "TF32 inputs with FP32 sums";
+    std::string said = std::to_string(samples.wrong) + " of " + std::to_string(samples.sampled) +
+                       " sampled elements of the lab's results in the timed runs are wrong at this size (in " +
+                       std::to_string(samples.results_wrong) + " of " + std::to_string(found.results) + " results, " +
+                       std::to_string(sample_grid_side * sample_grid_side) + " elements sampled from every launch's result";
+    if (samples.unwritten > 0) said += "; " + std::to_string(samples.unwritten) + " of them never written";
+    if (samples.not_finite > 0)
+        said += "; " + std::to_string(samples.not_finite) + " of them infinite or NaN";
+    if (samples.worst_ratio > 1) {
+        char ratio[160];
+        std::snprintf(ratio, sizeof ratio, "; the largest error %.1fx what %s allow", samples.worst_ratio, allows);
+        said += ratio;
+    }
+    said += ")";
+    // What the wrong elements are, where they are what a narrower path gives: the products of inputs rounded to TF32
+    // or BF16, or infinities (FP16 overflows past 65504; the gate's operands reach 2^24).
+    const int narrow = samples.like_tf32 + samples.like_bf16 + samples.not_finite;
+    if (samples.unwritten > 0 || narrow * 2 < samples.wrong) return said;
+    said += ". Of the wrong elements, " + std::to_string(samples.like_tf32) +
+            " are what the product of inputs rounded to TF32 (10 fraction bits) gives, " +
+            std::to_string(samples.like_bf16) + " what inputs rounded to BF16 (7) give, and " +
+            std::to_string(samples.not_finite) + " overflowed as inputs converted to FP16 do";
+    if (precision == InputPrecision::fp32)
+        said += ". This lab computes in FP32 at every size, the gate's included: its kernel may not round its inputs "
+                "to TF32, FP16 or BF16 (tensor cores); the gate's operands are chosen so that such rounding always "
+                "shows";
+    else
+        said += ". This lab rounds its inputs to TF32 and no further, at every size, the gate's included: FP16 or "
+                "BF16 inputs are wrong here; the gate's operands are chosen so that such rounding always shows";
+    return said;
 }
 
 float min_of(const std::vector<float>& v) { return *std::min_element(v.begin(), v.end()); }
@@ -222,15 +320,12 @@ int prepare_race(Side& reference, Side& contender, const RaceSetting& setting, s
 }
 
 // One race, with the GPU held alone by the caller: after a warm-up pair, setting.repeats timed requests of each
-// side in turn, a result of each of the contender's requests kept for its audit (audit_kept, in @p kept); or,
-// where @p required is given, fewer when the race is decided early (early_stops, gate_threshold.hpp). Leaves each
-// side's times per launch in wall_ms and event_ms.
+// side in turn, every result of each of the contender's requests sampled (in @p sampled, for audit_samples) and one
+// of them kept whole (in @p kept, for audit_kept); or, where @p required is given, fewer when the race is decided
+// early (early_stops, gate_threshold.hpp). Leaves each side's times per launch in wall_ms and event_ms.
 void race(Side& reference, Side& contender, const RaceSetting& setting, int sets, std::mt19937_64& pick,
-          std::vector<KeptResult>& kept, std::optional<double> required = std::nullopt) {
-    // The samples are spread over the pairs a race surely times: all of them, or those before its first early stop
-    // (later audits still check that each result is the one the program reported).
-    const int sampled_pairs = required ? std::min(early_stops[0].pairs, setting.repeats) : setting.repeats;
-    const int samples_per_audit = (sampled_elements + sampled_pairs - 1) / sampled_pairs;
+          std::vector<SampledRequest>& sampled, std::vector<KeptResult>& kept,
+          std::optional<double> required = std::nullopt) {
     for (Side* side : {&reference, &contender}) {
         side->wall_ms.clear();
         side->event_ms.clear();
@@ -239,8 +334,10 @@ void race(Side& reference, Side& contender, const RaceSetting& setting, int sets
         for (Side* side : {&reference, &contender}) {
             const std::uint64_t seed = pick();
             const Timed t = timed_request(*side, seed, sets, GpuUse::timing);
-            if (side == &contender)
-                kept.push_back(keep_result(*side, t, seed, i < 0 || i >= sampled_pairs ? 0 : samples_per_audit, pick));
+            if (side == &contender) {
+                sampled.push_back(sample_every_result(*side, t, seed, setting.n, pick));
+                kept.push_back(keep_result(*side, sampled.back(), pick));
+            }
             if (i < 0) continue;
             side->wall_ms.push_back(static_cast<float>(t.wall_ms / sets));
             side->event_ms.push_back(t.event_ms / static_cast<float>(sets));
@@ -301,19 +398,24 @@ CalibrationOutcome calibrate(const LabUnderTest& lab, const GateRung& rung, Gate
     }
     const int trials = std::max(1, static_cast<int>(env_number("TILELAB_CALIBRATION_TRIALS", 3)));
     std::vector<double> speedups, reference_ms, model_ms;
+    Audit found;
+    std::vector<SampledRequest> sampled;  // every trial's, checked once the GPU is the batch's again
     for (int t = 0; t < trials; ++t) {
-        Audit found;
         std::vector<KeptResult> kept;
-        race(reference, own, setting, sets, pick, kept);
-        audit_kept(own, kept, setting.n, pick, found, GpuUse::timing);
-        if (found.forged > 0 || found.wrong > 0)
-            throw std::runtime_error("the lab's model answer (" + model_path + ") gave wrong results while the gate "
-                                     "calibrated on this GPU: a kit error, not the lab's");
+        race(reference, own, setting, sets, pick, sampled, kept);
+        audit_kept(own, kept, setting.n, found, GpuUse::timing);
         reference_ms.push_back(median(reference.wall_ms));
         model_ms.push_back(median(own.wall_ms));
         speedups.push_back(reference_ms.back() / model_ms.back());
     }
     gpu_lease().release();
+    audit_samples(sampled, setting.n, lab.input_precision, found);
+    if (found.forged > 0 || found.unwritten_results > 0 || found.samples.wrong > 0)
+        throw std::runtime_error("the lab's model answer (" + model_path + ") gave wrong results while the gate "
+                                 "calibrated on this GPU: a kit error, not the lab's (" + std::to_string(found.forged) +
+                                 " forged, " + std::to_string(found.unwritten_results) + " unwritten of " +
+                                 std::to_string(found.results) + " results; " +
+                                 wrong_samples_words(found, lab.input_precision) + ")");
     Calibration c;
     c.key = key;
     c.model_speedup = median_of(speedups);
@@ -481,11 +583,13 @@ void race_rung(const char* suite) {
         sets = prepare_race(reference, tiled, setting, pick);
         threshold = gate_threshold(rung.fraction, model_speedup_of(calibration), override);
         for (int t = 0, races = trials; t < races; ++t) {
+            std::vector<SampledRequest> sampled;
             std::vector<KeptResult> kept;
             hold_gpu(GpuUse::timing);
-            race(reference, tiled, setting, sets, pick, kept, threshold.required);
+            race(reference, tiled, setting, sets, pick, sampled, kept, threshold.required);
             gpu_lease().release();
-            audit_kept(tiled, kept, n, pick, found, GpuUse::shared);  // the GPU is the batch's again meanwhile
+            audit_kept(tiled, kept, n, found, GpuUse::shared);  // the GPU is the batch's again meanwhile
+            audit_samples(sampled, n, lab.input_precision, found);
             Trial trial;
             trial.pairs = static_cast<int>(tiled.wall_ms.size());
             trial.reference_median = median(reference.wall_ms);
@@ -553,7 +657,8 @@ void race_rung(const char* suite) {
         FAIL_CHECK((std::string(rung_words) + " not reached: " + std::to_string(found.forged) + " of " +
                     std::to_string(found.audited) +
                     " results read back after a timed request are not the results the lab's program reported "
-                    "when it answered: it answered before its kernels had computed them (or changed them after). "
+                    "when it answered (their digests, or the elements it sent as samples of them): it answered "
+                    "before its kernels had computed them (or changed them after). "
                     "The gate times the kit's own launches of the kernel; nothing else may run or answer for it."));
     const char* flags = std::getenv("TILELAB_GATE_CUDA_FLAGS");
     if (flags != nullptr && *flags != '\0')
@@ -562,21 +667,34 @@ void race_rung(const char* suite) {
     const Trial& decided = done[deciding];  // the first race that decides (done holds one at least)
     const double lab_median = decided.lab_median;
     const double needed_ms = decided.reference_median / required;  // the lab's time per launch this rung asks
-    // A fast wrong kernel must not pass: sampled elements of its results against the float64 reference.
-    if (found.wrong > 0)
-        FAIL_CHECK((std::string(rung_words) + " not reached: " + std::to_string(found.wrong) + " of " +
-                    std::to_string(found.sampled) +
-                    " sampled elements of the lab's results in the timed runs are wrong at this size: fix "
-                    "correctness first (a kernel that skips work when it is launched again on new operands of "
+    // A kernel that computes on some launches only must not pass: every launch's result is checked.
+    if (found.unwritten_results > 0)
+        FAIL_CHECK((std::string(rung_words) + " not reached: " + std::to_string(found.unwritten_results) + " of " +
+                    std::to_string(found.results) +
+                    " results of the timed launches were left unwritten: every element still held the poison the "
+                    "kit writes over P before each timed request, so those launches computed nothing. The gate "
+                    "checks the result of every launch it times: the kernel must compute P on every launch."));
+    // A fast wrong kernel must not pass: sampled elements of every result against the float64 reference, at the
+    // lab's precision.
+    if (found.samples.wrong > 0)
+        FAIL_CHECK((std::string(rung_words) + " not reached: " + wrong_samples_words(found, lab.input_precision) +
+                    ": fix correctness first (a kernel that skips work when it is launched again on new operands of "
                     "the same size is wrong too)"));
-    else if (found.forged == 0)  // the rate of a right result, for Gradescope's leaderboard (report.cmake reads this line)
+    const bool right = found.forged == 0 && found.unwritten_results == 0 && found.samples.wrong == 0;
+    if (right)  // the rate of a right result, for Gradescope's leaderboard (report.cmake reads this line)
         std::printf("leaderboard: %.1f GFLOP/s (%s, %dx%dx%d, median of %d runs)\n",
                     2.0 * n * n * static_cast<double>(n) / (lab_median * 1e6), lab.name, n, n, n,
                     decided.pairs);
-    const bool right = found.forged == 0 && found.wrong == 0;
     record_gate_measures(under, gpu, threshold, calibration, decided, trial_speedups, trial_fast, right,
                          right && slow == 0, right ? 2.0 * n * n * static_cast<double>(n) / (lab_median * 1e6) : 0);
     if (deciding > 0) current_check_measures()["first_race_speedup"] = done.front().speedup;  // raced again
+    // The audit of every launch's result (gate_audit.hpp), for the record.
+    current_check_measures()["results_audited"] = found.results;
+    current_check_measures()["results_unwritten"] = found.unwritten_results;
+    current_check_measures()["results_forged"] = found.forged;
+    current_check_measures()["samples"] = found.samples.sampled;
+    current_check_measures()["samples_wrong"] = found.samples.wrong;
+    current_check_measures()["worst_error_over_bound"] = found.samples.worst_ratio;
     // Where the kernel stands on the ladder, from every rung this checker raced for the lab (all below this one in a
     // series): the rung reached, and the next one with the time it needs.
     ladder::RungRace raced;

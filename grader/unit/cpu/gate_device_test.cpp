@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <stdexcept>
 #include <vector>
 
 TEST_SUITE("cpu-gate-digest") {
@@ -18,7 +19,7 @@ TEST_SUITE("cpu-gate-digest") {
             const int sets = 3;
             std::vector<float> host(count * sets);
             for (std::size_t i = 0; i < host.size(); ++i)
-                host[i] = tilelab::gate::operand_value(7, 0, tilelab::gate::Operand::M, i);
+                host[i] = tilelab::gate::operand_value(7, 0, tilelab::gate::Operand::M, i, 100);
             tilelab::DeviceBuffer<float> device(host.size());
             device.copy_from_host(host.data(), host.size());
             const std::vector<std::uint64_t> digests = tilelab::runner::gate_digests(device.data(), count, sets);
@@ -27,5 +28,17 @@ TEST_SUITE("cpu-gate-digest") {
                 CHECK(digests[set] == tilelab::gate::result_digest(host.data() + set * count, count));
             CHECK(digests[0] != digests[1]);
         }
+    }
+
+    TEST_CASE("the device gathers the checker's samples from every result, and refuses a place past the end") {
+        std::vector<float> host(3000);
+        for (std::size_t i = 0; i < host.size(); ++i) host[i] = static_cast<float>(i) * 0.5f;
+        tilelab::DeviceBuffer<float> device(host.size());
+        device.copy_from_host(host.data(), host.size());
+        const std::vector<std::uint64_t> places = {0, 2999, 1000, 1000, 17};
+        const std::vector<float> values = tilelab::runner::gate_gather(device.data(), host.size(), places);
+        REQUIRE(values.size() == places.size());
+        for (std::size_t i = 0; i < places.size(); ++i) CHECK(values[i] == host[places[i]]);
+        CHECK_THROWS_AS(tilelab::runner::gate_gather(device.data(), host.size(), {3000}), std::out_of_range);
     }
 }
