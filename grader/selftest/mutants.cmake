@@ -70,10 +70,48 @@ tilelab_add_mutant(NAME tiled-missing-first-barrier LAB 02_tiled
   MATCH "elements wrong"
   CPU_MATCH "shared-memory race.*A barrier is missing between loading the tiles and computing from them")
 
+# The index slips of a tile's load, read or phase (grader/src/tile_slips.hpp): P equals the product recomputed with
+# the slip, and the hint names the load or index to fix.
 tilelab_add_mutant(NAME tiled-transposed-N-tile LAB 02_tiled
   FIND "N_tile[ty][tx] = N["
   REPLACE "N_tile[tx][ty] = N["
-  MATCH "elements wrong")
+  MATCH "elements wrong.*hint: P is what you get with the N tile transposed")
+
+tilelab_add_mutant(NAME tiled-transposed-M-tile LAB 02_tiled
+  FIND "M_tile[ty][tx] = M["
+  REPLACE "M_tile[tx][ty] = M["
+  MATCH "elements wrong.*hint: P is what you get with the M tile transposed")
+
+tilelab_add_mutant(NAME tiled-M-tile-column-from-ty LAB 02_tiled
+  FIND "M[row * inner + phase * TILE_WIDTH + tx]"
+  REPLACE "M[row * inner + phase * TILE_WIDTH + ty]"
+  MATCH "elements wrong.*hint: P is what you get when the M tile is loaded with ty where tx belongs")
+
+tilelab_add_mutant(NAME tiled-N-tile-row-from-tx LAB 02_tiled
+  FIND "N[(phase * TILE_WIDTH + ty) * cols + col]"
+  REPLACE "N[(phase * TILE_WIDTH + tx) * cols + col]"
+  MATCH "elements wrong.*hint: P is what you get when the N tile is loaded with tx where ty belongs")
+
+tilelab_add_mutant(NAME tiled-M-load-without-phase LAB 02_tiled
+  FIND "M[row * inner + phase * TILE_WIDTH + tx]"
+  REPLACE "M[row * inner + tx]"
+  MATCH "elements wrong.*hint: P is what you get when M's load leaves out the phase")
+
+# The products read the tiles with tx and ty exchanged: thread (tx, ty) computes the transposed place of its tile.
+tilelab_add_mutant(NAME tiled-products-transposed LAB 02_tiled
+  FIND "sum += M_tile[ty][k] * N_tile[k][tx];"
+  REPLACE "sum += M_tile[tx][k] * N_tile[k][ty];"
+  MATCH "elements wrong.*hint: P is what you get with each TILE_WIDTH x TILE_WIDTH tile of P transposed")
+
+tilelab_add_mutant(NAME tiled-sum-reset-per-phase LAB 02_tiled
+  FIND "++phase) {\n        M_tile"
+  REPLACE "++phase) {\n        sum = 0.0f;\n        M_tile"
+  MATCH "elements wrong.*hint: P holds only the last phase's terms of each sum")
+
+tilelab_add_mutant(NAME tiled-phase-loop-one-short LAB 02_tiled
+  FIND "phase < inner / TILE_WIDTH;"
+  REPLACE "phase < inner / TILE_WIDTH - 1;"
+  MATCH "elements wrong.*hint: P holds every phase's terms but the last: the phase loop stops one phase early")
 
 # The last phase dropped where every side is at least the performance gate's 2048: every correctness shape is smaller
 # in at least one side, and the kernel is faster than the model, so only the gate's audit (sampled elements of the
@@ -118,7 +156,23 @@ tilelab_add_mutant(NAME boundary-no-zero-fill LAB 03_tiled_boundary
 tilelab_add_mutant(NAME boundary-skips-partial-phase LAB 03_tiled_boundary
   FIND "const int phases = (inner + TILE_WIDTH - 1) / TILE_WIDTH;"
   REPLACE "const int phases = inner / TILE_WIDTH;"
-  MATCH "the last phase covers a partial tile")
+  MATCH "hint: P holds every phase's terms but the last: the last phase covers a partial tile")
+
+# The issue's example: the M tile's column taken from ty. Lab 03's first failing shapes have a single row of P.
+tilelab_add_mutant(NAME boundary-M-tile-column-from-ty LAB 03_tiled_boundary
+  FIND "const int m_col = phase * TILE_WIDTH + tx;"
+  REPLACE "const int m_col = phase * TILE_WIDTH + ty;"
+  MATCH "elements wrong.*hint: P is what you get when the M tile is loaded with ty where tx belongs")
+
+tilelab_add_mutant(NAME boundary-transposed-N-tile LAB 03_tiled_boundary
+  FIND "N_tile[ty][tx] = (n_row"
+  REPLACE "N_tile[tx][ty] = (n_row"
+  MATCH "elements wrong.*hint: P is what you get with the N tile transposed")
+
+tilelab_add_mutant(NAME boundary-N-load-without-phase LAB 03_tiled_boundary
+  FIND "const int n_row = phase * TILE_WIDTH + ty;"
+  REPLACE "const int n_row = ty;"
+  MATCH "elements wrong.*hint: P is what you get when N's load leaves out the phase")
 
 # On the CPU backend the load past the end of M faults, and the points table's line says so in the checker's words,
 # with M's element and shape (not "a lab's program must not end by itself").
@@ -286,7 +340,23 @@ tilelab_add_mutant(NAME coarsened-no-row-check LAB 05_coarsened
 tilelab_add_mutant(NAME coarsened-swapped-tile-index LAB 05_coarsened
   FIND "M_tile[out_row + i][k]"
   REPLACE "M_tile[k][out_row + i]"
-  MATCH "elements wrong")
+  MATCH "elements wrong.*hint: P is what you get when M_tile is read with its indices exchanged")
+
+tilelab_add_mutant(NAME coarsened-N-load-without-phase LAB 05_coarsened
+  FIND "const int n_k = phase + n_row, n_c = tile_col + n_col;"
+  REPLACE "const int n_k = n_row, n_c = tile_col + n_col;"
+  MATCH "elements wrong.*hint: P is what you get when N's load leaves out the phase: every phase stages the first 8 rows of N again")
+
+tilelab_add_mutant(NAME coarsened-sums-reset-per-phase LAB 05_coarsened
+  FIND "phase += kDepth) {\n        const int m_r"
+  REPLACE "phase += kDepth) {\n        for (int i = 0; i < kOutputs; ++i) sums[i] = 0.0f;\n        const int m_r"
+  MATCH "elements wrong.*hint: P holds only the last phase's terms of each sum")
+
+# Whole phases only: the partial last phase of k is never run.
+tilelab_add_mutant(NAME coarsened-whole-phases-only LAB 05_coarsened
+  FIND "for (int phase = 0; phase < inner; phase += kDepth) {"
+  REPLACE "for (int phase = 0; phase + kDepth <= inner; phase += kDepth) {"
+  MATCH "elements wrong.*hint: P holds every phase's terms but the last: the last phase covers a partial tile [(]inner = [0-9]+, a phase covers 8 k[)] and never ran")
 
 # Thread 0 of each block computes the block's whole 64 x 64 tile from global memory and the others store nothing:
 # correct under any launch, but one thread writes 4096 elements where the lab gives it 8. Only the CPU backend's
@@ -302,7 +372,12 @@ tilelab_add_mutant(NAME coarsened-one-thread-per-block LAB 05_coarsened EXPECT n
 tilelab_add_mutant(NAME register-micro-tile-swapped LAB 06_register_tiled
   FIND "P[row * cols + col] = sums[i][j];"
   REPLACE "P[row * cols + col] = sums[j][i];"
-  MATCH "elements wrong")
+  MATCH "elements wrong.*hint: P is what you get with each 8 x 8 micro-tile of P transposed")
+
+tilelab_add_mutant(NAME register-M-load-without-phase LAB 06_register_tiled
+  FIND "const int m_r = tile_row + m_row, m_k = phase + m_col;"
+  REPLACE "const int m_r = tile_row + m_row, m_k = m_col;"
+  MATCH "elements wrong.*hint: P is what you get when M's load leaves out the phase: every phase stages the first 8 columns of M again")
 
 # M's tile loaded without testing the inner dimension: where inner is not a multiple of the phase depth, the
 # last phase reads past the end of M's rows (the next row's elements, or past M itself on its last row).
@@ -477,7 +552,7 @@ tilelab_add_mutant(NAME tensor-wrong-leading-dimension LAB 09_tensor_cores
 tilelab_add_mutant(NAME tensor-accumulator-reset-per-phase LAB 09_tensor_cores
   FIND "        __pipeline_commit();\n\n#pragma unroll\n        for (int k = 0; k < kDepth; k += kStep) {"
   REPLACE "        __pipeline_commit();\n        for (int i = 0; i < kFragRows; ++i)\n            for (int j = 0; j < kFragCols; ++j) wmma::fill_fragment(sums[i][j], 0.0f);\n\n#pragma unroll\n        for (int k = 0; k < kDepth; k += kStep) {"
-  MATCH "elements wrong")
+  MATCH "elements wrong.*hint: P holds only the last phase's terms of each sum")
 
 # Warp 0 skips its mma_sync on the last phase when that phase is partial (inner not a multiple of the phase depth):
 # its warp tile misses the last few terms of every sum.

@@ -191,7 +191,7 @@ ShapeVerdict judge(const LabUnderTest& lab, const Shape& shape, const HostMatrix
                 report << bad.got;
             report << ", expected " << bad.expected;
         }
-        const FailedRun failed{shape, lab.tile(), M, N, reference, run.P, comparison};
+        const FailedRun failed{shape, lab.tile(), M, N, reference, run.P, comparison, &lab};
         // These operands pass every other check's kind of kernel: what fails here is the precision kept.
         const std::vector<std::string> hints =
             operands == Operands::wide_one_signed ? std::vector<std::string>{precision_hint()}

@@ -1,6 +1,7 @@
 #include "diagnose.hpp"
 
 #include "fragment_layout.hpp"
+#include "tile_slips.hpp"
 
 #include <tilelab/cpu/past_end.hpp>
 
@@ -80,6 +81,29 @@ bool close_tf32_misses(const FailedRun& run, std::size_t nan_results) {
 
 }  // namespace
 
+ReferenceProduct product_cut_to_run(const HostMatrix& M, const HostMatrix& N, const FailedRun& run) {
+    const ReferenceProduct full = reference_matmul(M, N);
+    ReferenceProduct p;
+    p.rows = run.shape.rows;
+    p.inner = run.shape.inner;
+    p.cols = run.shape.cols;
+    p.input_precision = run.reference.input_precision;
+    p.value.resize(static_cast<std::size_t>(p.rows) * p.cols);
+    p.magnitude.resize(p.value.size());
+    for (int r = 0; r < p.rows; ++r)
+        for (int c = 0; c < p.cols; ++c) {
+            const std::size_t from = static_cast<std::size_t>(r) * full.cols + c;
+            const std::size_t to = static_cast<std::size_t>(r) * p.cols + c;
+            p.value[to] = full.value[from];
+            p.magnitude[to] = full.magnitude[from];
+        }
+    return p;
+}
+
+bool result_matches(const FailedRun& run, const ReferenceProduct& alternative) {
+    return compare(run.got.data(), alternative, 0).passed();
+}
+
 std::vector<std::string> diagnose(const FailedRun& run) {
     const Shape& s = run.shape;
     const Comparison& cmp = run.comparison;
@@ -146,6 +170,13 @@ std::vector<std::string> diagnose(const FailedRun& run) {
         hints.push_back(layout);
         return hints;
     }
+    // A tiled kernel's index slip: P is the product that slip computes, every element of it, so nothing is NaN or
+    // unwritten; an inner partial tile, say, would only be a side effect of it.
+    const std::string slip = cmp.wrong > 0 && cmp.unwritten == 0 && nan_results == 0 ? tile_slip_hint(run) : "";
+    if (!slip.empty()) {
+        hints.push_back(slip);
+        return hints;
+    }
     if (close_tf32_misses(run, nan_results))
         hints.push_back(std::to_string(cmp.wrong) +
                         " results are close to the reference but outside what TF32 inputs allow: convert every "
@@ -155,9 +186,12 @@ std::vector<std::string> diagnose(const FailedRun& run) {
     if (cmp.wrong > 0 && only_partial_tile_bad)
         hints.push_back("only elements in the last partial tile of rows or columns are wrong: check the bounds "
                         "tests, and load 0.0f into tile elements that fall outside M or N");
-    if (cmp.wrong > 0 && s.inner % run.tile_width != 0 && cmp.wrong + cmp.unwritten == total)
-        hints.push_back("every element is wrong and inner (" + std::to_string(s.inner) +
-                        ") is not a multiple of TILE_WIDTH (" + std::to_string(run.tile_width) +
+    // A lab of its own configuration phases by its own depth (8 in lab 05), not by its block tile.
+    const int depth = run.lab != nullptr ? run.lab->depth() : run.tile_width;
+    const std::string depth_name = run.lab != nullptr && run.lab->block_tile > 0 ? "the phase depth" : "TILE_WIDTH";
+    if (cmp.wrong > 0 && s.inner % depth != 0 && cmp.wrong + cmp.unwritten == total)
+        hints.push_back("every element is wrong and inner (" + std::to_string(s.inner) + ") is not a multiple of " +
+                        depth_name + " (" + std::to_string(depth) +
                         "): the last phase covers a partial tile; run it, and load 0.0f for elements past inner");
     if (cmp.wrong > 0) {
         std::string hint = transposition_hint(run);

@@ -21,13 +21,24 @@ struct FailedRun {
     const ReferenceProduct& reference; ///< M · N in float64.
     const std::vector<float>& got;     ///< What the kernel wrote, rows × cols.
     const Comparison& comparison;      ///< compare(got, reference).
+    /// The lab, for the index slips of its tiles (tile_slips.hpp) in its own terms; null: none are tested.
+    const LabUnderTest* lab = nullptr;
 };
+
+/// M · N recomputed in float64 from operands at least as large as @p run's (zero-filled past them, as a kernel's
+/// partial tiles are), cut to the run's rows × cols and compared at its input precision: the product that a kernel
+/// with a given mistake computes, for result_matches().
+ReferenceProduct product_cut_to_run(const HostMatrix& M, const HostMatrix& N, const FailedRun& run);
+
+/// True when @p run's result equals @p alternative within the tolerance: the kernel computed that product.
+bool result_matches(const FailedRun& run, const ReferenceProduct& alternative);
 
 /// Hints, most specific first, for a result that failed its comparison; empty when no pattern is recognised.
 /// Recognised: nothing written; the last partial tile left unwritten (grid too small); NaN from reads past
 /// an input; only the last partial tile wrong (boundary checks); a partial tile along the inner dimension;
-/// a tensor-core kernel's fragments in another layout than mma.m16n8k8's (fragment_layout.hpp); and, for square
-/// shapes, a transposed result, a transposed input or swapped operands.
+/// a tensor-core kernel's fragments in another layout than mma.m16n8k8's (fragment_layout.hpp); a tiled kernel's
+/// index slip, when run.lab is set (tile_slips.hpp); and, for square shapes, a transposed result, a transposed
+/// input or swapped operands.
 std::vector<std::string> diagnose(const FailedRun& run);
 
 /// The kit's own launch of @p lab's kernel for @p shape, in words: its grid and block, x over the columns of P and

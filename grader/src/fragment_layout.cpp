@@ -21,30 +21,6 @@ HostMatrix layout_padded(const HostMatrix& a, int rows, int cols) {
     return p;
 }
 
-// M · N (padded operands) cut to the run's rows × cols, compared at the run's precision.
-ReferenceProduct layout_product(const HostMatrix& M, const HostMatrix& N, const FailedRun& run) {
-    const ReferenceProduct full = reference_matmul(M, N);
-    ReferenceProduct p;
-    p.rows = run.shape.rows;
-    p.inner = run.shape.inner;
-    p.cols = run.shape.cols;
-    p.input_precision = run.reference.input_precision;
-    p.value.resize(static_cast<std::size_t>(p.rows) * p.cols);
-    p.magnitude.resize(p.value.size());
-    for (int r = 0; r < p.rows; ++r)
-        for (int c = 0; c < p.cols; ++c) {
-            const std::size_t from = static_cast<std::size_t>(r) * full.cols + c;
-            const std::size_t to = static_cast<std::size_t>(r) * p.cols + c;
-            p.value[to] = full.value[from];
-            p.magnitude[to] = full.magnitude[from];
-        }
-    return p;
-}
-
-bool layout_matches(const FailedRun& run, const ReferenceProduct& alternative) {
-    return compare(run.got.data(), alternative, 0).passed();
-}
-
 // The run's own product with its elements moved: element (r, c) of the result is the element of P that @p move names.
 template <class Move>
 ReferenceProduct layout_moved(const FailedRun& run, Move move) {
@@ -85,7 +61,7 @@ std::string fragment_layout_hint(const FailedRun& run) {
                     a_swapped.at(r0 + 8 + x, k0 + y) = M.at(r0 + x, k0 + 4 + y);
                     a_swapped.at(r0 + x, k0 + 4 + y) = M.at(r0 + 8 + x, k0 + y);
                 }
-    if (layout_matches(run, layout_product(a_swapped, N, run)))
+    if (result_matches(run, product_cut_to_run(a_swapped, N, run)))
         return "P equals M * N with each 16 x 8 fragment of M in the wrong layout, its registers a[1] and a[2] "
                "exchanged: " + a_table + "; with tilelab::ldmatrix_x4, matrix j is a[j], so lane l gives the address "
                "of the fragment's row l % 16 at column 4 * (l / 16)";
@@ -96,7 +72,7 @@ std::string fragment_layout_hint(const FailedRun& run) {
         for (int n0 = 0; n0 < cols8; n0 += 8)
             for (int x = 0; x < 8; ++x)
                 for (int y = 0; y < 8; ++y) b_transposed.at(k0 + x, n0 + y) = N.at(k0 + y, n0 + x);
-    if (layout_matches(run, layout_product(M, b_transposed, run)))
+    if (result_matches(run, product_cut_to_run(M, b_transposed, run)))
         return std::string("P equals M times N with each 8 x 8 block of N transposed: the B fragment was read with k "
                            "and n exchanged. In mma.m16n8k8's B fragment (TF32), ") + layout_lane_roles +
                " holds b[0] = B(t, g) and b[1] = B(t + 4, g): rows k + t and k + t + 4 of N_tile, column n + g";
@@ -110,7 +86,7 @@ std::string fragment_layout_hint(const FailedRun& run) {
                 k_swapped.at(r, k0 + y) = M.at(r, k0 + 4 + y);
                 k_swapped.at(r, k0 + 4 + y) = M.at(r, k0 + y);
             }
-    if (layout_matches(run, layout_product(k_swapped, N, run)))
+    if (result_matches(run, product_cut_to_run(k_swapped, N, run)))
         return "P equals the product with the two halves of each step of 8 along k exchanged in one operand's "
                "fragments: " + a_table + ", and b[0] = B(t, g), b[1] = B(t + 4, g): a[0], a[1] and b[0] are k + t, "
                "a[2], a[3] and b[1] are k + t + 4";
@@ -125,7 +101,7 @@ std::string fragment_layout_hint(const FailedRun& run) {
         if (x < 8 && y % 2 == 1) from_r = r + 8, from_c = c - 1;
         if (x >= 8 && y % 2 == 0) from_r = r - 8, from_c = c + 1;
     });
-    if (layout_matches(run, c_swapped))
+    if (result_matches(run, c_swapped))
         return "P's elements are misplaced within each 16 x 8 product, the accumulator's registers c[1] and c[2] "
                "exchanged: " + c_table;
     // The accumulator's columns taken as t and t + 4: D(g, 2t) stored at column t, D(g, 2t + 1) at column t + 4.
@@ -133,7 +109,7 @@ std::string fragment_layout_hint(const FailedRun& run) {
         const int y = c % 8;
         from_c = c - y + (y < 4 ? 2 * y : 2 * (y - 4) + 1);
     });
-    if (layout_matches(run, c_spread))
+    if (result_matches(run, c_spread))
         return "P's columns are misplaced within each 8-column product: a lane's c[0] and c[1] are neighbours, "
                "columns 2t and 2t + 1, not t and t + 4: " + c_table;
     return {};
