@@ -19,7 +19,7 @@ Grade score(const Registry& registry, std::vector<TestResult> tests) {
     for (const auto& check : registry.checks) {
         int matched = 0;
         bool any_passed = false;
-        std::string state, reason, skip_reason, details;
+        std::string state, reason, skip_reason, details, failed_test;
         for (auto& test : tests) {
             if (test.id.lab != check.lab ||
                 std::find(check.suites.begin(), check.suites.end(), test.id.suite) == check.suites.end())
@@ -32,6 +32,7 @@ Grade score(const Registry& registry, std::vector<TestResult> tests) {
                 state = "failed";
                 reason = test.name + ": " + test.reason;
                 details = details_beyond(test.details, reason);
+                failed_test = test.name;
             } else if (test.state == "skipped" && skip_reason.empty()) {
                 skip_reason = test.reason;
             } else if (test.state == "passed") {
@@ -48,7 +49,7 @@ Grade score(const Registry& registry, std::vector<TestResult> tests) {
             state = any_passed ? "passed" : "skipped";
             if (!any_passed) reason = skip_reason;
         }
-        CheckScore row{check.lab, check.name, 0, check.points, state, reason, details};
+        CheckScore row{check.lab, check.name, 0, check.points, state, reason, details, failed_test};
         if (state == "passed") {
             row.earned = check.points;
         } else if (state == "skipped" && registry.skipped_checks == "exclude") {
@@ -115,13 +116,34 @@ void table_of_checks(std::ostream& out, const Grade& grade, const GradeContext& 
     }
 }
 
-/// Table 2: points per rubric check, with the reason of each that did not pass.
-void table_of_points(std::ostream& out, const Grade& grade) {
+/// Whether @p lab is one whose files are the kit's stubs as given, shown in one row of a brief report.
+bool shown_as_stub(const std::string& lab, const GradeContext& context) {
+    return context.brief && std::find(context.stubs.begin(), context.stubs.end(), lab) != context.stubs.end();
+}
+
+/// Table 2: points per rubric check, with the reason of each that did not pass; in a brief report, a lab left as
+/// the stubs in one row (its checks all fail for the one reason that it is not written yet).
+void table_of_points(std::ostream& out, const Grade& grade, const GradeContext& context) {
     std::size_t check_width = 5;
     for (const auto& check : grade.checks) check_width = std::max(check_width, check.name.size());
     check_width += 2;
     out << "\n" << pad("lab", 7) << pad("check", check_width) << "points   result\n";
+    std::map<std::string, std::pair<int, int>> stub_points;  // earned, possible of each lab shown as the stubs
     for (const auto& check : grade.checks) {
+        if (!shown_as_stub(check.lab, context)) continue;
+        stub_points[check.lab].first += check.earned;
+        stub_points[check.lab].second += check.max;
+    }
+    for (const auto& check : grade.checks) {
+        if (shown_as_stub(check.lab, context)) {
+            const auto points = stub_points.find(check.lab);
+            if (points == stub_points.end()) continue;  // its one row is written
+            out << pad(check.lab, 7) << pad("every check", check_width)
+                << pad(std::to_string(points->second.first) + "/" + std::to_string(points->second.second), 9)
+                << "not started: its files are the kit's stubs\n";
+            stub_points.erase(points);
+            continue;
+        }
         out << pad(check.lab, 7) << pad(check.name, check_width)
             << pad(std::to_string(check.earned) + "/" + std::to_string(check.max), 9) << check.state;
         if (check.state != "passed") out << ": " << check.reason;
@@ -189,18 +211,53 @@ void gates(std::ostream& out, const Grade& grade) {
     if (!lines.str().empty()) out << "\nPerformance gates:" << lines.str() << "\n";
 }
 
+/// @p name as a regular expression that matches exactly it: every character that CTest's regex reads specially
+/// escaped (a test's name has dots).
+std::string literal_regex(const std::string& name) {
+    std::string escaped;
+    for (const char c : name) {
+        if (std::string("\\^$.|?*+()[]{}").find(c) != std::string::npos) escaped += '\\';
+        escaped += c;
+    }
+    return escaped;
+}
+
+/// The tests by state, "63 tests: 33 passed, 30 skipped, 0 failed": what the handouts' "what passing looks like"
+/// promises (tilelab-handout-facts).
+std::string test_counts(const Grade& grade) {
+    int passed = 0, skipped = 0, failed = 0, not_run = 0;
+    for (const auto& test : grade.tests)
+        (test.state == "passed" ? passed : test.state == "skipped" ? skipped : test.state == "notrun" ? not_run : failed) += 1;
+    return std::to_string(grade.tests.size()) + " tests: " + std::to_string(passed) + " passed, " +
+           std::to_string(skipped) + " skipped, " + std::to_string(failed) + " failed" +
+           (not_run > 0 ? ", " + std::to_string(not_run) + " not run (their lab did not build)" : "");
+}
+
 }  // namespace
+
+std::string rerun_command(const Grade& grade, const GradeContext& context) {
+    std::vector<std::string> names;
+    for (const auto& check : grade.checks) {
+        if (check.state != "failed" || check.test.empty() || shown_as_stub(check.lab, context)) continue;
+        if (std::find(names.begin(), names.end(), check.test) == names.end()) names.push_back(check.test);
+    }
+    if (names.empty()) return "";
+    std::string regex;
+    for (const auto& name : names) regex += (regex.empty() ? "" : "|") + literal_regex(name);
+    return "ctest --test-dir " + context.build + " -R '^(" + regex + ")$' --output-on-failure";
+}
 
 std::string render_report(const Grade& grade, const GradeContext& context) {
     std::ostringstream out;
-    table_of_checks(out, grade, context);
-    table_of_points(out, grade);
+    if (!context.brief) table_of_checks(out, grade, context);
+    table_of_points(out, grade, context);
     gates(out, grade);
     out << "\nTotal: " << grade.earned << " of " << grade.possible << " points (" << grade.rule
         << "). Report: " << context.results << "\n";
     for (const auto& note : context.notes) out << "Note: " << note << "\n";
-    out << "Run one check again with its messages: ctest --test-dir " << context.build
-        << " -R <lab>.tw<width>.<check> --output-on-failure\n";
+    out << "Ran " << test_counts(grade) << ".\n";
+    const std::string rerun = rerun_command(grade, context);
+    if (!rerun.empty()) out << "Run the failed checks' tests again, with their messages: " << rerun << "\n";
     return out.str();
 }
 
