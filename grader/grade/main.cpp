@@ -186,7 +186,8 @@ Configured configure(const Options& options, const fs::path& build) {
     command.insert(command.end(), options.configure_args.begin(), options.configure_args.end());
     command.insert(command.end(), {"-B", build.string(), "-DTILELAB_SOURCE=" + source.string(),
                                    "-DTILELAB_ASSIGNMENT=" + folders});
-    if (step(options, command, "configure.log", "configuring the build of " + (ids.empty() ? "every lab" : ids)) != 0)
+    const std::string which = labs.size() == registry.lab_ids.size() ? "every lab" : ids;
+    if (step(options, command, "configure.log", "configuring the build of " + which) != 0)
         throw std::runtime_error("configuring the submission's build failed (see above, or " +
                                  (build / "logs" / "configure.log").string() +
                                  "); the labs themselves are built by the tests");

@@ -49,7 +49,7 @@ Grade score(const Registry& registry, std::vector<TestResult> tests) {
             state = any_passed ? "passed" : "skipped";
             if (!any_passed) reason = skip_reason;
         }
-        CheckScore row{check.lab, check.name, 0, check.points, state, reason, details, failed_test};
+        CheckScore row{check.lab, check.name, 0, check.points, state, reason, details, failed_test, check.suites};
         if (state == "passed") {
             row.earned = check.points;
         } else if (state == "skipped" && registry.skipped_checks == "exclude") {
@@ -116,32 +116,56 @@ void table_of_checks(std::ostream& out, const Grade& grade, const GradeContext& 
     }
 }
 
-/// Whether @p lab is one whose files are the kit's stubs as given, shown in one row of a brief report.
-bool shown_as_stub(const std::string& lab, const GradeContext& context) {
-    return context.brief && std::find(context.stubs.begin(), context.stubs.end(), lab) != context.stubs.end();
+/// How a brief report shows a lab: each check in its row, or the whole lab in one row.
+enum class LabRow { each_check, stubs, all_failed };
+
+/// Whether @p check is a lab's build check (its suites have "build"), which passes for the stubs too.
+bool is_build_check(const CheckScore& check) {
+    return std::find(check.suites.begin(), check.suites.end(), "build") != check.suites.end();
+}
+
+/// How @p lab is shown: in a brief report, in one row where its files are the kit's stubs as given, or where every
+/// check beyond its build failed (nothing passed that the first failure's fix would not change); else check by check.
+LabRow lab_row(const std::string& lab, const Grade& grade, const GradeContext& context) {
+    if (!context.brief) return LabRow::each_check;
+    if (std::find(context.stubs.begin(), context.stubs.end(), lab) != context.stubs.end()) return LabRow::stubs;
+    bool failed = false;
+    for (const auto& check : grade.checks) {
+        if (check.lab != lab || is_build_check(check)) continue;
+        if (check.state == "passed") return LabRow::each_check;
+        failed = failed || check.state == "failed";
+    }
+    return failed ? LabRow::all_failed : LabRow::each_check;
 }
 
 /// Table 2: points per rubric check, with the reason of each that did not pass; in a brief report, a lab left as
-/// the stubs in one row (its checks all fail for the one reason that it is not written yet).
+/// the stubs, or one whose every check beyond the build failed, in one row (with the first failure's reason).
 void table_of_points(std::ostream& out, const Grade& grade, const GradeContext& context) {
     std::size_t check_width = 5;
     for (const auto& check : grade.checks) check_width = std::max(check_width, check.name.size());
     check_width += 2;
     out << "\n" << pad("lab", 7) << pad("check", check_width) << "points   result\n";
-    std::map<std::string, std::pair<int, int>> stub_points;  // earned, possible of each lab shown as the stubs
+    std::map<std::string, std::pair<int, int>> lab_points;  // earned, possible of each lab shown in one row
+    std::map<std::string, std::string> first_failure;       // its first failed check's reason
     for (const auto& check : grade.checks) {
-        if (!shown_as_stub(check.lab, context)) continue;
-        stub_points[check.lab].first += check.earned;
-        stub_points[check.lab].second += check.max;
+        if (lab_row(check.lab, grade, context) == LabRow::each_check) continue;
+        lab_points[check.lab].first += check.earned;
+        lab_points[check.lab].second += check.max;
+        if (check.state == "failed" && !first_failure.count(check.lab))
+            first_failure[check.lab] = (is_build_check(check) ? "failed, the build first: " : "failed beyond the build; "
+                                                                                             "the first: ") + check.reason;
     }
     for (const auto& check : grade.checks) {
-        if (shown_as_stub(check.lab, context)) {
-            const auto points = stub_points.find(check.lab);
-            if (points == stub_points.end()) continue;  // its one row is written
+        const LabRow row = lab_row(check.lab, grade, context);
+        if (row != LabRow::each_check) {
+            const auto points = lab_points.find(check.lab);
+            if (points == lab_points.end()) continue;  // its one row is written
             out << pad(check.lab, 7) << pad("every check", check_width)
                 << pad(std::to_string(points->second.first) + "/" + std::to_string(points->second.second), 9)
-                << "not started: its files are the kit's stubs\n";
-            stub_points.erase(points);
+                << (row == LabRow::stubs ? "not started: its files are the kit's stubs"
+                                         : first_failure[check.lab])
+                << "\n";
+            lab_points.erase(points);
             continue;
         }
         out << pad(check.lab, 7) << pad(check.name, check_width)
@@ -237,8 +261,11 @@ std::string test_counts(const Grade& grade) {
 
 std::string rerun_command(const Grade& grade, const GradeContext& context) {
     std::vector<std::string> names;
+    std::set<std::string> shown_once;  // the labs in one row: only their first failure is named
     for (const auto& check : grade.checks) {
-        if (check.state != "failed" || check.test.empty() || shown_as_stub(check.lab, context)) continue;
+        if (check.state != "failed" || check.test.empty()) continue;
+        const LabRow row = lab_row(check.lab, grade, context);
+        if (row == LabRow::stubs || (row == LabRow::all_failed && !shown_once.insert(check.lab).second)) continue;
         if (std::find(names.begin(), names.end(), check.test) == names.end()) names.push_back(check.test);
     }
     if (names.empty()) return "";

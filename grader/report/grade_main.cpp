@@ -31,9 +31,11 @@ int tilelab::report::grade_main(int argc, char** argv) {
         // The labs left as the kit's stubs: the kit's own labs/ graded, or a submission's copy in the build.
         const std::filesystem::path root = std::filesystem::path(required(options, "--registry")).parent_path().parent_path();
         const std::string graded = context.submission;
-        context.stubs = stub_labs(registry, graded == "labs" || graded == "solutions" ? root / graded
-                                                                                     : std::filesystem::path(build) / "submission",
-                                  root / "labs");
+        // Graded as it is, labs/ is the stubs' own folder: compared with itself, every lab would look untouched.
+        if (graded != "labs")
+            context.stubs = stub_labs(registry, graded == "solutions" ? root / graded
+                                                                      : std::filesystem::path(build) / "submission",
+                                      root / "labs");
         std::vector<TestResult> results = read_results(build + "/verdicts", tests, registry);
         attach_details(results, build + "/verdicts", build);  // what the platforms show of each failure
         const Grade grade = score(registry, std::move(results));

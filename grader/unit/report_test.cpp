@@ -238,6 +238,13 @@ TEST_SUITE("report") {
         CHECK(report.find("not started: its files are the kit's stubs\n") != std::string::npos);
         CHECK(report.find("\nlab01  large products") == std::string::npos);
         CHECK(rerun_command(grade, context).find("lab01") == std::string::npos);
+        // lab03 failed every check (its build first): one row, the first failure's reason, its test run again alone.
+        CHECK(report.find("\nlab03  every check                     0/6      failed, the build first: "
+                          "graded.lab03.tw16.cpu.build: missing file") != std::string::npos);
+        CHECK(report.find("\nlab02  1x1x1 and the tile edges        0/2      failed: ") != std::string::npos);
+        CHECK(rerun_command(grade, context) == "ctest --test-dir build/grade -R "
+                                               "'^(graded\\.lab02\\.tw16\\.cpu\\.tiny|graded\\.lab03\\.tw16\\.cpu\\.build)$' "
+                                               "--output-on-failure");
         context.brief = false;
         CHECK(rerun_command(grade, context).find("lab01") != std::string::npos);
         CHECK(render_report(grade, context).find("\nlab01  large products") != std::string::npos);
