@@ -108,7 +108,9 @@ void grade_entry(const Grading& grading, const std::string& entry) {
                                            "-DKIT=" + (grading.out / "kit").string(),
                                            "-DJOBS=" + std::to_string(grading.jobs),
                                            "-DRESULTS=" + (report / "results.json").string(),
-                                           "-DSUMMARY=" + (report / "summary.json").string(), "-P",
+                                           "-DSUMMARY=" + (report / "summary.json").string(),
+                                           "-DVERBOSE=ON",  // report.txt: every check's messages, for the staff
+                                           "-P",
                                            (grading.root / "grader" / "grade.cmake").string()},
                                           {}, report / "report.txt", true});
         const Ending ending = grade < 0 ? Ending{1, false} : wait_for(grade, grading.limit, true);

@@ -8,16 +8,22 @@
 //   tilelab-grade --root <kit sources> --build <build> --kit <kit build> [--against-kit] --jobs <n>
 //                 --cmake <cmake> --ctest <ctest> --labs <assignment> --started <epoch s>
 //                 [--submission <labs, solutions or a folder>] [--jobs <n>] [--results <results.json>]
-//                 [--summary <summary.json>] [--gpu-queue-seconds <s>] [--configure-arg <arg>]...
+//                 [--summary <summary.json>] [--gpu-queue-seconds <s>] [--configure-arg <arg>]... [--verbose]
+//   tilelab-grade --build-kit <build> --cmake <cmake> [--verbose]
 // An option left out or given empty takes its default: labs, 4, <build>/results.json, <build>/summary.json, 900 s.
 // Without --against-kit, the build is the kit's own, configured again with the --configure-arg arguments
-// (grade.cmake's).
-// Exits 0 when every check passed, 1 when one failed, 2 when there is no grade (the reason on stderr and in
-// <build>/no-grade.txt).
+// (grade.cmake's), and configured back to every lab once graded, so that an assignment lasts for the one grading
+// (`ctest --preset grade -L lab03` after `-DLABS=02` finds lab 03's tests).
+// Without --verbose, each step's output goes to a log in <build>/logs/ and the grade shows one progress line per
+// step, then the points (tilelab-report's brief report); --verbose shows every program's output and every table.
+// --build-kit: the rest of the kit's build after grade.cmake built this program, with its progress line.
+// Exits 0 when a grade was produced (whatever its points: the platforms read results.json and summary.json), 2 when
+// there is none (the reason on stderr and in <build>/no-grade.txt).
 #include "batch_plan.hpp"
 #include "kit_seal.hpp"
 #include "options.hpp"
 #include "processes.hpp"
+#include "progress.hpp"
 #include "submission_copy.hpp"
 
 #include <sys/stat.h>
@@ -60,7 +66,7 @@ Options parse(int argc, char** argv) {
     std::map<std::string, std::string>& options = parsed.values;
     for (int i = 1; i < argc; ++i) {
         const std::string name = argv[i];
-        if (name == "--against-kit") {
+        if (name == "--against-kit" || name == "--verbose") {
             options[name] = "1";
             continue;
         }
@@ -81,6 +87,16 @@ int run(const std::vector<std::string>& argv, const fs::path& output = {}) {
     const pid_t pid = tilelab::batch::start(Command{argv, {}, output, false});
     if (pid < 0) throw std::runtime_error("cannot start " + argv.front());
     return tilelab::batch::wait_for(pid, 0, false).status;
+}
+
+/// A step of the grade: with --verbose, @p argv with our output (or @p verbose_output); else with its output in
+/// <build>/logs/<log> and a progress line that says @p what. Its exit status.
+int step(const Options& options, const std::vector<std::string>& argv, const std::string& log, const std::string& what,
+         const fs::path& verbose_output = {}) {
+    if (options.values.count("--verbose")) return run(argv, verbose_output);
+    const fs::path logs = fs::path(options.values.at("--build")) / "logs";
+    fs::create_directories(logs);
+    return tilelab::grade::run_with_progress(argv, logs / log, what);
 }
 
 /// Inputs nobody can predict, where the caller gave none: the kit's default seed, generator and shapes are
@@ -118,6 +134,7 @@ std::string find_gpu(const fs::path& kit, const fs::path& build) {
 struct Configured {
     std::string lab_ids;             ///< the assignment's labs, "lab02,lab03", in the registry's order
     std::vector<std::string> notes;  ///< one for each uploaded file that was not graded, saying why
+    std::string source;              ///< the folder graded (TILELAB_SOURCE): labs, solutions or the submission's copy
 };
 
 /// The model answers, out of reach of the labs' user when grading as root: solutions/ closed to "others" (its owner
@@ -169,10 +186,33 @@ Configured configure(const Options& options, const fs::path& build) {
     command.insert(command.end(), options.configure_args.begin(), options.configure_args.end());
     command.insert(command.end(), {"-B", build.string(), "-DTILELAB_SOURCE=" + source.string(),
                                    "-DTILELAB_ASSIGNMENT=" + folders});
-    if (run(command) != 0)
-        throw std::runtime_error("configuring the submission's build failed (see above); the labs themselves are "
-                                 "built by the tests");
-    return {ids, notes};
+    const std::string which = labs.size() == registry.lab_ids.size() ? "every lab" : ids;
+    if (step(options, command, "configure.log", "configuring the build of " + which) != 0)
+        throw std::runtime_error("configuring the submission's build failed (see above, or " +
+                                 (build / "logs" / "configure.log").string() +
+                                 "); the labs themselves are built by the tests");
+    return {ids, notes, source.string()};
+}
+
+/// The kit's own build configured back to every lab after a grade of an assignment: the assignment lasts for one
+/// grading, and a handout's `ctest --preset grade -L lab03` after `-DLABS=02` finds lab 03's tests. What was graded
+/// (TILELAB_SOURCE) stays, so that the command the report prints runs the graded code's tests again. Nothing to do
+/// against a kit (a batch's build of one submission, which nobody builds again) or after a grade of every lab.
+void configure_back(const Options& options, const fs::path& build, const std::string& source) {
+    const std::map<std::string, std::string>& o = options.values;
+    if (o.count("--against-kit")) return;
+    const auto registry = tilelab::report::load_registry((fs::path(o.at("--root")) / "grader" / "labs.json").string());
+    if (tilelab::report::select_labs(registry, tilelab::report::split_list(o.at("--labs"))).size() ==
+        registry.lab_ids.size())
+        return;
+    std::vector<std::string> command{o.at("--cmake")};
+    command.insert(command.end(), options.configure_args.begin(), options.configure_args.end());
+    command.insert(command.end(), {"-B", build.string(), "-DTILELAB_SOURCE=" + source, "-DTILELAB_ASSIGNMENT="});
+    const fs::path log = build / "logs" / "configure-back.log";
+    fs::create_directories(log.parent_path());
+    if (run(command, log) != 0)
+        std::cerr << "tilelab-grade: configuring " << build.string() << " back to every lab failed (see " << log.string()
+                  << "); the grade above stands\n";
 }
 
 /// The CUDA architectures the kit's GPU backend was built for, "90, 100" (its CMakeCache.txt), for the note on a
@@ -201,12 +241,17 @@ int grade(const Options& options) {
     fs::create_directories(build / "verdicts");
     const auto sealed = tilelab::grade::digests(tilelab::grade::sealed_files(tree), o.at("--cmake"));
     draw_seed();
+    if (!o.count("--verbose"))  // the checkers print it in their logs; a brief grade says it once
+        std::cout << "-- inputs drawn from seed " << std::getenv("TILELAB_SEED") << " (TILELAB_SEED=<n> sets it)"
+                  << std::endl;
     const std::string no_gpu = find_gpu(kit, build);
     // Every lab at once, as far as each compiles; one that does not is reported by its build check.
-    run({o.at("--cmake"), "--build", build.string(), "--target", "tilelab_graded_labs", "--", "-k", "0"}, "/dev/null");
+    step(options, {o.at("--cmake"), "--build", build.string(), "--target", "tilelab_graded_labs", "--", "-k", "0"},
+         "labs-build.log", "building the labs (a lab that does not compile fails its build check)", "/dev/null");
     const long labs_built = now_seconds();
-    run({o.at("--ctest"), "--test-dir", build.string(), "--output-on-failure", "-j", options.get("--jobs", "4"),
-         "--output-log", (build / "grade.log").string()});
+    step(options, {o.at("--ctest"), "--test-dir", build.string(), "--output-on-failure", "-j", options.get("--jobs", "4"),
+                   "--output-log", (build / "grade.log").string()},
+         "checks.log", "running the checks (their messages: " + (build / "grade.log").string() + ")");
     // CTest's list of tests, typed: a graded test that wrote no record is seen, and failed.
     const fs::path tests = build / "tests.json";
     if (run({o.at("--ctest"), "--test-dir", build.string(), "--show-only=json-v1"}, tests) != 0)
@@ -229,6 +274,7 @@ int grade(const Options& options) {
                                     "--summary", options.get("--summary", (build / "summary.json").string()),
                                     "--submission", options.get("--submission", "labs")};
     report.insert(report.end(), {"--labs", configured_build.lab_ids});
+    if (!o.count("--verbose")) report.insert(report.end(), {"--output", "brief"});
     for (const std::string& note : configured_build.notes) report.insert(report.end(), {"--note", note});
     if (!no_gpu.empty())  // the GPU backend's builds then only check that labs compile
         report.insert(report.end(), {"--note", "no GPU (" + no_gpu + "): the GPU backend was compiled for CUDA "
@@ -241,12 +287,37 @@ int grade(const Options& options) {
     for (const auto& [name, seconds] : {std::pair<const char*, long>{"configure", configured - started},
                                         {"prebuild", labs_built - configured}, {"wall", now_seconds() - started}})
         report.insert(report.end(), {"--timing", std::string(name) + "=" + std::to_string(seconds)});
-    return run(report) == 0 ? 0 : 1;
+    const int reported = run(report);  // 0: every check passed, 1: one failed; both a grade
+    if (reported != 0 && reported != 1)
+        throw std::runtime_error("tilelab-report could not report the grade (exit status " + std::to_string(reported) + ")");
+    configure_back(options, build, configured_build.source);
+    return 0;
+}
+
+/// --build-kit: the rest of the kit's build (everything beyond this program, which grade.cmake built first), with
+/// its output in <build>/logs/kit-build.log and a progress line, or ours with --verbose. Its exit status.
+int build_kit(int argc, char** argv) {
+    if (argc < 5 || std::string(argv[3]) != "--cmake")
+        throw std::runtime_error("usage: tilelab-grade --build-kit <build> --cmake <cmake> [--verbose]");
+    Options options;
+    options.values["--build"] = argv[2];
+    if (argc > 5 && std::string(argv[5]) == "--verbose") options.values["--verbose"] = "1";
+    return step(options, {argv[4], "--build", argv[2]}, "kit-build.log",
+                "building the kit's programs (the first time takes minutes; the log: " +
+                    (fs::path(argv[2]) / "logs" / "kit-build.log").string() + ")");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc > 1 && std::string(argv[1]) == "--build-kit") {
+        try {
+            return build_kit(argc, argv);
+        } catch (const std::exception& error) {
+            std::cerr << "tilelab-grade: " << error.what() << std::endl;
+            return 2;
+        }
+    }
     fs::path build;
     try {
         const Options options = parse(argc, argv);

@@ -14,7 +14,9 @@ if [ ! -x "$kit/grader/tilelab-report" ]; then
   echo '{"gradable": false, "format_errors": ["The autograder is broken: its image has no built TileLab kit ('"$kit"'). This is not your code'"'"'s fault and the attempt does not count; tell your instructor (grader/prairielearn/Dockerfile builds it)."]}' >"$root/results/results.json"
   exit 0
 fi
-timeout -k 5 "$limit" cmake -DSUBMISSION="$root/student" -DKIT="$kit" -DBUILD="$work/build" \
+# VERBOSE: the log, the student's "output", keeps every check's messages. Whether a grade exists is summary.json's
+# being there (a grade with failed checks exits 0 too), not the status.
+timeout -k 5 "$limit" cmake -DSUBMISSION="$root/student" -DKIT="$kit" -DBUILD="$work/build" -DVERBOSE=ON \
   -DRESULTS="$work/gradescope.json" -DSUMMARY="$work/summary.json" -P "$source/grader/grade.cmake" >"$work/log.txt" 2>&1
 status=$?
 # Stopped at the time limit: the checks' records written by then, as tests that earn nothing (a check that had not

@@ -19,7 +19,7 @@ Grade score(const Registry& registry, std::vector<TestResult> tests) {
     for (const auto& check : registry.checks) {
         int matched = 0;
         bool any_passed = false;
-        std::string state, reason, skip_reason, details;
+        std::string state, reason, skip_reason, details, failed_test;
         for (auto& test : tests) {
             if (test.id.lab != check.lab ||
                 std::find(check.suites.begin(), check.suites.end(), test.id.suite) == check.suites.end())
@@ -32,6 +32,7 @@ Grade score(const Registry& registry, std::vector<TestResult> tests) {
                 state = "failed";
                 reason = test.name + ": " + test.reason;
                 details = details_beyond(test.details, reason);
+                failed_test = test.name;
             } else if (test.state == "skipped" && skip_reason.empty()) {
                 skip_reason = test.reason;
             } else if (test.state == "passed") {
@@ -48,7 +49,7 @@ Grade score(const Registry& registry, std::vector<TestResult> tests) {
             state = any_passed ? "passed" : "skipped";
             if (!any_passed) reason = skip_reason;
         }
-        CheckScore row{check.lab, check.name, 0, check.points, state, reason, details};
+        CheckScore row{check.lab, check.name, 0, check.points, state, reason, details, failed_test, check.suites};
         if (state == "passed") {
             row.earned = check.points;
         } else if (state == "skipped" && registry.skipped_checks == "exclude") {
@@ -115,13 +116,58 @@ void table_of_checks(std::ostream& out, const Grade& grade, const GradeContext& 
     }
 }
 
-/// Table 2: points per rubric check, with the reason of each that did not pass.
-void table_of_points(std::ostream& out, const Grade& grade) {
+/// How a brief report shows a lab: each check in its row, or the whole lab in one row.
+enum class LabRow { each_check, stubs, all_failed };
+
+/// Whether @p check is a lab's build check (its suites have "build"), which passes for the stubs too.
+bool is_build_check(const CheckScore& check) {
+    return std::find(check.suites.begin(), check.suites.end(), "build") != check.suites.end();
+}
+
+/// How @p lab is shown: in a brief report, in one row where its files are the kit's stubs as given, or where every
+/// check beyond its build failed (nothing passed that the first failure's fix would not change); else check by check.
+LabRow lab_row(const std::string& lab, const Grade& grade, const GradeContext& context) {
+    if (!context.brief) return LabRow::each_check;
+    if (std::find(context.stubs.begin(), context.stubs.end(), lab) != context.stubs.end()) return LabRow::stubs;
+    bool failed = false;
+    for (const auto& check : grade.checks) {
+        if (check.lab != lab || is_build_check(check)) continue;
+        if (check.state == "passed") return LabRow::each_check;
+        failed = failed || check.state == "failed";
+    }
+    return failed ? LabRow::all_failed : LabRow::each_check;
+}
+
+/// Table 2: points per rubric check, with the reason of each that did not pass; in a brief report, a lab left as
+/// the stubs, or one whose every check beyond the build failed, in one row (with the first failure's reason).
+void table_of_points(std::ostream& out, const Grade& grade, const GradeContext& context) {
     std::size_t check_width = 5;
     for (const auto& check : grade.checks) check_width = std::max(check_width, check.name.size());
     check_width += 2;
     out << "\n" << pad("lab", 7) << pad("check", check_width) << "points   result\n";
+    std::map<std::string, std::pair<int, int>> lab_points;  // earned, possible of each lab shown in one row
+    std::map<std::string, std::string> first_failure;       // its first failed check's reason
     for (const auto& check : grade.checks) {
+        if (lab_row(check.lab, grade, context) == LabRow::each_check) continue;
+        lab_points[check.lab].first += check.earned;
+        lab_points[check.lab].second += check.max;
+        if (check.state == "failed" && !first_failure.count(check.lab))
+            first_failure[check.lab] = (is_build_check(check) ? "failed, the build first: " : "failed beyond the build; "
+                                                                                             "the first: ") + check.reason;
+    }
+    for (const auto& check : grade.checks) {
+        const LabRow row = lab_row(check.lab, grade, context);
+        if (row != LabRow::each_check) {
+            const auto points = lab_points.find(check.lab);
+            if (points == lab_points.end()) continue;  // its one row is written
+            out << pad(check.lab, 7) << pad("every check", check_width)
+                << pad(std::to_string(points->second.first) + "/" + std::to_string(points->second.second), 9)
+                << (row == LabRow::stubs ? "not started: its files are the kit's stubs"
+                                         : first_failure[check.lab])
+                << "\n";
+            lab_points.erase(points);
+            continue;
+        }
         out << pad(check.lab, 7) << pad(check.name, check_width)
             << pad(std::to_string(check.earned) + "/" + std::to_string(check.max), 9) << check.state;
         if (check.state != "passed") out << ": " << check.reason;
@@ -189,18 +235,56 @@ void gates(std::ostream& out, const Grade& grade) {
     if (!lines.str().empty()) out << "\nPerformance gates:" << lines.str() << "\n";
 }
 
+/// @p name as a regular expression that matches exactly it: every character that CTest's regex reads specially
+/// escaped (a test's name has dots).
+std::string literal_regex(const std::string& name) {
+    std::string escaped;
+    for (const char c : name) {
+        if (std::string("\\^$.|?*+()[]{}").find(c) != std::string::npos) escaped += '\\';
+        escaped += c;
+    }
+    return escaped;
+}
+
+/// The tests by state, "63 tests: 33 passed, 30 skipped, 0 failed": what the handouts' "what passing looks like"
+/// promises (tilelab-handout-facts).
+std::string test_counts(const Grade& grade) {
+    int passed = 0, skipped = 0, failed = 0, not_run = 0;
+    for (const auto& test : grade.tests)
+        (test.state == "passed" ? passed : test.state == "skipped" ? skipped : test.state == "notrun" ? not_run : failed) += 1;
+    return std::to_string(grade.tests.size()) + " tests: " + std::to_string(passed) + " passed, " +
+           std::to_string(skipped) + " skipped, " + std::to_string(failed) + " failed" +
+           (not_run > 0 ? ", " + std::to_string(not_run) + " not run (their lab did not build)" : "");
+}
+
 }  // namespace
+
+std::string rerun_command(const Grade& grade, const GradeContext& context) {
+    std::vector<std::string> names;
+    std::set<std::string> shown_once;  // the labs in one row: only their first failure is named
+    for (const auto& check : grade.checks) {
+        if (check.state != "failed" || check.test.empty()) continue;
+        const LabRow row = lab_row(check.lab, grade, context);
+        if (row == LabRow::stubs || (row == LabRow::all_failed && !shown_once.insert(check.lab).second)) continue;
+        if (std::find(names.begin(), names.end(), check.test) == names.end()) names.push_back(check.test);
+    }
+    if (names.empty()) return "";
+    std::string regex;
+    for (const auto& name : names) regex += (regex.empty() ? "" : "|") + literal_regex(name);
+    return "ctest --test-dir " + context.build + " -R '^(" + regex + ")$' --output-on-failure";
+}
 
 std::string render_report(const Grade& grade, const GradeContext& context) {
     std::ostringstream out;
-    table_of_checks(out, grade, context);
-    table_of_points(out, grade);
+    if (!context.brief) table_of_checks(out, grade, context);
+    table_of_points(out, grade, context);
     gates(out, grade);
     out << "\nTotal: " << grade.earned << " of " << grade.possible << " points (" << grade.rule
         << "). Report: " << context.results << "\n";
     for (const auto& note : context.notes) out << "Note: " << note << "\n";
-    out << "Run one check again with its messages: ctest --test-dir " << context.build
-        << " -R <lab>.tw<width>.<check> --output-on-failure\n";
+    out << "Ran " << test_counts(grade) << ".\n";
+    const std::string rerun = rerun_command(grade, context);
+    if (!rerun.empty()) out << "Run the failed checks' tests again, with their messages: " << rerun << "\n";
     return out.str();
 }
 

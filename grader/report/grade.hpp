@@ -22,6 +22,8 @@ struct CheckScore {
     std::string state;   ///< "passed", "failed" or "skipped"
     std::string reason;  ///< why it did not pass, "<test>: <reason>" for a failure; "" when it passed
     std::string details; ///< a failure's details beyond the reason (the compiler's errors, the wrong elements)
+    std::string test;    ///< the CTest test its reason comes from (a failure's), "" otherwise: the one to run again
+    std::vector<std::string> suites;  ///< the registry's suites that make it
 };
 
 /// A submission's grade.
@@ -42,6 +44,9 @@ struct GradeContext {
     std::vector<std::string> notes;         ///< warnings for the report: not graded as root, a file no lab takes
     std::map<std::string, double> timings;  ///< "configure", "prebuild", "wall": seconds of grade.cmake's steps
     std::vector<std::string> stubs;         ///< the labs whose files are the kit's stubs as given (stub_files.hpp)
+    bool brief = false;                     ///< the points alone (a student's grade): no table of checks, a lab
+                                            ///< left as the stubs, or failing every check beyond its build, in
+                                            ///< one line; the full log is in the build
 };
 
 /// The points of each rubric check: it earns them when none of its tests failed (or did not run) and at least
@@ -52,9 +57,16 @@ Grade score(const Registry& registry, std::vector<TestResult> tests);
 /// @p number with two decimals, as the checker prints a speedup (the thousandths rounded half up).
 std::string two_decimals(double number);
 
-/// Everything the terminal shows: table 1 (checks by tile width), table 2 (points, with reasons), the
-/// performance gates, the total, the note, and how to run one check again.
+/// Everything the terminal shows: table 1 (checks by tile width, left out when brief), table 2 (points, with
+/// reasons; when brief, a lab left as the stubs or failing every check beyond its build in one row), the performance gates, the total, the notes, the count
+/// of tests by state, and the exact command that runs the failed checks' tests again (rerun_command()).
 std::string render_report(const Grade& grade, const GradeContext& context);
+
+/// The CTest command that runs again, with their output, the tests named by the failed checks of @p grade (a lab
+/// left as the stubs left out when @p context is brief): an anchored regex of their exact names, so that it matches
+/// nothing else (a GPU test of the same check, skipped without a GPU, would report "100% tests passed"); "" when no
+/// check failed. A lab shown in one row of a brief report is run again by its first failed check's test alone.
+std::string rerun_command(const Grade& grade, const GradeContext& context);
 
 /// Gradescope's results.json: one test per rubric check, the score, the summary line and the leaderboard (the
 /// fastest right result of any gate, whole GFLOP/s).

@@ -12,7 +12,7 @@ int usage() {
     std::cerr << "usage: tilelab-report grade --build <dir> --registry <labs.json> --tests <ctest json-v1 file>\n"
                  "                            --results <results.json> --summary <summary.json> [--submission <name>]\n"
                  "                            [--labs <id>,<id>...] [--note <text>]...\n"
-                 "                            [--timing configure|prebuild|wall=<seconds>]...\n"
+                 "                            [--timing configure|prebuild|wall=<seconds>]... [--output brief|full]\n"
                  "       tilelab-report labs --registry <labs.json>\n"
                  "       tilelab-report class --out <batch folder> --registry <labs.json> [--entries <file>]\n"
                  "       tilelab-report same <a/results.json> <b/results.json>\n"

@@ -10,6 +10,8 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
+#include <set>
 #include <string>
 
 namespace {
@@ -195,8 +197,57 @@ TEST_SUITE("report") {
         CHECK(report.find("\nlab01  large products                  1/1      passed\n") != std::string::npos);
         CHECK(report.find("\nTotal: 8 of 21 points (checks skipped for want of a GPU are left out of the total). "
                           "Report: build/grade/results.json\nNote: not graded as root: see why\n") != std::string::npos);
-        CHECK(report.find("Run one check again with its messages: ctest --test-dir build/grade -R "
-                          "<lab>.tw<width>.<check> --output-on-failure\n") != std::string::npos);
+        CHECK(report.find("\nRan ") != std::string::npos);
+        CHECK(report.find("\nRun the failed checks' tests again, with their messages: " +
+                          rerun_command(fixture_grade(), context) + "\n") != std::string::npos);
+    }
+
+    TEST_CASE("the command that runs the failed checks again names exactly their tests") {
+        // Filled in by hand, "-R <lab>.tw<width>.<check>" matched the GPU's test alone, which is skipped without a
+        // GPU: "100% tests passed" for a failed check. The command's anchored regex matches the failed checks'
+        // tests and nothing else of the build, the other backend's test of the same check included.
+        const Grade grade = fixture_grade();
+        GradeContext context{"alice", "build/grade", "build/grade/results.json", {}, {}};
+        const std::string command = rerun_command(grade, context);
+        const std::string head = "ctest --test-dir build/grade -R '", tail = "' --output-on-failure";
+        REQUIRE(command.rfind(head, 0) == 0);
+        REQUIRE(command.size() > head.size() + tail.size());
+        REQUIRE(command.compare(command.size() - tail.size(), tail.size(), tail) == 0);
+        const std::regex selected(command.substr(head.size(), command.size() - head.size() - tail.size()));
+        std::set<std::string> named;
+        for (const auto& check : grade.checks)
+            if (check.state == "failed") named.insert(check.test);
+        REQUIRE_FALSE(named.empty());
+        CHECK(named.count("graded.lab01.tw16.cpu.edges") == 1);
+        for (const auto& test : grade.tests)
+            CHECK_MESSAGE(std::regex_search(test.name, selected) == (named.count(test.name) == 1), test.name);
+        CHECK_FALSE(std::regex_search(std::string("graded.lab01.tw16.edges"), selected));  // the GPU's twin
+        CHECK_FALSE(std::regex_search(std::string("graded.lab01.tw16Xcpu.edges"), selected));  // dots are dots
+
+        Grade passed = grade;
+        for (auto& check : passed.checks) check.state = "passed";
+        CHECK(rerun_command(passed, context).empty());
+    }
+
+    TEST_CASE("a brief report: the points alone, a lab left as the stubs in one row and not run again") {
+        GradeContext context{"alice", "build/grade", "build/grade/results.json", {}, {}, {"lab01"}, true};
+        const Grade grade = fixture_grade();
+        const std::string report = render_report(grade, context);
+        CHECK(report.find("TileLab results for") == std::string::npos);  // no table of checks by tile width
+        CHECK(report.find("\nlab01  every check") != std::string::npos);
+        CHECK(report.find("not started: its files are the kit's stubs\n") != std::string::npos);
+        CHECK(report.find("\nlab01  large products") == std::string::npos);
+        CHECK(rerun_command(grade, context).find("lab01") == std::string::npos);
+        // lab03 failed every check (its build first): one row, the first failure's reason, its test run again alone.
+        CHECK(report.find("\nlab03  every check                     0/6      failed, the build first: "
+                          "graded.lab03.tw16.cpu.build: missing file") != std::string::npos);
+        CHECK(report.find("\nlab02  1x1x1 and the tile edges        0/2      failed: ") != std::string::npos);
+        CHECK(rerun_command(grade, context) == "ctest --test-dir build/grade -R "
+                                               "'^(graded\\.lab02\\.tw16\\.cpu\\.tiny|graded\\.lab03\\.tw16\\.cpu\\.build)$' "
+                                               "--output-on-failure");
+        context.brief = false;
+        CHECK(rerun_command(grade, context).find("lab01") != std::string::npos);
+        CHECK(render_report(grade, context).find("\nlab01  large products") != std::string::npos);
     }
 
     TEST_CASE("results.json: Gradescope's tests, score, summary line and leaderboard") {
