@@ -1,5 +1,6 @@
 /// @file shapes.hpp
-/// @brief The shapes each group of checks multiplies.
+/// @brief The fixed shapes each group of checks multiplies. They are public, so each check also multiplies shapes
+/// drawn from the grading's seed (drawn_shapes.hpp), none of these.
 #pragma once
 
 #include "lab_under_test.hpp"
@@ -48,7 +49,8 @@ std::vector<Shape> fast_path_shapes(const LabUnderTest& lab);
 std::vector<Shape> sanitizer_shapes(const LabUnderTest& lab);
 /// Primes, tall, wide and thin-inner shapes, and thin ones with a dimension past 4096 (the rest stay under 1100).
 std::vector<Shape> odd_shapes(const LabUnderTest& lab);
-/// large_side cubed, and (large_side − 1) × (large_side + 1) × (large_side − 3) for labs that take any shape.
+/// large_side cubed. The large check's partial tiles at that size come from its draw (drawn_shapes.hpp: rows and
+/// cols past large_side), which took the place of a fixed (large_side − 1) × (large_side + 1) × (large_side − 3).
 std::vector<Shape> large_shapes(const LabUnderTest& lab);
 /// A square shape (so a transposed result or swapped operands can be recognised) and shapes whose
 /// three dimensions all differ (so a swapped index cannot go unnoticed).

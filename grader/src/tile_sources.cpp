@@ -2,6 +2,7 @@
 // scales P by s².
 #include "tile_sources.hpp"
 
+#include "drawn_shapes.hpp"
 #include "guarded_buffer.hpp"
 #include "lab_runner.hpp"
 #include "shapes.hpp"
@@ -53,11 +54,20 @@ Run run_contract(const Shape& shape, const HostMatrix& M, const HostMatrix& N, f
 }
 
 // A graded shape with at least one whole block tile of rows and of columns and two phases or more along inner,
-// chosen by the seed among the lab's edge shapes, so that the run looks like any other of the correctness checks.
+// chosen by the seed among the shapes the lab's edge and sanitizer draws took (drawn_shapes.hpp), so that the run
+// looks like any other of the correctness checks and is none a kernel could list (the sanitizer draw's always fits
+// a lab that takes any shape); among the fixed edge shapes where no drawn one fits.
 Shape pick_shape(const LabUnderTest& lab, std::uint64_t seed) {
+    const auto fits = [&](const Shape& shape) {
+        return shape.rows >= lab.tile() && shape.cols >= lab.tile() && shape.inner > lab.depth();
+    };
     std::vector<Shape> fit;
-    for (const Shape& shape : edge_shapes(lab))
-        if (shape.rows >= lab.tile() && shape.cols >= lab.tile() && shape.inner > lab.depth()) fit.push_back(shape);
+    for (ShapeDraw draw : {ShapeDraw::edges, ShapeDraw::sanitizer})
+        for (const Shape& shape : drawn_shapes(lab, draw, seed))
+            if (fits(shape)) fit.push_back(shape);
+    if (fit.empty())
+        for (const Shape& shape : edge_shapes(lab))
+            if (fits(shape)) fit.push_back(shape);
     if (fit.empty()) return Shape{2 * lab.tile(), 2 * lab.depth(), 2 * lab.tile()};
     return fit[derive_seed(seed, "tile sources shape") % fit.size()];
 }

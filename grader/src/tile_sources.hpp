@@ -5,8 +5,8 @@
 /// If both operands of every multiply-add come from the tiles, P comes back scaled by s² (within rounding); if only
 /// one does, by s; if P is computed from global memory, unchanged. Tiles that are filled and read but feed nothing,
 /// `tile - tile` or `0 * tile` added to a naive sum, and tiles used only on a run the kernel recognises all leave P
-/// unscaled. The multiply is one of the lab's graded shapes with operands drawn from the checker's seed, and the
-/// unscaled run's P must be right.
+/// unscaled. The multiply is one of the shapes the lab's correctness checks draw from the checker's seed (none a
+/// kernel could list), with operands drawn from the seed too, and the unscaled run's P must be right.
 #pragma once
 
 #include "lab_under_test.hpp"
