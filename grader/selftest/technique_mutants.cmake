@@ -71,6 +71,18 @@ _tilelab_add_technique_decoy(lab05-launder 05_coarsened fail "${_wrote}|may not 
 _tilelab_add_technique_decoy(lab05-private-slots 05_coarsened fail "do not share their tiles" technique)
 _tilelab_add_technique_decoy(lab05-raw-reads 05_coarsened fail "reads shared memory [0-9.]+x less per multiply-add than" technique)
 _tilelab_add_technique_decoy(lab05-memcpy-reads 05_coarsened fail "reads shared memory [0-9.]+x less per multiply-add than" technique)
+# Round two (a red team that had not read the check): tiles each thread reads back alone, the values shared
+# through P (global memory) or shuffles instead; tensor-core operations fed an identity matrix.
+set(_unshared "read each element of M and N it staged into shared memory [0-9.]+ times on average")
+_tilelab_add_technique_decoy(lab02-pscratch 02_tiled fail "${_unshared}" technique)
+_tilelab_add_technique_decoy(lab03-pscratch 03_tiled_boundary fail "${_unshared}" technique)
+_tilelab_add_technique_decoy(lab03-private 03_tiled_boundary fail "${_unshared}" technique)
+_tilelab_add_technique_decoy(lab05-pscratch 05_coarsened fail "${_unshared}" technique)
+_tilelab_add_technique_decoy(lab06-pscratch 06_register_tiled fail "${_unshared}" technique)
+_tilelab_add_technique_decoy(lab07-pbounce 07_vectorized fail "brings 0% of its operands from global memory by 16-byte loads" technique)
+_tilelab_add_technique_decoy(lab08-pscratch 08_warp_tiled fail "${_unshared}" technique)
+_tilelab_add_technique_decoy(lab09-identity 09_tensor_cores fail "does 0% of its multiply-adds with tensor-core" technique)
+_tilelab_add_technique_decoy(lab10-identity 10_mma_sync fail "does 0% of its multiply-adds with mma.sync" technique)
 _tilelab_add_technique_decoy(lab06-detect-switch 06_register_tiled fail "works differently depending on the values" technique)
 _tilelab_add_technique_decoy(lab06-launder 06_register_tiled fail "${_wrote}|may not declare" technique)
 _tilelab_add_technique_decoy(lab06-private-slots 06_register_tiled fail "do not share their tiles" technique)

@@ -277,6 +277,18 @@ bool describe_named_element(const void* address, char* text, std::size_t size) {
     return found != registry.end() && describe_matrix_element(found->second, byte, text, size);
 }
 
+bool in_kit_operand(const void* address, std::size_t bytes) {
+    std::lock_guard<std::mutex> lock(registry_mutex);
+    const auto* byte = static_cast<const unsigned char*>(address);
+    const auto found = find_mapping(byte);
+    if (found == registry.end()) return false;
+    const Allocation& a = found->second;
+    if (a.matrix_name[0] == '\0') return true;  // a buffer nobody named (the emulator's own tests): as before
+    const bool operand = std::strcmp(a.matrix_name, "M") == 0 || std::strcmp(a.matrix_name, "N") == 0;
+    const std::size_t matrix_bytes = a.matrix_rows * a.matrix_cols * sizeof(float);
+    return operand && byte >= a.matrix_first && byte + bytes <= a.matrix_first + matrix_bytes;
+}
+
 void note_fault_site(const void* address, bool write) {
     std::lock_guard<std::mutex> lock(registry_mutex);
     const auto* byte = static_cast<const unsigned char*>(address);

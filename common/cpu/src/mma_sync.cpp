@@ -109,7 +109,7 @@ void multiply(void* const lanes[32]) {
         o.accumulator[3] = c[g + 8][2 * t + 1];
     }
     multiply_adds.fetch_add(16 * 8 * 8, std::memory_order_relaxed);
-    if (operand_probe_on) probe_tensor_core(16 * 8 * 8, true);
+    if (operand_probe_on) probe_tensor_core(&a[0][0], &b[0][0], 16, 8, 8, true);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstring>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace tilelab::cpu {
@@ -20,6 +21,7 @@ namespace {
 
 // The probe's settings, written only between launches (start and stop), read by every worker during one.
 std::unordered_map<std::uint32_t, std::uint32_t> second_value;
+std::unordered_set<std::uint32_t> replacement_values;  // second_value's values
 std::uint32_t probe_hooks = 0;
 float scale_before_probe = 1.0f;
 
@@ -52,6 +54,12 @@ struct Seen {
     bool operand;
     float value;
 };
+// Whether @p value is an element of M or N in the probe's run: a key, or the second value that replaced one.
+bool is_operand_value(float value) noexcept {
+    const std::uint32_t bits = bits_of(value);
+    return second_value.count(bits) != 0 || replacement_values.count(bits) != 0;
+}
+
 Seen see(float value, std::uint32_t hook) noexcept {
     const auto found = second_value.find(bits_of(value));
     if (found == second_value.end()) return Seen{false, value};
@@ -103,7 +111,12 @@ void stage_words(unsigned char* words, std::size_t bytes, std::uint32_t hook, bo
 void start_operand_probe(const float* keys, const float* values, std::size_t count, std::uint32_t hooks) {
     second_value.clear();
     second_value.reserve(count);
-    for (std::size_t i = 0; i < count; ++i) second_value.emplace(bits_of(keys[i]), bits_of(values[i]));
+    replacement_values.clear();
+    replacement_values.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        second_value.emplace(bits_of(keys[i]), bits_of(values[i]));
+        replacement_values.insert(bits_of(values[i]));
+    }
     probe_hooks = hooks;
     for (auto* counter : {&counts.operand_words_staged, &counts.other_words_staged, &counts.async_operand_words,
                           &counts.shared_reads, &counts.vector_shared_reads, &counts.vector_global_operand_words,
@@ -183,7 +196,9 @@ void probe_vector_load(const void* address, void* value, std::size_t bytes) noex
         }
         return;
     }
-    if (bytes != 16) return;
+    // Only a load from M or N itself is the operands' 16-byte load: the same values parked in P (or anywhere else)
+    // and loaded from there are not.
+    if (bytes != 16 || !in_kit_operand(address, bytes)) return;
     std::uint64_t operands = 0;
     for (std::size_t at = 0; at + sizeof(float) <= bytes; at += sizeof(float)) {
         float element;
@@ -199,7 +214,16 @@ float probe_fragment_load(float value) noexcept { return see(value, hook_fragmen
 
 float probe_mma_operand(float value) noexcept { return see(value, hook_mma_operand).value; }
 
-void probe_tensor_core(std::uint64_t multiply_adds, bool mma_sync) noexcept {
+void probe_tensor_core(const float* a, const float* b, int rows, int depth, int cols, bool mma_sync) noexcept {
+    // Of the rows × depth × cols multiply-adds, those whose a and b are both operands: per k, the operands in a's
+    // column k times those in b's row k.
+    std::uint64_t multiply_adds = 0;
+    for (int k = 0; k < depth; ++k) {
+        std::uint64_t in_a = 0, in_b = 0;
+        for (int i = 0; i < rows; ++i) in_a += is_operand_value(a[i * depth + k]);
+        for (int j = 0; j < cols; ++j) in_b += is_operand_value(b[k * cols + j]);
+        multiply_adds += in_a * in_b;
+    }
     add(counts.tensor_core_multiply_adds, multiply_adds);
     if (mma_sync) add(counts.mma_sync_multiply_adds, multiply_adds);
 }

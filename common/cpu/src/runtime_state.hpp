@@ -88,6 +88,10 @@ bool describe_device_address(const void* address, int access, char* text, std::s
 /// Where @p address lies in the named matrix of its device buffer (tilelab/matrix_element.hpp's words); false where
 /// it is in no device buffer or one with no name. Takes the registry's lock.
 bool describe_named_element(const void* address, char* text, std::size_t size);
+/// Whether @p bytes at @p address lie inside the kit's M or N (the matrices the runner named), or in a device buffer
+/// nobody named: what a 16-byte load must read to count as one of the operands' (a value parked in P and loaded
+/// from there is not). Takes the registry's lock.
+bool in_kit_operand(const void* address, std::size_t bytes);
 /// Notes an out-of-bounds access at @p address (a @p write or a read) that a kernel check found, as the fault's site
 /// (take_fault_site), unless one is noted already. Takes the registry's lock.
 void note_fault_site(const void* address, bool write);

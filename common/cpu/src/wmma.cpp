@@ -92,7 +92,7 @@ void multiply(void* const lanes[32]) {
             c[c_tile.row[q]][c_tile.column[q]] = o.c[e];
         }
     }
-    if (operand_probe_on) probe_tensor_core(16 * 16 * 8);
+    if (operand_probe_on) probe_tensor_core(&a[0][0], &b[0][0], 16, 8, 16);
     for (int i = 0; i < 16; ++i)
         for (int j = 0; j < 16; ++j) {
             float sum = c[i][j];

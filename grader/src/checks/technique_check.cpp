@@ -20,6 +20,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <numeric>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -223,7 +224,11 @@ Shape technique_shape(const LabUnderTest& lab, TechniqueMeasure measure, std::ui
     };
     // Enough phases that the first (which no copy can run ahead of) and the partial last weigh little.
     const int phases = measure == TechniqueMeasure::async_in_flight ? 8 : 3 + draw("phases", 2);
-    return Shape{tile * (1 + draw("rows", 2)), depth * phases, tile * (1 + draw("cols", 2))};
+    // Whole phases of the reference lab's model too (the tiled labs' phases are 8 or 16 deep, and their tiles divide
+    // every later lab's): on a partial phase of its own the reference stages more per multiply-add than its
+    // calibration says, and the verdict would depend on the seed.
+    const int unit = std::lcm(depth, 16);
+    return Shape{tile * (1 + draw("rows", 2)), unit * phases, tile * (1 + draw("cols", 2))};
 }
 
 Shape probe_shape(const LabUnderTest& lab, TechniqueMeasure measure, std::uint64_t seed) {
@@ -347,6 +352,24 @@ TEST_SUITE("technique") {
                             fixed(needed, 4) + ": each element of its strips of M and N once): the block's threads "
                             "do not share their tiles. Each thread loads its part of each tile, and all of them "
                             "compute from the whole tile"));
+        }
+        // Staged so that it is shared: a tile element is read by the threads whose outputs need it (the block tile over
+        // the thread's micro-tile: 8 or more times in every model answer). A kernel whose threads read back about
+        // what they stored shares nothing through the tiles, and its multiply-adds take their operands from
+        // somewhere else (shuffles, global memory, P used as scratch), however the counts above look.
+        if (measure != TechniqueMeasure::tensor_cores && measure != TechniqueMeasure::mma_sync) {
+            const auto& k = c.kernel_counts;
+            const double words_read = static_cast<double>(k.shared_reads + 3 * k.vector_shared_reads);
+            const double staged_words = static_cast<double>(k.operand_words_staged);
+            constexpr double least_reads_per_element = 2;
+            if (staged_words == 0 || words_read < least_reads_per_element * staged_words)
+                FAIL_CHECK(("the kernel read each element of M and N it staged into shared memory " +
+                            fixed(staged_words == 0 ? 0.0 : words_read / staged_words, 2) + " times on average on " +
+                            to_string(shape) + " (it must be at least " + fixed(least_reads_per_element, 0) +
+                            "; the model answer's threads read each one 8 times or more): a tile is staged so that "
+                            "the block's threads all read from it. Compute every multiply-add from the tiles in shared "
+                            "memory, not from copies of them kept elsewhere (another thread's registers through "
+                            "shuffles, global memory, P)"));
         }
         const std::string verdict = "the kernel " + stated(measure, c.gain, reference_name) + " (the model answer: " +
                                     stated_level(measure, c.model_gain) + "; required " +

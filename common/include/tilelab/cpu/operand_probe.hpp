@@ -73,8 +73,11 @@ float probe_fragment_load(float value) noexcept;
 /// An element of an mma.sync's A or B operand (tilelab/mma.hpp) as the instruction takes it: replaced at
 /// hook_mma_operand.
 float probe_mma_operand(float value) noexcept;
-/// A warp matrix operation that did @p multiply_adds multiply-adds (@p mma_sync: an mma.sync of tilelab/mma.hpp).
-void probe_tensor_core(std::uint64_t multiply_adds, bool mma_sync = false) noexcept;
+/// A warp matrix operation's d = a b + c on the @p rows × @p depth tile @p a and the @p depth × @p cols tile @p b
+/// (row major): counts the multiply-adds whose two operands are both elements of M and N (keys, or their second
+/// values), so that an operation fed a constant tile (an identity that passes the other operand through) counts
+/// for nothing; @p mma_sync says which instruction did them.
+void probe_tensor_core(const float* a, const float* b, int rows, int depth, int cols, bool mma_sync = false) noexcept;
 }  // namespace detail
 
 }  // namespace tilelab::cpu
