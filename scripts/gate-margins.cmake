@@ -1,5 +1,5 @@
 # scripts/gate-margins.sh's table: reads each kernel's gate record (the measures of the checker's record,
-# <verdict file>.json, grader/src/check_record.hpp, filled by grader/src/checks/perf_check.cpp) listed in INDEX
+# <verdict file>.json, grader/src/check_record.hpp, filled by grader/checks/perf_check.cpp) listed in INDEX
 # ("kind|name|lab|must|record|exit status|seconds" per line, or "kind|name|lab|must|not built (...)"), prints one row per kernel and writes OUT/margins.csv and OUT/margins.json.
 #   cmake -DINDEX=<kernels.txt> -DOUT=<folder> -DTRIALS=<n> -P scripts/gate-margins.cmake
 cmake_minimum_required(VERSION 3.19)  # string(JSON)

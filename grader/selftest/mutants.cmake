@@ -510,7 +510,7 @@ tilelab_add_mutant(NAME register-inner-test-on-multiple-of-4 LAB 06_register_til
   MATCH "results are NaN: the kernel read past the end of M or N"
   CPU_MATCH "illegal memory access in the kernel matmul_register_tiled_kernel.*out-of-bounds read")
 
-# --- lab 08's pipeline (the pipeline check, grader/src/checks/pipeline_check.cpp) ---
+# --- lab 08's pipeline (the pipeline check, grader/checks/pipeline_check.cpp) ---
 # Each phase's copies waited for right after they are issued: the stages are still there, but nothing is in flight
 # while the block multiplies (the single-buffered kernel of grader/selftest/gate/dishonest/single-buffered, in the
 # model's code). Correct; only the pipeline check can tell.

@@ -1,4 +1,4 @@
-# The technique checks' mutants (CPU backend, grader/src/checks/technique_check.cpp): correct kernels without the lab's
+# The technique checks' mutants (CPU backend, grader/checks/technique_check.cpp): correct kernels without the lab's
 # technique, or with a decoy of it, each of which the technique check must fail with the message that names what is
 # missing. Their P is right, so only the technique check (SUITES technique) is asked; on a GPU the performance gate
 # judges the same kernels (EXPECT none here: the technique suite is the CPU backend's).

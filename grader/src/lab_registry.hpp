@@ -42,7 +42,7 @@ struct LabGate {
     const GateRung& top() const { return rungs.back(); }
 };
 
-/// A lab's technique check (CPU backend, grader/src/checks/technique_check.cpp): the count its technique improves, measured
+/// A lab's technique check (CPU backend, grader/checks/technique_check.cpp): the count its technique improves, measured
 /// by the emulator's operand probe on the lab's kernel, on its model answer and on a reference lab's model.
 struct LabTechnique {
     /// What is counted: "global_reads" (operand elements brought from global memory per multiply-add, the naive

@@ -1,4 +1,4 @@
-// The performance gate's audit at the lab's precision (grader/src/gate_audit.hpp): on the gate's own operands and
+// The performance gate's audit at the lab's precision (grader/gate/gate_audit.hpp): on the gate's own operands and
 // shape, the FP32 bound passes float32 arithmetic in any order and rejects TF32, FP16 and BF16 inputs on every
 // element sampled; the TF32 bound passes TF32 inputs (rounded or truncated, sums rounded or truncated) and rejects
 // FP16 and BF16 inputs. The reduced-precision paths are simulated here bit by bit, as the hardware rounds.

@@ -1,4 +1,4 @@
-// The gate's calibration cache (grader/src/gate_calibration.hpp) and its records (flat JSON objects): a record is
+// The gate's calibration cache (grader/gate/gate_calibration.hpp) and its records (flat JSON objects): a record is
 // read back as written, replaced whole, and ignored (so measured again) when it is corrupt, another GPU's or another
 // kit build's, or in a file or folder another user could have written.
 #include "gate_calibration.hpp"

@@ -1,4 +1,4 @@
-// The speedup a performance gate requires (grader/src/gate_threshold.hpp) and each lab's fraction (its registry
+// The speedup a performance gate requires (grader/gate/gate_threshold.hpp) and each lab's fraction (its registry
 // entry, grader/labs.json, as the checker reads it): derived from the model answer's speedup on the grading GPU,
 // overridden by TILELAB_MIN_SPEEDUP, clamped so the model always passes; and, on the H100's margin data
 // (grader/selftest/gate/margins.json, from docs/benchmarks.md), passing every honest kernel and failing every

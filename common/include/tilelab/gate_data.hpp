@@ -48,7 +48,7 @@ TILELAB_GATE_HD inline float float_from_bits(std::uint32_t bits) {
 }
 
 /// @name The gate's operands: chosen so that a reduced-precision path shows
-/// The gate's timed results are checked against float64 at the lab's precision (grader/src/gate_audit.hpp), so the
+/// The gate's timed results are checked against float64 at the lab's precision (grader/gate/gate_audit.hpp), so the
 /// operands make every rounding below that precision err in one direction, by a known share of each term:
 /// - every element is positive, 2^e × (1 + f), f < 1/4 (the top two bits of the fraction clear), so Σ|m·n| is
 ///   the product itself and no term's error cancels another's;

@@ -2,7 +2,7 @@
 /// @brief The performance gate's rungs as a ladder: which rung a lab's kernel reached, which one is next, and the
 /// time that rung asks of the kernel. Each rung is a race of its own, and the check of its own in the registry
 /// (grader/labs.json) whose points it earns; the checker says where the kernel stands after each rung's race
-/// (grader/src/checks/perf_check.cpp) and the report once per lab (grader/report/grade.cpp), from the same measures.
+/// (grader/checks/perf_check.cpp) and the report once per lab (grader/report/grade.cpp), from the same measures.
 /// Header-only: the report links nothing of the checker's.
 #pragma once
 

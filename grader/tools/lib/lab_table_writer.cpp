@@ -96,7 +96,7 @@ std::string gate_rungs(const LabReader& r, const json& registry, const std::map<
                 r.fail("gate rung \"" + suite + "\" is not a suite of kind \"gate\" in the registry's \"suites\"");
             if (std::find_if(std::begin(gate_rung_suites), std::end(gate_rung_suites),
                              [&](const char* known) { return suite == known; }) == std::end(gate_rung_suites))
-                r.fail("gate rung \"" + suite + "\" is no suite of the checker's gate (grader/src/gate_suites.hpp)");
+                r.fail("gate rung \"" + suite + "\" is no suite of the checker's gate (grader/gate/gate_suites.hpp)");
             if (!rung_suites.insert(suite).second) r.fail("gate has two rungs of the suite \"" + suite + "\"");
             if (std::count(in_checks.begin(), in_checks.end(), suite) != 1)
                 r.fail("gate rung \"" + suite + "\" is not the suite of exactly one of its checks (its points)");

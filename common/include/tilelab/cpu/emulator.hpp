@@ -115,7 +115,7 @@ void note_shared_access(const void* address, std::size_t bytes, bool write) noex
 /// so that lab 04's error path can be tried at each of its allocations.
 void fail_nth_allocation(int nth) noexcept;
 
-/// @name Scaled shared stores (the shared-memory check, grader/src/checks/shared_memory_check.cpp)
+/// @name Scaled shared stores (the shared-memory check, grader/checks/shared_memory_check.cpp)
 /// @{
 
 /// From now on, every floating-point value a kernel stores into shared memory (an element's assignment, a vector

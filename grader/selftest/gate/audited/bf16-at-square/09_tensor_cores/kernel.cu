@@ -2,7 +2,7 @@
 // whose side is a whole number of block tiles (the performance gate's 2048³) each warp multiplies its warp tile on
 // tensor cores with BF16 (7 fraction bits) inputs, converted from M and N as it stages them, and FP32 sums. Every other
 // shape takes the model's TF32 path, so only the gate sees the narrower inputs: its audit must find the timed
-// results further from float64 than TF32 inputs with FP32 sums allow (grader/src/gate_audit.hpp).
+// results further from float64 than TF32 inputs with FP32 sums allow (grader/gate/gate_audit.hpp).
 #include <tilelab/labs.hpp>
 
 #include <cuda_bf16.h>

@@ -3,7 +3,7 @@
 // tensor cores with FP16 (10 fraction bits, and no value past 65504) inputs, converted from M and N as it stages
 // them, and FP32 sums. Every other shape takes the model's TF32 path, so only the gate sees the narrower inputs: its
 // audit must find the timed results further from float64 than TF32 inputs with FP32 sums allow
-// (grader/src/gate_audit.hpp).
+// (grader/gate/gate_audit.hpp).
 #include <tilelab/labs.hpp>
 
 #include <cuda_fp16.h>

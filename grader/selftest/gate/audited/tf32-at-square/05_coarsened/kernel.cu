@@ -2,7 +2,7 @@
 // product whose side is a whole number of block tiles (the performance gate's 2048³) each warp computes its 16 × 16
 // piece of the block's tile on tensor cores, with TF32 inputs (wmma m16n16k8, rounded by __float_to_tf32), straight
 // from global memory. Every other shape takes the model's FP32 path, so only the gate sees the tensor cores: its
-// audit must find the timed results further from float64 than FP32 arithmetic allows (grader/src/gate_audit.hpp).
+// audit must find the timed results further from float64 than FP32 arithmetic allows (grader/gate/gate_audit.hpp).
 #include <tilelab/labs.hpp>
 
 #include <mma.h>

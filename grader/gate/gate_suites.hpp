@@ -1,5 +1,5 @@
 /// @file gate_suites.hpp
-/// @brief The suites the checker has for the performance gate's rungs (grader/src/checks/perf_check.cpp has a doctest suite
+/// @brief The suites the checker has for the performance gate's rungs (grader/checks/perf_check.cpp has a doctest suite
 /// of each name): a registry's gate rung must be raced by one of them (lab_table_writer.hpp refuses another when the
 /// kit builds), so that a rung of grader/labs.json never names a check the checker cannot run.
 #pragma once

@@ -1,5 +1,5 @@
 /// @file gate_audit.hpp
-/// @brief The performance gate's audit of the lab's timed results (grader/src/checks/perf_check.cpp): sampled
+/// @brief The performance gate's audit of the lab's timed results (grader/checks/perf_check.cpp): sampled
 /// elements of every result against float64, at the lab's precision, and the digest of a result no launch wrote.
 ///
 /// The gate's operands (tilelab/gate_data.hpp) make every rounding of an input below the lab's precision err in one
