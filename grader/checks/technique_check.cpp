@@ -51,6 +51,10 @@ std::uint64_t multiply_adds(const Shape& shape) {
     return static_cast<std::uint64_t>(shape.rows) * shape.inner * shape.cols;
 }
 
+std::uint64_t operand_elements(const Shape& shape) {
+    return static_cast<std::uint64_t>(shape.inner) * (static_cast<std::uint64_t>(shape.rows) + shape.cols);
+}
+
 ReferenceProduct product_of(const HostMatrix& M, const HostMatrix& N, InputPrecision precision) {
     ReferenceProduct reference = reference_matmul(M, N);
     reference.input_precision = precision;
@@ -63,9 +67,10 @@ std::string describe(const wire::ProbeCounts& c, const Shape& shape) {
            "staged " + std::to_string(c.operand_words_staged) + " elements of M and N into shared memory (" +
            std::to_string(c.async_operand_words) + " by asynchronous copies, " +
            std::to_string(c.vector_global_operand_words) + " loaded 16 bytes at a time) and " +
-           std::to_string(c.other_words_staged) + " other values, read shared memory " + std::to_string(c.shared_reads) +
-           " times (" + std::to_string(c.vector_shared_reads) + " 16-byte reads; " + std::to_string(c.in_flight_reads) +
-           " of tiles whose copies ran ahead), and did " + std::to_string(c.tensor_core_multiply_adds) +
+           std::to_string(c.other_words_staged) + " other values, read " + std::to_string(c.shared_reads) + " words of shared memory (" +
+           std::to_string(c.shared_reads_from_others) + " of them stored by another thread; " +
+           std::to_string(c.vector_shared_reads) + " 16-byte reads; " + std::to_string(c.in_flight_reads) +
+           " words of tiles whose copies ran ahead), and did " + std::to_string(c.tensor_core_multiply_adds) +
            " multiply-adds with warp matrix operations";
 }
 
@@ -149,9 +154,9 @@ std::vector<Probe> probes_of(TechniqueMeasure measure) {
             return {{cpu::hook_async_landing, "landed in shared memory by an asynchronous copy",
                      "the tiles the multiply-adds read arrive by __pipeline_memcpy_async, not by ordinary stores"}};
         case TechniqueMeasure::tensor_cores:
-            return {{cpu::hook_fragment_load | cpu::hook_mma_operand,
-                     "loaded into a fragment by load_matrix_sync, or taken by an mma.sync as its operand",
-                     "every operand of every multiply-add goes through a fragment (mma_sync does the multiply-adds)"}};
+            return {{cpu::hook_mma_operand, "taken by a tensor-core operation (wmma::mma_sync) as its operand",
+                     "every multiply-add of P is done by mma_sync, and P is what its accumulators hold (a copy of the "
+                     "tiles made through fragments and multiplied by scalar code is not)"}};
         case TechniqueMeasure::mma_sync:
             return {{cpu::hook_mma_operand, "taken by an mma.sync (tilelab::mma_m16n8k8_tf32) as its operand",
                      "every operand of every multiply-add goes through mma.sync"}};
@@ -159,8 +164,27 @@ std::vector<Probe> probes_of(TechniqueMeasure measure) {
     return {};
 }
 
-// Fails the check unless P came out as M2 N2 with the probe at @p probe; says which operands did not pass there.
-void require_probe(const LabUnderTest& lab, TechniqueMeasure measure, const Probe& probe, const Shape& shape,
+// The counts a kernel's accesses decide (not the values it computes, nor how many replacements the probe made).
+bool same_accesses(const wire::ProbeCounts& a, const wire::ProbeCounts& b) {
+    return a.operand_words_staged == b.operand_words_staged && a.async_operand_words == b.async_operand_words &&
+           a.shared_reads == b.shared_reads && a.vector_shared_reads == b.vector_shared_reads &&
+           a.shared_reads_from_others == b.shared_reads_from_others &&
+           a.vector_global_operand_words == b.vector_global_operand_words && a.async_word_reads == b.async_word_reads &&
+           a.in_flight_reads == b.in_flight_reads && a.tensor_core_multiply_adds == b.tensor_core_multiply_adds &&
+           a.mma_sync_multiply_adds == b.mma_sync_multiply_adds;
+}
+
+// Whether P, from a run with the probe's replacements, is M2 N2: everywhere, or for 16-byte loads but for one
+// element in a hundred (a kernel may load a stray element one by one, a prefetch's edge, say, and still move its
+// tiles by float4; a decoy whose float4 loads feed nothing shows everywhere).
+bool second_product(TechniqueMeasure measure, const Comparison& both, std::size_t elements) {
+    const std::size_t off = both.wrong + both.unwritten;
+    return off == 0 || (measure == TechniqueMeasure::vector_accesses && 100 * off <= elements);
+}
+
+// Fails the check unless P came out as M2 N2 with the probe at @p probe, making the same accesses as the run without
+// it (@p counted); says which operands did not pass there. True when it passed.
+bool require_probe(const LabUnderTest& lab, TechniqueMeasure measure, const Probe& probe, const Shape& shape,
                    const ProbeOperands& operands, const wire::ProbeCounts& counted) {
     const auto program = lab_program();
     const ProbedRun run = run_probed(*program, shape, operands, probe.hooks);
@@ -168,32 +192,23 @@ void require_probe(const LabUnderTest& lab, TechniqueMeasure measure, const Prob
     const Comparison both = compare(run.P.data(), product_of(operands.M2, operands.N2, precision), 0);
     const std::string how = "the kit multiplied " + to_string(shape) + " again, replacing each element of M and N "
                             "by a second value wherever it was " + probe.where + ": ";
-    // A kernel that computes the same way on any values makes the same accesses: one that looks at its operands to
-    // decide (a run it recognises) does not.
-    if (run.counts.shared_reads != counted.shared_reads ||
-        run.counts.tensor_core_multiply_adds != counted.tensor_core_multiply_adds ||
-        run.counts.vector_shared_reads != counted.vector_shared_reads) {
-        FAIL_CHECK((how + "the kernel then read shared memory " + std::to_string(run.counts.shared_reads) +
-                    " times instead of " + std::to_string(counted.shared_reads) + " (and did " +
-                    std::to_string(run.counts.tensor_core_multiply_adds) + " tensor-core multiply-adds instead of " +
-                    std::to_string(counted.tensor_core_multiply_adds) + "): the kernel works differently depending "
-                    "on the values it reads. A kernel's memory accesses depend on the shape, never on the values "
-                    "of M and N"));
-        return;
+    // A kernel that computes the same way on any values makes the same accesses, every one the probe counts: one
+    // that looks at its operands to decide (a run it recognises) does not.
+    if (!same_accesses(run.counts, counted)) {
+        FAIL_CHECK((how + "the kernel then made other accesses than without the replacements (with them, " +
+                    describe(run.counts, shape) + "; without them, " + describe(counted, shape) +
+                    "): the kernel works differently depending on the values it reads. A kernel's memory accesses "
+                    "depend on the shape, never on the values of M and N"));
+        return false;
     }
-    if (both.passed()) {
-        MESSAGE((how + "P came out as the product of the second values (" + std::to_string(run.counts.replaced) +
-                 " replacements): " + probe.lesson));
-        return;
-    }
-    // 16-byte loads: a kernel may load a stray element one by one (a prefetch's edge, say) and still move its tiles
-    // by float4; one element of P in a hundred is where that shows, a decoy whose float4 loads feed nothing shows
-    // everywhere.
-    const std::size_t off = both.wrong + both.unwritten;
-    if (measure == TechniqueMeasure::vector_accesses && 100 * off <= run.P.size()) {
-        MESSAGE((how + "P came out as the product of the second values but for " + std::to_string(off) + " of " +
-                 std::to_string(run.P.size()) + " elements (at most one in a hundred): " + probe.lesson));
-        return;
+    if (second_product(measure, both, run.P.size())) {
+        const std::size_t off = both.wrong + both.unwritten;
+        MESSAGE((how + "P came out as the product of the second values" +
+                 (off == 0 ? std::string()
+                           : " but for " + std::to_string(off) + " of " + std::to_string(run.P.size()) +
+                                 " elements (at most one in a hundred)") +
+                 " (" + std::to_string(run.counts.replaced) + " replacements): " + probe.lesson));
+        return true;
     }
     const Comparison neither = compare(run.P.data(), product_of(operands.M, operands.N, precision), 0);
     const Comparison only_M = compare(run.P.data(), product_of(operands.M2, operands.N, precision), 0);
@@ -212,6 +227,7 @@ void require_probe(const LabUnderTest& lab, TechniqueMeasure measure, const Prob
                "are not the product of the second values: part of the multiply-adds (some blocks, some phases, the "
                "partial tiles?) take their operands some other way";
     FAIL_CHECK((how + seen + ". The lab's technique needs that " + probe.lesson + ". " + teaching(measure)));
+    return false;
 }
 
 }  // namespace
@@ -260,16 +276,22 @@ TechniqueComparison compare_technique(const LabUnderTest& lab, const LabEntry& e
                                       const Shape& shape, std::uint64_t seed, double fraction) {
     const ProbeOperands operands = probe_operands(shape, derive_seed(seed, "technique operands"), lab.input_precision);
     TechniqueComparison c;
+    // Counted in the run whose P proves where the operands passed (the probe's replacements at the lab's hooks), so
+    // that what is measured is what computed P: a kernel that recognises the probe's run can only do the technique
+    // in it.
+    const Probe probe = probes_of(measure).front();
     const auto program = lab_program();
-    const ProbedRun run = run_probed(*program, shape, operands, 0);
-    const Comparison check = compare(run.P.data(), product_of(operands.M, operands.N, lab.input_precision));
-    if (!check.passed())
-        throw std::runtime_error("multiplying " + to_string(shape) + " with the kit's launch of the kernel, P is wrong (" +
+    const ProbedRun run = run_probed(*program, shape, operands, probe.hooks);
+    const Comparison check = compare(run.P.data(), product_of(operands.M2, operands.N2, lab.input_precision), 0);
+    if (!second_product(measure, check, run.P.size()))
+        throw std::runtime_error("the kit multiplied " + to_string(shape) + " replacing each element of M and N by a "
+                                 "second value wherever it was " + probe.where + ", and " +
                                  std::to_string(check.wrong + check.unwritten) + " of " + std::to_string(run.P.size()) +
-                                 " elements; the correctness checks show where and why), so the kit cannot judge how "
-                                 "it was computed: make the kernel right first");
-    const std::uint64_t n = multiply_adds(shape);
-    c.value = technique_value(measure, run.counts, n);
+                                 " elements of P are not the product of the second values: on this shape the "
+                                 "multiply-adds take their operands some other way. The lab's technique needs that " +
+                                 probe.lesson + ". " + teaching(measure));
+    const std::uint64_t n = multiply_adds(shape), elements = operand_elements(shape);
+    c.value = technique_value(measure, run.counts, n, elements);
     c.counts = describe(run.counts, shape);
     c.kernel_counts = run.counts;
     // The models' measures: the registry's calibration, and where the kit's self-test built the model programs
@@ -279,11 +301,13 @@ TechniqueComparison compare_technique(const LabUnderTest& lab, const LabEntry& e
     c.reference_value = entry.technique.reference_value;
     if (models_built()) {
         const auto model = model_program(entry.folder, "the model answer of " + std::string(entry.id));
-        const double model_value = technique_value(measure, run_probed(*model, shape, operands, 0).counts, n);
+        const double model_value =
+            technique_value(measure, run_probed(*model, shape, operands, probe.hooks).counts, n, elements);
         double reference_value = 0;
         if (*entry.technique.reference_folder != '\0') {
             const auto reference = model_program(entry.technique.reference_folder, entry.technique.reference_name);
-            reference_value = technique_value(measure, run_probed(*reference, shape, operands, 0).counts, n);
+            reference_value =
+                technique_value(measure, run_probed(*reference, shape, operands, probe.hooks).counts, n, elements);
         }
         const auto same = [](double a, double b) { return std::fabs(a - b) <= 1e-12 * std::max(1.0, std::fabs(b)); };
         if (!entry.technique.calibrated || !same(model_value, c.model_value) || !same(reference_value, c.reference_value))
@@ -313,13 +337,6 @@ TEST_SUITE("technique") {
         const Shape shape = technique_shape(lab, measure, seed);
         const std::string reference_name =
             *entry->technique.reference_name != '\0' ? entry->technique.reference_name : "the naive kernel";
-        TechniqueComparison c;
-        try {
-            c = compare_technique(lab, *entry, measure, shape, seed, entry->technique.fraction);
-        } catch (const std::exception& error) {
-            FAIL(std::string(error.what()));
-        }
-        MESSAGE(c.counts);
         // The evidence first: the operands must pass where the technique says, edge blocks included, or the counts
         // prove nothing.
         const Shape probed = probe_shape(lab, measure, seed);
@@ -333,10 +350,18 @@ TEST_SUITE("technique") {
                       std::to_string(check.wrong + check.unwritten) + " of " + std::to_string(counted.P.size()) +
                       " elements; the correctness checks show where and why): make the kernel right first"));
             for (const Probe& probe : probes_of(measure))
-                require_probe(lab, measure, probe, probed, operands, counted.counts);
+                if (!require_probe(lab, measure, probe, probed, operands, counted.counts)) return;
         } catch (const std::exception& error) {
             FAIL(std::string(error.what()));
         }
+        // Then the measures, counted in a run with the same replacements (compare_technique).
+        TechniqueComparison c;
+        try {
+            c = compare_technique(lab, *entry, measure, shape, seed, entry->technique.fraction);
+        } catch (const std::exception& error) {
+            FAIL(std::string(error.what()));
+        }
+        MESSAGE(c.counts);
         // The tiles are shared by the block: a block needs each element of its strips of M and N once per phase
         // (2 / block tile per multiply-add on whole tiles); a kernel whose threads each stage their own operands
         // brings in many times that, however few shared reads it then makes.
@@ -353,22 +378,24 @@ TEST_SUITE("technique") {
                             "do not share their tiles. Each thread loads its part of each tile, and all of them "
                             "compute from the whole tile"));
         }
-        // Staged so that it is shared: a tile element is read by the threads whose outputs need it (the block tile over
-        // the thread's micro-tile: 8 or more times in every model answer). A kernel whose threads read back about
-        // what they stored shares nothing through the tiles, and its multiply-adds take their operands from
-        // somewhere else (shuffles, global memory, P used as scratch), however the counts above look.
+        // Staged so that it is shared: a tile element is read by the other threads whose outputs need it (the block
+        // tile over the thread's micro-tile: 7 or more others in every model answer). Only reads of words another
+        // thread stored count: a thread that reads back what it stored itself, however often, shares nothing through
+        // the tiles, and its multiply-adds take their operands from somewhere else (shuffles, global memory, P used
+        // as scratch), however the counts above look.
         if (measure != TechniqueMeasure::tensor_cores && measure != TechniqueMeasure::mma_sync) {
             const auto& k = c.kernel_counts;
-            const double words_read = static_cast<double>(k.shared_reads + 3 * k.vector_shared_reads);
+            const double shared_words = static_cast<double>(k.shared_reads_from_others);
             const double staged_words = static_cast<double>(k.operand_words_staged);
             constexpr double least_reads_per_element = 2;
-            if (staged_words == 0 || words_read < least_reads_per_element * staged_words)
-                FAIL_CHECK(("the kernel read each element of M and N it staged into shared memory " +
-                            fixed(staged_words == 0 ? 0.0 : words_read / staged_words, 2) + " times on average on " +
-                            to_string(shape) + " (it must be at least " + fixed(least_reads_per_element, 0) +
-                            "; the model answer's threads read each one 8 times or more): a tile is staged so that "
-                            "the block's threads all read from it. Compute every multiply-add from the tiles in shared "
-                            "memory, not from copies of them kept elsewhere (another thread's registers through "
+            if (staged_words == 0 || shared_words < least_reads_per_element * staged_words)
+                FAIL_CHECK(("the kernel's threads read each element of M and N staged into shared memory by another "
+                            "thread " + fixed(staged_words == 0 ? 0.0 : shared_words / staged_words, 2) +
+                            " times on average on " + to_string(shape) + " (it must be at least " +
+                            fixed(least_reads_per_element, 0) + "; in the model answer each is read by 7 threads or "
+                            "more besides the one that loaded it): a tile is staged so that the block's threads all "
+                            "read from it. Compute every multiply-add from the tiles in shared memory, not from copies "
+                            "of them kept elsewhere (a thread's own slots, another thread's registers through "
                             "shuffles, global memory, P)"));
         }
         const std::string verdict = "the kernel " + stated(measure, c.gain, reference_name) + " (the model answer: " +

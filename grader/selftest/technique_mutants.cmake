@@ -73,13 +73,13 @@ _tilelab_add_technique_decoy(lab05-raw-reads 05_coarsened fail "reads shared mem
 _tilelab_add_technique_decoy(lab05-memcpy-reads 05_coarsened fail "reads shared memory [0-9.]+x less per multiply-add than" technique)
 # Round two (a red team that had not read the check): tiles each thread reads back alone, the values shared
 # through P (global memory) or shuffles instead; tensor-core operations fed an identity matrix.
-set(_unshared "read each element of M and N it staged into shared memory [0-9.]+ times on average")
+set(_unshared "staged into shared memory by another thread [0-9.]+ times on average")
 _tilelab_add_technique_decoy(lab02-pscratch 02_tiled fail "${_unshared}" technique)
 _tilelab_add_technique_decoy(lab03-pscratch 03_tiled_boundary fail "${_unshared}" technique)
 _tilelab_add_technique_decoy(lab03-private 03_tiled_boundary fail "${_unshared}" technique)
 _tilelab_add_technique_decoy(lab05-pscratch 05_coarsened fail "${_unshared}" technique)
 _tilelab_add_technique_decoy(lab06-pscratch 06_register_tiled fail "${_unshared}" technique)
-_tilelab_add_technique_decoy(lab07-pbounce 07_vectorized fail "brings 0% of its operands from global memory by 16-byte loads" technique)
+_tilelab_add_technique_decoy(lab07-pbounce 07_vectorized fail "loaded from global memory by a 16-byte load: P came out unchanged|brings 0% of its operands from global memory by 16-byte loads" technique)
 _tilelab_add_technique_decoy(lab08-pscratch 08_warp_tiled fail "${_unshared}" technique)
 _tilelab_add_technique_decoy(lab09-identity 09_tensor_cores fail "does 0% of its multiply-adds with tensor-core" technique)
 _tilelab_add_technique_decoy(lab10-identity 10_mma_sync fail "does 0% of its multiply-adds with mma.sync" technique)
@@ -94,10 +94,22 @@ _tilelab_add_technique_decoy(lab08-token-barrier 08_warp_tiled fail "copies ran 
 _tilelab_add_technique_decoy(lab08-token-async 08_warp_tiled fail "copies ran ahead" technique pipeline)
 _tilelab_add_technique_decoy(lab09-identity-mma-launder 09_tensor_cores fail "${_wrote}|may not declare" technique)
 
+# Round three (a red team that had not read the rules of round two): reads the counts did not see (16-byte reads
+# counted as one, atomics), tiles of negated operands, a probe recognised and its run given the tiles, tensor cores
+# whose accumulators are thrown away, private slots read twice, and a wrong kernel right on an absolute grid.
+_tilelab_add_technique_decoy(lab05-vec-noreuse 05_coarsened fail "reads shared memory [01][.][0-9]+x less per multiply-add" technique)
+_tilelab_add_technique_decoy(lab06-atomic-reads 06_register_tiled fail "reads shared memory [01][.][0-9]+x less per multiply-add" technique)
+_tilelab_add_technique_decoy(lab08-atomic-token 08_warp_tiled fail "copies ran ahead" technique pipeline)
+_tilelab_add_technique_decoy(lab09-accumulator-taxi 09_tensor_cores fail "P came out unchanged" technique)
+_tilelab_add_technique_decoy(lab02-detect-matched 02_tiled fail "works differently depending on the values" technique)
+_tilelab_add_technique_decoy(lab07-negated-switch 07_vectorized fail "works differently depending on the values" technique)
+_tilelab_add_technique_decoy(lab02-pscratch-reread 02_tiled fail "${_unshared}" technique)
+_tilelab_add_technique_decoy(lab05-fixed-point 05_coarsened fail "elements wrong|wrong elements|are wrong" odd-shapes)
+
 # Lab 10: lab 09's wmma model under lab 10's launch: tensor cores, but not mma.sync, which is lab 10's lesson.
 if("cpu" IN_LIST TILELAB_BACKENDS)
   tilelab_add_lab(SUBMISSION decoy-lab10-wmma-model ROOT "${CMAKE_CURRENT_SOURCE_DIR}/gate/dishonest/previous-lab-model"
                   LAB 10_mma_sync TILE_WIDTH 16 BACKEND cpu EXPECT fail
-                  MATCH "taken by an mma.sync [(]tilelab::mma_m16n8k8_tf32[)] as its operand: P came out unchanged"
+                  MATCH "does 0% of its multiply-adds with mma.sync [(]tilelab::mma_m16n8k8_tf32[)]"
                   SUITES technique LABELS selftest decoy)
 endif()

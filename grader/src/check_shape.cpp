@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <optional>
+#include <random>
 #include <sstream>
 #include <vector>
 
@@ -40,7 +41,20 @@ std::string describe_position(std::ptrdiff_t offset, const Shape& shape) {
 // Draws @p matrix from @p seed as @p operands says (M when @p is_M, else N).
 void draw(HostMatrix& matrix, std::uint64_t seed, Operands operands, bool is_M) {
     fill_uniform(matrix, seed);
-    if (operands == Operands::uniform) return;
+    if (operands == Operands::uniform) {
+        // M's rows and N's columns: the lines a product element takes one each of, so that every element of P has
+        // its own mix of magnitudes.
+        std::mt19937_64 draw_scale(derive_seed(seed, "magnitudes"));
+        const int lines = is_M ? matrix.rows() : matrix.cols();
+        std::vector<int> exponent(static_cast<std::size_t>(lines));
+        for (int& e : exponent) e = -static_cast<int>(draw_scale() % 17);
+        for (int r = 0; r < matrix.rows(); ++r)
+            for (int c = 0; c < matrix.cols(); ++c) {
+                float& x = matrix.data()[static_cast<std::size_t>(r) * matrix.cols() + c];
+                x = std::ldexp(x, exponent[static_cast<std::size_t>(is_M ? r : c)]);
+            }
+        return;
+    }
     for (std::size_t i = 0; i < matrix.size(); ++i)
         matrix.data()[i] = std::ldexp(std::fabs(matrix.data()[i]), is_M ? -24 : 24);
 }
@@ -71,7 +85,7 @@ bool same_values(const std::vector<float>& kept, const HostMatrix& matrix) {
 // The name of @p key's reference in a batch's ReferenceStore.
 std::string stored_name(const OperandsKey& key) {
     return "m" + std::to_string(key.m_seed) + "-n" + std::to_string(key.n_seed) + "-" + to_string(key.shape) + "-" +
-           std::to_string(static_cast<int>(key.operands));
+           std::to_string(static_cast<int>(key.operands)) + "-scaled";  // "-scaled": rows and columns scaled (draw())
 }
 
 // The float64 reference of M N (drawn as @p key says), with the tolerance's allowance for the lab's input

@@ -12,7 +12,11 @@ namespace tilelab::grader {
 
 /// How check_shape() draws the operands.
 enum class Operands {
-    uniform,  ///< Every element uniform in [-1, 1): sums that mostly cancel, as most products' do.
+    /// Every element uniform in [-1, 1) (sums that mostly cancel, as most products' do), each row of M and each
+    /// column of N then scaled by its own power of two from 1 down to 2⁻¹⁶: exact, so float32 loses nothing to it,
+    /// while a kernel that computes with less than float32's relative precision somewhere (fixed point, an
+    /// absolute grid, a narrower type) is wrong on the small rows.
+    uniform,
     /// M's elements uniform in [0, 2⁻²⁴), N's in [0, 2²⁴): products in [0, 1) whose sums never cancel, so that
     /// precision lost anywhere shows; exact powers of two apart from uniform ones, so float32 (and TF32, with its
     /// range) lose nothing to the scaling, while half precision flushes M to zero and takes N to infinity.

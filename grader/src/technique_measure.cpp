@@ -23,12 +23,16 @@ double per(std::uint64_t count, std::uint64_t of) {
 }
 }  // namespace
 
-double technique_value(TechniqueMeasure measure, const wire::ProbeCounts& counts, std::uint64_t multiply_adds) {
+double technique_value(TechniqueMeasure measure, const wire::ProbeCounts& counts, std::uint64_t multiply_adds,
+                       std::uint64_t operand_elements) {
     switch (measure) {
         case TechniqueMeasure::global_reads: return per(counts.operand_words_staged, multiply_adds);
         case TechniqueMeasure::shared_reads: return per(counts.shared_reads, multiply_adds);
         case TechniqueMeasure::vector_accesses:
-            return std::min(1.0, per(counts.vector_global_operand_words, counts.operand_words_staged));
+            // Of the operands staged, and never of fewer than every element once: tiles that hold something else
+            // (negated values, say) stage few operands, and one float4 load must not make them all.
+            return std::min(1.0, per(counts.vector_global_operand_words,
+                                     std::max(counts.operand_words_staged, operand_elements)));
         case TechniqueMeasure::async_in_flight: return per(counts.in_flight_reads, counts.shared_reads);
         case TechniqueMeasure::tensor_cores: return std::min(1.0, per(counts.tensor_core_multiply_adds, multiply_adds));
         case TechniqueMeasure::mma_sync: return std::min(1.0, per(counts.mma_sync_multiply_adds, multiply_adds));

@@ -14,8 +14,9 @@ namespace tilelab::grader {
 /// What a lab's technique improves, as the emulator counts it (the registry's technique measure).
 enum class TechniqueMeasure {
     global_reads,     ///< Operand elements brought into shared memory per multiply-add (the naive kernel reads 2).
-    shared_reads,     ///< Shared-memory reads per multiply-add.
-    vector_accesses,  ///< The share of operand words that 16-byte global loads brought into the tiles.
+    shared_reads,     ///< Words read from shared memory per multiply-add (a float4 read is four).
+    vector_accesses,  ///< The share of operand words that 16-byte global loads brought in: of those staged into
+                      ///< the tiles, and never less than every element of M and N once.
     async_in_flight,  ///< The share of shared reads made of tiles whose asynchronous copies ran ahead.
     tensor_cores,     ///< The share of the multiply-adds done by warp matrix operations.
     mma_sync,         ///< The share of the multiply-adds done by mma.sync (tilelab/mma.hpp).
@@ -25,8 +26,10 @@ enum class TechniqueMeasure {
 TechniqueMeasure technique_measure(const std::string& name);
 
 /// A measure as a gain: how much better than the reference (higher is better, 1 is the reference's level) for the
-/// per-multiply-add measures; the share itself (0 to 1) for the shares. @p multiply_adds is rows × inner × cols.
-double technique_value(TechniqueMeasure measure, const wire::ProbeCounts& counts, std::uint64_t multiply_adds);
+/// per-multiply-add measures; the share itself (0 to 1) for the shares. @p multiply_adds is rows × inner × cols,
+/// @p operand_elements the elements of M and N (rows × inner + inner × cols), each of which some load must bring.
+double technique_value(TechniqueMeasure measure, const wire::ProbeCounts& counts, std::uint64_t multiply_adds,
+                       std::uint64_t operand_elements);
 
 /// The gain of @p value over @p reference_value (both technique_value's): their ratio for the per-multiply-add
 /// measures (for global_reads the reference is the naive kernel's 2 per multiply-add when @p reference_value is 0),

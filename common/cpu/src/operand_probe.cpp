@@ -5,6 +5,7 @@
 
 #include "runtime_state.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <unordered_map>
@@ -28,7 +29,7 @@ float scale_before_probe = 1.0f;
 // The counts, added by the workers running blocks at once.
 struct AtomicCounts {
     std::atomic<std::uint64_t> operand_words_staged{0}, other_words_staged{0}, async_operand_words{0},
-        shared_reads{0}, vector_shared_reads{0}, vector_global_operand_words{0}, async_word_reads{0},
+        shared_reads{0}, vector_shared_reads{0}, shared_reads_from_others{0}, vector_global_operand_words{0}, async_word_reads{0},
         in_flight_reads{0}, tensor_core_multiply_adds{0}, mma_sync_multiply_adds{0}, replaced{0};
 };
 AtomicCounts counts;
@@ -62,7 +63,9 @@ bool is_operand_value(float value) noexcept {
 
 Seen see(float value, std::uint32_t hook) noexcept {
     const auto found = second_value.find(bits_of(value));
-    if (found == second_value.end()) return Seen{false, value};
+    // A second value already (replaced at an earlier hook, a float4 load say): an operand still, so that a run with
+    // replacements counts what the same run without them counts.
+    if (found == second_value.end()) return Seen{replacement_values.count(bits_of(value)) != 0, value};
     if ((probe_hooks & hook) == 0) return Seen{true, value};
     counts.replaced.fetch_add(1, std::memory_order_relaxed);
     return Seen{true, from_bits(found->second)};
@@ -119,7 +122,8 @@ void start_operand_probe(const float* keys, const float* values, std::size_t cou
     }
     probe_hooks = hooks;
     for (auto* counter : {&counts.operand_words_staged, &counts.other_words_staged, &counts.async_operand_words,
-                          &counts.shared_reads, &counts.vector_shared_reads, &counts.vector_global_operand_words,
+                          &counts.shared_reads, &counts.vector_shared_reads, &counts.shared_reads_from_others,
+                          &counts.vector_global_operand_words,
                           &counts.async_word_reads, &counts.in_flight_reads, &counts.tensor_core_multiply_adds,
                           &counts.mma_sync_multiply_adds, &counts.replaced})
         counter->store(0);
@@ -136,7 +140,8 @@ ProbeCounts stop_operand_probe() {
     second_value.clear();
     return ProbeCounts{counts.operand_words_staged.load(), counts.other_words_staged.load(),
                        counts.async_operand_words.load(), counts.shared_reads.load(),
-                       counts.vector_shared_reads.load(), counts.vector_global_operand_words.load(),
+                       counts.vector_shared_reads.load(), counts.shared_reads_from_others.load(),
+                       counts.vector_global_operand_words.load(),
                        counts.async_word_reads.load(), counts.in_flight_reads.load(),
                        counts.tensor_core_multiply_adds.load(), counts.mma_sync_multiply_adds.load(),
                        counts.replaced.load()};
@@ -172,14 +177,22 @@ void probe_async_landing(const unsigned char* destination, unsigned char* data, 
 void probe_shared_read(const void* address, std::size_t bytes) noexcept {
     std::size_t offset = 0;
     if (!shared_offset_of(address, &offset)) return;
-    counts.shared_reads.fetch_add(1, std::memory_order_relaxed);
+    // Words, whatever the width of the read: a float4 read brings four values, as four scalar reads do.
+    const std::size_t first = offset / 4, last = (offset + std::max<std::size_t>(bytes, 1) + 3) / 4;
+    std::uint64_t others = 0, async_words = 0, in_flight = 0;
+    for (std::size_t word = first; word < last; ++word) {
+        others += shared_word_stored_by_other(word * 4);
+        if (word >= landed_marks.size()) continue;
+        const std::uint32_t mark = landed_marks[word];
+        if ((mark & ~landed_in_flight) != block_tag()) continue;
+        ++async_words;
+        in_flight += (mark & landed_in_flight) != 0;
+    }
+    add(counts.shared_reads, last - first);
     if (bytes == 16) counts.vector_shared_reads.fetch_add(1, std::memory_order_relaxed);
-    const std::size_t word = offset / 4;
-    if (word >= landed_marks.size()) return;
-    const std::uint32_t mark = landed_marks[word];
-    if ((mark & ~landed_in_flight) != block_tag()) return;
-    counts.async_word_reads.fetch_add(1, std::memory_order_relaxed);
-    if ((mark & landed_in_flight) != 0) counts.in_flight_reads.fetch_add(1, std::memory_order_relaxed);
+    add(counts.shared_reads_from_others, others);
+    add(counts.async_word_reads, async_words);
+    add(counts.in_flight_reads, in_flight);
 }
 
 void probe_vector_load(const void* address, void* value, std::size_t bytes) noexcept {
@@ -209,8 +222,6 @@ void probe_vector_load(const void* address, void* value, std::size_t bytes) noex
     }
     add(counts.vector_global_operand_words, operands);
 }
-
-float probe_fragment_load(float value) noexcept { return see(value, hook_fragment_load).value; }
 
 float probe_mma_operand(float value) noexcept { return see(value, hook_mma_operand).value; }
 

@@ -282,7 +282,7 @@ void report_divergence(Worker& w) {
     if (write) {
         if (!w.async_copy_write) w.bytes_stored += bytes;
     } else {
-        ++thread.reads;
+        thread.reads += (bytes + 3) / 4;  // words: a float4 read counts as the four reads it replaces
         if (w.read_epochs.empty() || w.read_epochs.back() != w.epoch) w.read_epochs.push_back(w.epoch);
     }
     if (w.block_first_sync == 0)
@@ -295,6 +295,13 @@ void report_divergence(Worker& w) {
 
 using namespace scheduling;
 
+bool detail::shared_word_stored_by_other(std::size_t offset) noexcept {
+    const Worker* w = running_worker;
+    if (w == nullptr || w->current == nullptr || offset >= arena_bytes) return false;
+    const Shadow& s = w->shadow[offset / 4];
+    return s.write_epoch != 0 && s.write_epoch >= w->block_epoch && s.writer != w->current->id;
+}
+
 void note_shared_atomic(const void* address, std::size_t bytes) noexcept {
     Worker* w = running_worker;
     if (w == nullptr || w->current == nullptr) return;
@@ -303,6 +310,7 @@ void note_shared_atomic(const void* address, std::size_t bytes) noexcept {
     if (past_dynamic_shared(*w, offset, true)) return;
     BlockThread& thread = *w->current;
     ++w->shared_writes;
+    thread.reads += (bytes + 3) / 4;  // an atomic reads the word as well: its thread computed from shared memory
     const std::uint16_t me = thread.id;
     const std::uint32_t epoch = w->epoch;
     for (std::size_t byte = offset & ~std::size_t{3}; byte < std::min(offset + bytes, arena_bytes); byte += 4) {

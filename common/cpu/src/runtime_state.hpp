@@ -199,6 +199,9 @@ struct KernelAborted {};
 
 /// The byte offset of @p address in the running block's shared memory; false outside it or outside a kernel.
 bool shared_offset_of(const void* address, std::size_t* offset);
+/// True when the word at byte @p offset of the running block's shared memory was last stored by another thread of
+/// the block (a plain or vector store, an atomic, an asynchronous copy it issued): a read of it shares data.
+bool shared_word_stored_by_other(std::size_t offset) noexcept;
 /// "M_tile[3][4]": the element of the running block's shared memory at byte @p offset.
 std::string shared_element_name(std::size_t offset);
 /// The byte offset at which the `__shared__` array holding byte @p offset of the running block's shared memory starts

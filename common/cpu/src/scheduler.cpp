@@ -64,6 +64,7 @@ void start_block(Worker& w) {
     w.sites.clear();
     w.static_used = 0;
     ++w.epoch;
+    w.block_epoch = w.epoch;
     w.epoch_file = nullptr;
     w.epoch_line = 0;
     w.epoch_name = "__syncthreads()";

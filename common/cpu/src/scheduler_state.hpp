@@ -146,6 +146,7 @@ struct Worker {
     std::size_t static_used = 0;
     std::size_t filled = 0;  // bytes of the static part that may hold a previous block's data
     std::uint32_t epoch = 0;
+    std::uint32_t block_epoch = 0;  // the running block's first interval: shadow words written before it are another block's
     unsigned long long shared_reads = 0;   // element accesses of the running block, added to the totals at its end
     unsigned long long shared_writes = 0;
     const char* epoch_file = nullptr;  // the barrier that began this interval; null: the block's start

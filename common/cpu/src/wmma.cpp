@@ -84,8 +84,9 @@ void multiply(void* const lanes[32]) {
         const auto& o = *static_cast<const MatrixOperands*>(lanes[lane]);
         for (int e = 0; e < a_tile.per_lane; ++e) {
             const unsigned q = 32u * static_cast<unsigned>(e) + lane;
-            a[a_tile.row[q]][a_tile.column[q]] = tf32_operand(o.a[e]);
-            b[b_tile.row[q]][b_tile.column[q]] = tf32_operand(o.b[e]);
+            // The technique checks' probe replaces operands as the instruction takes them, never in the fragments.
+            a[a_tile.row[q]][a_tile.column[q]] = tf32_operand(operand_probe_on ? probe_mma_operand(o.a[e]) : o.a[e]);
+            b[b_tile.row[q]][b_tile.column[q]] = tf32_operand(operand_probe_on ? probe_mma_operand(o.b[e]) : o.b[e]);
         }
         for (int e = 0; e < c_tile.per_lane; ++e) {
             const unsigned q = 32u * static_cast<unsigned>(e) + lane;
@@ -260,10 +261,7 @@ void move_elements(const MatrixOperands& o, unsigned lane, const char* file, int
             *element = shared ? scaled_for_shared(value) : value;
         } else {
             o.fragment[e] = *element;
-            if (operand_probe_on) {  // the technique checks' probe (operand_probe.hpp)
-                if (shared) probe_shared_read(element, sizeof(float));
-                o.fragment[e] = probe_fragment_load(o.fragment[e]);
-            }
+            if (operand_probe_on && shared) probe_shared_read(element, sizeof(float));  // operand_probe.hpp
         }
     }
 }

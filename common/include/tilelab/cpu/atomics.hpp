@@ -56,6 +56,8 @@ T atomic_update(T* address, Update update) noexcept {
 template <class T, class Update>
 T atomic_update(Shared<T>* element, Update update) noexcept {
     note_shared_atomic(element, sizeof(T));
+    // The old value is a read of shared memory like any other: the technique checks' probe counts it.
+    if (operand_probe_on) probe_shared_read(element, sizeof(T));
     T* value = reinterpret_cast<T*>(element);  // Shared<T> holds exactly one T
     const T old = *value;
     *value = scaled_for_shared(static_cast<T>(update(old)));

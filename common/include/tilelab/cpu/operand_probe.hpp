@@ -10,10 +10,10 @@
 /// cannot build M' N' from M and N.
 ///
 /// While a probe runs the emulator also counts what the lab's technique improves: operand elements staged into
-/// shared memory, shared-memory reads (and which were 16 bytes wide), 16-byte global loads of operand elements,
-/// shared reads of asynchronously copied words whose copy was in flight while its thread computed, and the
-/// multiply-adds that warp matrix operations did. The counts depend only on the kernel and the shape, never on the
-/// machine or the seed.
+/// shared memory, the words read from shared memory by every kind of read (plain, 16-byte, atomic, warp matrix
+/// loads), and of those the words another thread had stored, 16-byte global loads of operand elements, shared reads
+/// of asynchronously copied words whose copy was in flight while its thread computed, and the multiply-adds that
+/// warp matrix operations did. The counts depend only on the kernel and the shape, never on the machine or the seed.
 #pragma once
 
 #include <cstddef>
@@ -27,8 +27,8 @@ enum ProbeHook : std::uint32_t {
     hook_async_landing = 2u,        ///< Only floats that asynchronous copies land in shared memory.
     hook_vector_global_load = 4u,   ///< Floats loaded from global memory by a 16-byte (float4) load.
     hook_vector_shared_load = 8u,   ///< Floats read from shared memory by a 16-byte (float4) read.
-    hook_fragment_load = 16u,       ///< Elements a warp matrix function (load_matrix_sync) loads into a fragment.
-    hook_mma_operand = 32u,         ///< Elements of an mma.sync's A and B fragments as the instruction takes them.
+    hook_mma_operand = 32u,         ///< Elements of a tensor-core operation's A and B operands (wmma::mma_sync,
+                                    ///< mma.sync) as the instruction takes them: never a fragment's own elements.
 };
 
 /// What the emulator counted while a probe ran (every block of every launch). Plain numbers, sent on the wire.
@@ -36,8 +36,9 @@ struct ProbeCounts {
     std::uint64_t operand_words_staged;   ///< Floats stored into shared memory that are elements of M or N.
     std::uint64_t other_words_staged;     ///< Nonzero floats stored into shared memory that are not.
     std::uint64_t async_operand_words;    ///< Of operand_words_staged, those asynchronous copies landed.
-    std::uint64_t shared_reads;           ///< Reads of shared memory (accesses: a float4 read is one).
-    std::uint64_t vector_shared_reads;    ///< Of shared_reads, the 16-byte ones.
+    std::uint64_t shared_reads;           ///< Words read from shared memory, by any read (a float4 read is four).
+    std::uint64_t vector_shared_reads;    ///< 16-byte reads of shared memory (accesses).
+    std::uint64_t shared_reads_from_others;  ///< Of shared_reads, words another thread of the block stored.
     std::uint64_t vector_global_operand_words;  ///< Elements of M or N loaded from global memory by 16-byte loads.
     std::uint64_t async_word_reads;       ///< Shared reads of words an asynchronous copy landed.
     std::uint64_t in_flight_reads;        ///< Of those, words whose copy was in flight while its thread computed.
@@ -68,10 +69,9 @@ void probe_async_landing(const unsigned char* destination, unsigned char* data, 
 void probe_shared_read(const void* address, std::size_t bytes) noexcept;
 /// A vector load of @p bytes into @p value from @p address (shared or global): counted, and replaced where asked.
 void probe_vector_load(const void* address, void* value, std::size_t bytes) noexcept;
-/// An element load_matrix_sync puts into a fragment: replaced at hook_fragment_load.
-float probe_fragment_load(float value) noexcept;
-/// An element of an mma.sync's A or B operand (tilelab/mma.hpp) as the instruction takes it: replaced at
-/// hook_mma_operand.
+/// An element of a tensor-core operation's A or B operand (wmma::mma_sync, tilelab/mma.hpp's mma.sync) as the
+/// instruction takes it: replaced at hook_mma_operand. Only here: a value replaced where a fragment is loaded would
+/// reach whatever code reads the fragment's elements, and the product could come from scalar code.
 float probe_mma_operand(float value) noexcept;
 /// A warp matrix operation's d = a b + c on the @p rows × @p depth tile @p a and the @p depth × @p cols tile @p b
 /// (row major): counts the multiply-adds whose two operands are both elements of M and N (keys, or their second
