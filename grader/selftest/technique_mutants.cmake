@@ -105,6 +105,13 @@ _tilelab_add_technique_decoy(lab02-detect-matched 02_tiled fail "works different
 _tilelab_add_technique_decoy(lab07-negated-switch 07_vectorized fail "works differently depending on the values" technique)
 _tilelab_add_technique_decoy(lab02-pscratch-reread 02_tiled fail "${_unshared}" technique)
 _tilelab_add_technique_decoy(lab05-fixed-point 05_coarsened fail "elements wrong|wrong elements|are wrong" odd-shapes)
+# Round four, against round three's rules: values passed through a __shared__ array declared at file scope (which
+# the CPU backend cannot follow, refused by the source check), and shuffles standing in for reuse from registers.
+set(_file_scope "declare __shared__ memory inside the kernel [(]or a __device__ function[)], not at file scope")
+_tilelab_add_technique_decoy(lab05-filescope-shadow 05_coarsened build-fails "${_file_scope}" technique)
+_tilelab_add_technique_decoy(lab06-filescope-shadow 06_register_tiled build-fails "${_file_scope}" technique)
+_tilelab_add_technique_decoy(lab08-shadow-nooverlap 08_warp_tiled build-fails "${_file_scope}" technique pipeline)
+_tilelab_add_technique_decoy(lab05-shfl-broadcast 05_coarsened fail "reads shared memory [01][.][0-9]+x less per multiply-add" technique)
 
 # Lab 10: lab 09's wmma model under lab 10's launch: tensor cores, but not mma.sync, which is lab 10's lesson.
 if("cpu" IN_LIST TILELAB_BACKENDS)

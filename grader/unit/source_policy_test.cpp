@@ -74,6 +74,13 @@ TEST_SUITE("source_policy") {
         CHECK(refused("\nstatic __device__ int counter = 0;\n", "may not declare a variable in device memory", 2));
         CHECK(refused("__managed__ float m;\n", "may not declare a variable in device memory", 1));
         CHECK(refused("__constant__ float c[16];\n", "may not declare a variable in device memory", 1));
+        // Shared memory only where the CPU backend gives each block its own, followed copy: in a function.
+        CHECK(refused("__shared__ float shadow[256];\n__global__ void k() { shadow[0] = 1; }\n",
+                      "declare __shared__ memory inside the kernel (or a __device__ function), not at file scope", 1));
+        CHECK(refused("extern __shared__ float smem[];\n", "not at file scope", 1));
+        CHECK(refused("#define TILE(name) __shared__ float name[16]\n__global__ void k() { TILE(t); }\n",
+                      "not in a macro", 1));
+        CHECK(broken("__global__ void k() {\n  extern __shared__ float smem[];\n  __shared__ float t[4];\n}\n") == "");
         CHECK(refused("#line 40 \"kernel.cu\"\n", "#line is not allowed", 1));
         CHECK(refused("# 40 \"kernel.cu\"\n", "#line is not allowed", 1));
         CHECK(broken("__device__ __forceinline__ float twice(float x) { return 2 * x; }\n"
@@ -166,7 +173,7 @@ TEST_SUITE("source_policy") {
         CHECK(refused("__attribute__((section(\".init_array\"))) void (*p)() = 0;\n", "`section`", 1));
         CHECK(broken("__attribute__((aligned(16))) float a[4];\n[[maybe_unused]] int b;\nint c[2][2]; int d = c[0][1];\n") == "");
         CHECK(refused("extern \"C\" int close(int);\n", "extern \"C\"", 1));
-        CHECK(broken("extern __shared__ float tile[];\nextern \"C++\" int g();\n") == "");
+        CHECK(broken("__global__ void k() { extern __shared__ float tile[]; }\nextern \"C++\" int g();\n") == "");
         CHECK(refused("#pragma weak write\n", "#pragma weak", 1));
         CHECK(refused("_Pragma(\"GCC visibility push(default)\")\n", "#pragma GCC", 1));
         CHECK(broken("#pragma once\n#pragma unroll 4\n#pragma GCC unroll 8\n_Pragma(\"unroll\")\n#pragma nv_diag_suppress 177\n") == "");

@@ -195,6 +195,8 @@ void probe_shared_read(const void* address, std::size_t bytes) noexcept {
     add(counts.in_flight_reads, in_flight);
 }
 
+void probe_lane_exchange() noexcept { counts.shared_reads.fetch_add(1, std::memory_order_relaxed); }
+
 void probe_vector_load(const void* address, void* value, std::size_t bytes) noexcept {
     auto* words = static_cast<unsigned char*>(value);
     std::size_t offset = 0;

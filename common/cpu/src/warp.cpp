@@ -2,6 +2,8 @@
 // say when lanes named in a mask never arrive. The scheduler (scheduler.cpp) parks and resumes the fibers.
 #include "warp_rendezvous.hpp"
 
+#include <tilelab/cpu/operand_probe.hpp>
+
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
@@ -117,7 +119,9 @@ void complete(std::vector<WarpLane>& lanes, std::size_t base, unsigned group) {
             case WarpOp::shfl_xor: {
                 const unsigned source = source_lane(c, lane);
                 // A lane that did not take part has no value to give: the reader keeps its own.
-                c.result = (source < lanes_per_warp && (group >> source & 1u)) ? lanes[base + source].call->value : c.value;
+                const bool from_other = source < lanes_per_warp && source != lane && (group >> source & 1u);
+                c.result = from_other || source == lane ? lanes[base + source].call->value : c.value;
+                if (from_other && operand_probe_on) probe_lane_exchange();  // operand_probe.hpp
                 break;
             }
             case WarpOp::ballot: c.result = ballot; break;

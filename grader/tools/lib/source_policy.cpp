@@ -219,7 +219,10 @@ public:
         collect_declared();
         for (std::size_t i = 0; i < t_.size(); ++i) {
             const Token& token = t_[i];
+            if (token.kind == Kind::punctuator && token.text == "{") ++depth_;
+            if (token.kind == Kind::punctuator && token.text == "}" && depth_ > 0) --depth_;
             if (token.kind == Kind::punctuator && token.text == "#" && token.line_start) {
+                directive_line_ = token.logical;
                 directive(i);
             } else if (token.kind == Kind::punctuator && token.text == "[" && i + 1 < t_.size() && t_[i + 1].text == "[") {
                 attribute(i + 1, "]");
@@ -236,6 +239,8 @@ private:
     const std::vector<Token>& t_;
     SourceScan& out_;
     std::set<std::string> declared_;  // names of the OS's functions the file declares as variables of its own
+    int depth_ = 0;                   // braces open at the token being read
+    int directive_line_ = -1;         // the logical line of the last directive
 
     // The names of os_functions that the file declares as a variable, parameter or member of its own (`int read
     // = 0;`, `bool write)`, a macro's parameter): their uses that are not calls are the student's, not libc's.
@@ -463,6 +468,17 @@ private:
                     return;
                 }
             }
+        }
+        if (name == "__shared__" && (depth_ == 0 || token.logical == directive_line_)) {
+            // The CPU backend gives each block its own copy of a declaration it rewrites, inside a function; one at
+            // file scope or in a macro it cannot reach, and a kernel could pass the block's values through it past
+            // the race checks and the technique checks.
+            add(token, std::string("declare __shared__ memory inside the kernel (or a __device__ function), not ") +
+                           (token.logical == directive_line_ ? "in a macro" : "at file scope") + ": the CPU backend follows every access "
+                           "to a __shared__ array declared there (its race checks, the technique checks) and cannot "
+                           "follow one declared elsewhere, so the kit refuses it on every backend (extern __shared__ "
+                           "float smem[]; inside the kernel works the same as at file scope)");
+            return;
         }
         if (name == "asm" || name == "__asm__" || name == "__asm") {
             add(token, "asm is not allowed in a lab: an asm label or asm statement can reach any of the program's "
