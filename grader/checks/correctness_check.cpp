@@ -131,6 +131,12 @@ TEST_SUITE("input-range") {
     TEST_CASE("keeps float32's range in its inputs and float32's precision in its sums") {
         check_shapes(input_range_shapes(lab_under_test()), std::vector<Shape>{}, Operands::wide_one_signed);
     }
+    // TF32 labs only (an FP32 lab has nothing to convert): operands that show one element left unconverted at any
+    // k, which the short sums of the edges show only at the first k (check_shape.hpp, Operands::tf32_steps).
+    TEST_CASE("converts every input to TF32, at every step of k") {
+        if (lab_under_test().input_precision != InputPrecision::tf32) return;
+        check_shapes(tf32_step_shapes(lab_under_test()), std::vector<Shape>{}, Operands::tf32_steps);
+    }
 }
 
 }  // namespace tilelab::grader

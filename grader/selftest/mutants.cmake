@@ -619,6 +619,12 @@ tilelab_add_mutant(NAME mma-inputs-not-converted LAB 10_mma_sync SUITES edges
   REPLACE2 "(N_tile"
   MATCH "with tilelab::to_tf32 before tilelab::mma_m16n8k8_tf32")
 
+# B's second register converted in the first step of k alone: the conversion check shows it at every later k.
+tilelab_add_mutant(NAME mma-inputs-converted-first-step LAB 10_mma_sync SUITES input-range
+  FIND "b[j][1] = tilelab::to_tf32(N_tile[s][k + t + 4][b_column[j]]);"
+  REPLACE "b[j][1] = p == 0 && k == 0 ? tilelab::to_tf32(N_tile[s][k + t + 4][b_column[j]]) : N_tile[s][k + t + 4][b_column[j]];"
+  MATCH "convert every element of every fragment at every step of k")
+
 # The accumulator's registers stored as if c[0], c[1] were rows g and g + 8: c[1] and c[2] trade places in P.
 tilelab_add_mutant(NAME mma-wrong-accumulator-layout LAB 10_mma_sync
   FIND "const float first = sums[i][j][2 * h], second = sums[i][j][2 * h + 1];"
@@ -662,6 +668,23 @@ tilelab_add_mutant(NAME tensor-inputs-not-converted LAB 09_tensor_cores SUITES e
   FIND "fragment.x[t] = wmma::__float_to_tf32(fragment.x[t]);"
   REPLACE "fragment.x[t] = fragment.x[t] + 0.0f;"
   MATCH "convert every element of M's and N's fragments with wmma::__float_to_tf32")
+
+# The conversion written into some k-steps only: M's fragments converted in the first phase alone, N's in every
+# phase but the last, element 0 of every fragment never. The edges' short sums show a truncation at the first k
+# only; the conversion check's operands (one float32 step below TF32 values, sums of two or three products) show it
+# at any k, and the hint says so.
+tilelab_add_mutant(NAME tensor-inputs-converted-first-phase LAB 09_tensor_cores SUITES input-range
+  FIND "round_to_tf32(m_frags[i]);"
+  REPLACE "if (p == 0) round_to_tf32(m_frags[i]);"
+  MATCH "convert every element of every fragment at every step of k")
+tilelab_add_mutant(NAME tensor-inputs-unconverted-last-phase LAB 09_tensor_cores SUITES input-range
+  FIND "round_to_tf32(n_frags[j]);"
+  REPLACE "if (p + 1 < phases) round_to_tf32(n_frags[j]);"
+  MATCH "convert every element of every fragment at every step of k")
+tilelab_add_mutant(NAME tensor-input-element-unconverted LAB 09_tensor_cores SUITES input-range
+  FIND "for (int t = 0; t < fragment.num_elements; ++t)"
+  REPLACE "for (int t = 1; t < fragment.num_elements; ++t)"
+  MATCH "convert every element of every fragment at every step of k")
 
 # Each thread also stores into its right neighbour's element. On a GPU the neighbour's own store comes first within
 # a warp and is overwritten: wrong values. The CPU backend runs each thread to its end before the next, so P comes

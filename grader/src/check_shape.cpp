@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <optional>
 #include <random>
 #include <sstream>
@@ -38,8 +39,38 @@ std::string describe_position(std::ptrdiff_t offset, const Shape& shape) {
     return out.str();
 }
 
+// A float32 one step below a TF32 value: sign and 10 explicit mantissa bits from @p bits, exponent 0 (magnitude in
+// [1, 2)), the 13 low mantissa bits all ones (Operands::tf32_steps).
+float below_tf32_step(std::uint64_t bits) {
+    const std::uint32_t word = (static_cast<std::uint32_t>(bits >> 63) << 31) | (127u << 23) |
+                               ((static_cast<std::uint32_t>(bits) & 1023u) << 13) | 0x1FFFu;
+    float value;
+    std::memcpy(&value, &word, sizeof value);
+    return value;
+}
+
+// @p x rounded to TF32 to nearest, ties away from zero (PTX cvt.rna.tf32.f32, what wmma::__float_to_tf32 and
+// tilelab::to_tf32 compile to), kept in a float. Finite inputs only (the operands here are).
+float round_to_tf32(float x) {
+    std::uint32_t word;
+    std::memcpy(&word, &x, sizeof word);
+    word = (word + 0x1000u) & ~0x1FFFu;
+    std::memcpy(&x, &word, sizeof x);
+    return x;
+}
+
 // Draws @p matrix from @p seed as @p operands says (M when @p is_M, else N).
 void draw(HostMatrix& matrix, std::uint64_t seed, Operands operands, bool is_M) {
+    if (operands == Operands::tf32_steps) {
+        std::mt19937_64 bits(derive_seed(seed, "tf32 steps"));
+        for (int r = 0; r < matrix.rows(); ++r)
+            for (int c = 0; c < matrix.cols(); ++c) {
+                const bool banded_out = is_M && c % tf32_step_band != r % tf32_step_band;
+                matrix.data()[static_cast<std::size_t>(r) * matrix.cols() + c] =
+                    banded_out ? 0.0f : below_tf32_step(bits());
+            }
+        return;
+    }
     fill_uniform(matrix, seed);
     if (operands == Operands::uniform) {
         // M's rows and N's columns: the lines a product element takes one each of, so that every element of P has
@@ -93,7 +124,8 @@ std::string stored_name(const OperandsKey& key) {
 // asked the same large shapes: their references are kept, the last few, and computed once (each about a second of
 // a GPU checker's time per lab at 1024^3). Only large ones, so that a checker never holds more than a few; a kept
 // one serves only operands equal to its own, value for value. In a batch, every submission and tile width is asked
-// the same ones: the batch's ReferenceStore computes each once for the class.
+// the same ones: the batch's ReferenceStore computes each once for the class. Operands::tf32_steps' reference is
+// that of the operands rounded to TF32, at float32's tolerance (check_shape.hpp).
 ReferenceProduct lab_reference(const LabUnderTest& lab, const HostMatrix& M, const HostMatrix& N,
                                const OperandsKey& key) {
     constexpr double kept_from_terms = 1e7;  // rows x inner x cols: the large shapes (1024^3; 256^3 on the CPU backend)
@@ -104,6 +136,17 @@ ReferenceProduct lab_reference(const LabUnderTest& lab, const HostMatrix& M, con
         return entry.key == key && same_values(entry.M, M) && same_values(entry.N, N);
     });
     ReferenceProduct reference;
+    if (key.operands == Operands::tf32_steps) {
+        // What an honest TF32 kernel multiplies: the operands rounded to nearest, whose products float32 holds
+        // exactly; float32's tolerance then allows its sums and nothing more (check_shape.hpp).
+        HostMatrix rounded_M(M.rows(), M.cols());
+        HostMatrix rounded_N(N.rows(), N.cols());
+        std::transform(M.data(), M.data() + M.size(), rounded_M.data(), round_to_tf32);
+        std::transform(N.data(), N.data() + N.size(), rounded_N.data(), round_to_tf32);
+        reference = reference_matmul(rounded_M, rounded_N);
+        reference.input_precision = InputPrecision::fp32;
+        return reference;
+    }
     if (keep && found != kept.end()) {
         reference = found->reference;
     } else {
@@ -126,6 +169,19 @@ std::string precision_hint() {
            "half precision (FP16) flushes M to zero and takes N to infinity, and a sum kept in half loses its "
            "small terms as it grows; keep the inputs in float32 or TF32 (wmma::__float_to_tf32) and the sums in "
            "float32 accumulators";
+}
+
+// Why a TF32 kernel right on uniform operands fails on Operands::tf32_steps ones; @p row is that of a wrong element.
+std::string tf32_step_hint(const Shape& shape, int row) {
+    std::string ks;
+    for (int k = row % tf32_step_band; k < shape.inner; k += tf32_step_band)
+        ks += (ks.empty() ? "" : ", ") + std::to_string(k);
+    return "these operands are each one float32 step below a TF32 value: rounded to nearest (wmma::__float_to_tf32, "
+           "or tilelab::to_tf32 with tilelab/mma.hpp) an element moves by that step, but left as loaded the tensor "
+           "cores truncate it by a whole TF32 step; each element of P here sums a few products only (row " +
+           std::to_string(row) + "'s come from k = " + ks + "), so one element of M's or N's fragments left "
+           "unconverted at any k shows: convert every element of every fragment at every step of k, in the first "
+           "phase, the later ones and a last partial one alike";
 }
 
 // What one launch in the lab's program gave back.
@@ -209,8 +265,10 @@ ShapeVerdict judge(const LabUnderTest& lab, const Shape& shape, const HostMatrix
         // These operands pass every other check's kind of kernel: what fails here is the precision kept.
         const std::vector<std::string> hints =
             operands == Operands::wide_one_signed ? std::vector<std::string>{precision_hint()}
-            : contract                           ? diagnose_contract_launch(lab, failed)
-                                                 : diagnose(failed);
+            : operands == Operands::tf32_steps
+                ? std::vector<std::string>{tf32_step_hint(shape, comparison.first_bad.front().row)}
+            : contract ? diagnose_contract_launch(lab, failed)
+                       : diagnose(failed);
         for (const std::string& hint : hints) report << "\n  hint: " << hint;
     }
     verdict.report = report.str();

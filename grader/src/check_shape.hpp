@@ -21,7 +21,16 @@ enum class Operands {
     /// precision lost anywhere shows; exact powers of two apart from uniform ones, so float32 (and TF32, with its
     /// range) lose nothing to the scaling, while half precision flushes M to zero and takes N to infinity.
     wide_one_signed,
+    /// For TF32 labs: every element one float32 step below a TF32 value (its 13 low mantissa bits all ones), of
+    /// magnitude in [1, 2) and either sign, and M banded (M(r, k) = 0 unless k and r agree modulo tf32_step_band),
+    /// so that each element of P sums two or three products and every k is one of them for some rows. Rounded to
+    /// TF32 (to nearest, as wmma::__float_to_tf32 and tilelab::to_tf32 do) an element moves by one float32 step;
+    /// left unconverted, the tensor cores truncate it by a whole TF32 step, at least 2⁻¹¹ of it. The reference is
+    /// taken from the operands rounded to nearest, with float32's tolerance: one element left unconverted, at any
+    /// k, puts its elements of P outside it.
+    tf32_steps,
 };
+
 
 /// The verdict on one shape.
 struct ShapeVerdict {

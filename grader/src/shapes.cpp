@@ -1,5 +1,7 @@
 #include "shapes.hpp"
 
+#include <algorithm>
+
 namespace tilelab::grader {
 
 std::string to_string(const Shape& shape) {
@@ -108,6 +110,13 @@ std::vector<Shape> input_range_shapes(const LabUnderTest& lab) {
     const int t = lab.tile();
     if (lab.needs_tile_multiples) return {{t, 2048, t}};
     return {{40, 2100, 70}, {3, 2050, 19}};  // one block each: the CPU backend emulates every multiply-add
+}
+
+std::vector<Shape> tf32_step_shapes(const LabUnderTest& lab) {
+    const int t = lab.tile();
+    const int band = tf32_step_band;
+    if (lab.needs_tile_multiples) return {{std::max(t, band), 2 * band, t}};
+    return {{2 * band, 2 * band, band}, {band + 36, 2 * band + 5, 40}};
 }
 
 }  // namespace tilelab::grader

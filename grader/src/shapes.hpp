@@ -60,5 +60,11 @@ std::vector<Shape> index_order_shapes(const LabUnderTest& lab);
 /// tolerance, with partial tiles of rows, columns and phases, one block tile each (tile multiples for a lab that
 /// needs them).
 std::vector<Shape> input_range_shapes(const LabUnderTest& lab);
+/// Operands::tf32_steps (check_shape.hpp): M(r, k) is nonzero only where k ≡ r modulo this.
+constexpr int tf32_step_band = 64;
+/// What a TF32 lab's conversion check multiplies (Operands::tf32_steps): inner past two bands of
+/// tf32_step_band, so that every k of a first, a later and a last partial phase is some row's, and rows enough
+/// for every residue of the band.
+std::vector<Shape> tf32_step_shapes(const LabUnderTest& lab);
 
 }  // namespace tilelab::grader
