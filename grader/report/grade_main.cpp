@@ -17,7 +17,7 @@ int tilelab::report::grade_main(int argc, char** argv) {
         // An assignment of some labs (grade.cmake -DLABS): only their checks and points count, nothing of the rest.
         if (options.values.count("--labs")) registry = only_labs(registry, split_list(options.values.at("--labs")));
         const std::string build = required(options, "--build");
-        const std::vector<std::string> tests = read_test_list(load_json(required(options, "--tests")));
+        const std::vector<ListedTest> tests = read_test_list(load_json(required(options, "--tests")));
         GradeContext context;
         context.build = build;
         context.results = required(options, "--results");

@@ -3,27 +3,52 @@
 #include <algorithm>
 #include <fstream>
 #include <map>
-#include <regex>
 #include <stdexcept>
+#include <tuple>
 
 namespace tilelab::report {
 
-std::optional<TestName> parse_graded_name(const std::string& name, const Registry& registry) {
-    static const std::regex pattern(R"(^graded\.(lab[0-9]+)\.tw([0-9]+)\.((cpu\.)?([A-Za-z0-9_-]+))$)");
-    std::smatch match;
-    if (!std::regex_match(name, match, pattern) || !registry.suites.count(match[5].str()) ||
-        std::find(registry.lab_ids.begin(), registry.lab_ids.end(), match[1].str()) == registry.lab_ids.end())
-        return std::nullopt;
-    return TestName{match[1].str(), std::stoi(match[2].str()), match[4].matched, match[5].str(), match[3].str()};
+std::optional<TestName> graded_identity(const ListedTest& test, const Registry& registry) {
+    const auto has = [&](const char* label) {
+        return std::find(test.labels.begin(), test.labels.end(), label) != test.labels.end();
+    };
+    if (!has("graded") || has("cpu") == has("gpu")) return std::nullopt;
+    TestName id;
+    id.cpu = has("cpu");
+    int labs = 0, suites = 0, widths = 0;
+    for (const std::string& label : test.labels) {
+        if (std::find(registry.lab_ids.begin(), registry.lab_ids.end(), label) != registry.lab_ids.end()) {
+            id.lab = label;
+            ++labs;
+        } else if (registry.suites.count(label)) {
+            id.suite = label;
+            ++suites;
+        } else if (label.size() > 2 && label.size() <= 4 && label.compare(0, 2, "tw") == 0 &&
+                   std::all_of(label.begin() + 2, label.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+            id.tile_width = std::stoi(label.substr(2));
+            ++widths;
+        }
+    }
+    if (labs != 1 || suites != 1 || widths != 1) return std::nullopt;
+    id.row = (id.cpu ? "cpu." : "") + id.suite;
+    return id;
 }
 
-std::vector<std::string> read_test_list(const nlohmann::json& ctest) {
-    std::vector<std::string> names;
+std::vector<ListedTest> read_test_list(const nlohmann::json& ctest) {
+    std::vector<ListedTest> tests;
     if (!ctest.is_object() || !ctest.contains("tests") || !ctest["tests"].is_array())
         throw std::runtime_error("not CTest's list of tests (ctest --show-only=json-v1): it has no \"tests\"");
-    for (const auto& test : ctest["tests"])
-        if (test.contains("name") && test["name"].is_string()) names.push_back(test["name"].get<std::string>());
-    return names;
+    for (const auto& test : ctest["tests"]) {
+        if (!test.contains("name") || !test["name"].is_string()) continue;
+        ListedTest listed{test["name"].get<std::string>(), {}};
+        if (test.contains("properties") && test["properties"].is_array())
+            for (const auto& property : test["properties"])
+                if (property.value("name", "") == "LABELS" && property.contains("value") && property["value"].is_array())
+                    for (const auto& label : property["value"])
+                        if (label.is_string()) listed.labels.push_back(label.get<std::string>());
+        tests.push_back(std::move(listed));
+    }
+    return tests;
 }
 
 std::string shorten(const std::string& text) {
@@ -81,8 +106,14 @@ TestResult from_record(const std::string& verdicts, const std::string& name, Tes
         return result;
     }
     const std::string verdict = record.is_object() ? text_of(record, "verdict") : "";
-    if (!record.is_object() || text_of(record, "test") != name ||
-        (verdict != "passed" && verdict != "failed" && verdict != "skipped")) {
+    // The record names its test, and says what it checked as the labels do (a record moved from another test's
+    // place is not this test's).
+    const auto number = record.is_object() ? record.find("tile_width") : record.end();
+    const bool same_check = record.is_object() && text_of(record, "test") == name && text_of(record, "lab") == result.id.lab &&
+                            text_of(record, "check") == result.id.suite &&
+                            text_of(record, "backend") == (result.id.cpu ? "cpu" : "gpu") && number != record.end() &&
+                            number->is_number_integer() && number->get<int>() == result.id.tile_width;
+    if (!same_check || (verdict != "passed" && verdict != "failed" && verdict != "skipped")) {
         result.reason = "the check's record " + file + " is not one of this test (record 1 with its name and a verdict)";
         return result;
     }
@@ -99,29 +130,30 @@ TestResult from_record(const std::string& verdicts, const std::string& name, Tes
 
 }  // namespace
 
-std::vector<TestResult> read_results(const std::string& verdicts, const std::vector<std::string>& tests,
+std::vector<TestResult> read_results(const std::string& verdicts, const std::vector<ListedTest>& tests,
                                      const Registry& registry) {
     std::vector<TestResult> results;
-    std::map<std::string, bool> build_failed;  // "graded.lab02.tw16[.cpu]" -> its build check left "failed"
-    for (const auto& name : tests) {
-        auto id = parse_graded_name(name, registry);
+    // A lab's build at a tile width on a backend -> its build check left "failed".
+    std::map<std::tuple<std::string, int, bool>, bool> build_failed;
+    for (const auto& test : tests) {
+        auto id = graded_identity(test, registry);
         if (!id) continue;
+        const std::string& name = test.name;
+        const auto build = std::make_tuple(id->lab, id->tile_width, id->cpu);
         std::ifstream exists(verdicts + "/" + name + ".json");
         if (exists) {
             results.push_back(from_record(verdicts, name, *id));
-            if (id->suite == "build")
-                build_failed[name.substr(0, name.size() - 6)] = results.back().state == "failed";
+            if (id->suite == "build") build_failed[build] = results.back().state == "failed";
             continue;
         }
-        const std::string prefix = name.substr(0, name.size() - id->suite.size() - 1);
-        if (id->suite != "build" && build_failed.count(prefix) && build_failed[prefix]) {
+        if (id->suite != "build" && build_failed.count(build) && build_failed[build]) {
             results.push_back({name, *id, "notrun", "not run: the lab's build check failed (missing file or compile error)",
                                0, std::nullopt});
         } else {
             results.push_back({name, *id, "failed",
                                "the check did not finish (stopped at its time limit, or crashed); see verdicts/" + name + ".log",
                                0, std::nullopt});
-            if (id->suite == "build") build_failed[prefix] = true;
+            if (id->suite == "build") build_failed[build] = true;
         }
     }
     return results;

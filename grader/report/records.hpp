@@ -12,13 +12,20 @@
 
 namespace tilelab::report {
 
-/// The parts of a graded test's name, graded.<lab>.tw<N>[.cpu].<suite>.
+/// What a graded test is: its lab, tile width, backend and suite, as the test's CTest labels say (cmake/TileLab.cmake
+/// gives every graded test the labels "graded", its lab, "tw<N>", its backend and its suite).
 struct TestName {
     std::string lab;     ///< "lab02"
     int tile_width = 0;  ///< N
-    bool cpu = false;    ///< the CPU backend's test (".cpu." in the name)
+    bool cpu = false;    ///< the CPU backend's test (label "cpu"; "gpu" otherwise)
     std::string suite;   ///< a suite of the registry, "edges"
-    std::string row;     ///< what follows tw<N>., "cpu.edges": table 1's row, with the lab
+    std::string row;     ///< table 1's row within the lab: the suite, "cpu.edges" on the CPU backend
+};
+
+/// One test of CTest's list (ctest --show-only=json-v1): its name and its labels.
+struct ListedTest {
+    std::string name;                 ///< the CTest test
+    std::vector<std::string> labels;  ///< its LABELS property
 };
 
 /// What a performance gate's record measured (its "measures").
@@ -48,20 +55,20 @@ struct TestResult {
     std::string details;                ///< a failed check's log beyond the reason (check_details.hpp), "" if none
 };
 
-/// The name's parts when @p name is a graded test of a lab and a suite the registry knows, else nothing (a test of a
-/// lab left out of the assignment is not graded).
-std::optional<TestName> parse_graded_name(const std::string& name, const Registry& registry);
+/// What @p test is when its labels make it a graded test of a lab and a suite the registry knows (one of each, one
+/// tile width and one backend), else nothing (a test of a lab left out of the assignment is not graded).
+std::optional<TestName> graded_identity(const ListedTest& test, const Registry& registry);
 
-/// The test names of CTest's list (ctest --show-only=json-v1), in registration order; throws std::runtime_error
-/// when it is not that list.
-std::vector<std::string> read_test_list(const nlohmann::json& ctest);
+/// The tests of CTest's list (ctest --show-only=json-v1), in registration order, with their labels; throws
+/// std::runtime_error when it is not that list.
+std::vector<ListedTest> read_test_list(const nlohmann::json& ctest);
 
 /// @p text cut to 240 bytes ("..." at the end), at a UTF-8 character's start: one line of a table.
 std::string shorten(const std::string& text);
 
 /// The graded tests of @p tests with what their records in @p verdicts (a build's verdicts/) say. A test with no
 /// record failed (it did not finish), unless its lab's build check failed, which kept it from running.
-std::vector<TestResult> read_results(const std::string& verdicts, const std::vector<std::string>& tests,
+std::vector<TestResult> read_results(const std::string& verdicts, const std::vector<ListedTest>& tests,
                                      const Registry& registry);
 
 }  // namespace tilelab::report

@@ -3,6 +3,7 @@
 // record (killed, or its lab did not build), a gate with its measures, a gate set by TILELAB_MIN_SPEEDUP, and a
 // log in which the lab's program forges the grader's words (which nothing reads).
 #include "grade.hpp"
+#include "options.hpp"
 #include "records.hpp"
 #include "registry.hpp"
 
@@ -314,6 +315,48 @@ TEST_SUITE("report") {
                                             "or folder (02_tiled); the labs are lab01, lab02, lab03."));
     }
 
+    TEST_CASE("a test's lab, tile width, backend and check come from its labels, not its name") {
+        const Registry registry = read_registry(load_json(records + "/labs.json"));
+        const auto id = graded_identity({"any name", {"graded", "lab01", "tw8", "cpu", "edges"}}, registry);
+        REQUIRE(id);
+        CHECK(id->lab == "lab01");
+        CHECK(id->tile_width == 8);
+        CHECK(id->cpu);
+        CHECK(id->suite == "edges");
+        CHECK(id->row == "cpu.edges");
+        CHECK(graded_identity({"graded.lab01.tw8.gpu.edges", {"graded", "lab01", "tw8", "gpu", "edges"}}, registry)->row ==
+              "edges");
+        // Not graded: no labels, no "graded", both backends, two suites, a lab or a suite the registry lacks.
+        CHECK_FALSE(graded_identity({"graded.lab01.tw8.cpu.edges", {}}, registry));
+        CHECK_FALSE(graded_identity({"x", {"lab01", "tw8", "cpu", "edges"}}, registry));
+        CHECK_FALSE(graded_identity({"x", {"graded", "lab01", "tw8", "cpu", "gpu", "edges"}}, registry));
+        CHECK_FALSE(graded_identity({"x", {"graded", "lab01", "tw8", "cpu", "edges", "tiny"}}, registry));
+        CHECK_FALSE(graded_identity({"x", {"graded", "lab77", "tw8", "cpu", "edges"}}, registry));
+        CHECK_FALSE(graded_identity({"x", {"graded", "lab01", "tw8", "cpu", "nothing"}}, registry));
+    }
+
+    TEST_CASE("a record that says it checked another lab, width, backend or check fails its test") {
+        const Registry registry = read_registry(load_json(records + "/labs.json"));
+        const auto folder = std::filesystem::temp_directory_path() / "tilelab_report_identity_test";
+        std::filesystem::create_directories(folder);
+        auto record = load_json(records + "/verdicts/graded.lab01.tw8.cpu.tiny.json");
+        const ListedTest test{"graded.lab01.tw8.cpu.tiny", {"cpu", "graded", "lab01", "tw8", "tiny"}};
+        for (const auto& [key, value] : std::vector<std::pair<std::string, nlohmann::json>>{
+                 {"lab", "lab02"}, {"tile_width", 16}, {"backend", "gpu"}, {"check", "edges"}, {"verdict", "passed"}}) {
+            auto changed = record;
+            changed[key] = value;
+            write_json((folder / "graded.lab01.tw8.cpu.tiny.json").string(), changed);
+            const auto results = read_results(folder.string(), {test}, registry);
+            REQUIRE(results.size() == 1);
+            CAPTURE(key);
+            if (key == "verdict")
+                CHECK(results[0].state == "passed");  // the unchanged identity: the record is this test's
+            else
+                CHECK(results[0].reason.find("is not one of this test") != std::string::npos);
+        }
+        std::filesystem::remove_all(folder);
+    }
+
     TEST_CASE("a record of another test, or not JSON, fails its test; a name of no suite is not graded") {
         const Registry registry = read_registry(load_json(records + "/labs.json"));
         const auto folder = std::filesystem::temp_directory_path() / "tilelab_report_test";
@@ -321,8 +364,11 @@ TEST_SUITE("report") {
         std::filesystem::copy_file(records + "/verdicts/graded.lab01.tw8.cpu.tiny.json", folder / "graded.lab01.tw8.cpu.edges.json",
                                    std::filesystem::copy_options::overwrite_existing);
         std::ofstream(folder / "graded.lab01.tw8.cpu.large.json") << "{\"record\": 1, \"test\": \"graded.lab01.tw8";
-        const auto results = read_results(folder.string(), {"graded.lab01.tw8.cpu.edges", "graded.lab01.tw8.cpu.large",
-                                                            "graded.lab01.tw8.cpu.nothing"}, registry);
+        const auto listed = [](const std::string& suite) {
+            return ListedTest{"graded.lab01.tw8.cpu." + suite, {"cpu", "graded", "lab01", "tw8", suite}};
+        };
+        const auto results =
+            read_results(folder.string(), {listed("edges"), listed("large"), listed("nothing")}, registry);
         std::filesystem::remove_all(folder);
         REQUIRE(results.size() == 2);
         CHECK(results[0].state == "failed");
