@@ -8,15 +8,15 @@
 
 namespace tilelab::docs {
 
-std::map<std::string, int> count_facts(const report::Registry& registry, const std::vector<std::string>& test_names) {
+std::map<std::string, int> count_facts(const report::Registry& registry, const std::vector<report::ListedTest>& tests) {
     std::set<std::string> sanitizer_suites;  // an optional check's: compute-sanitizer's, where it is installed
     for (const auto& check : registry.checks)
         if (check.optional)
             for (const auto& suite : check.suites)
                 if (registry.gpu_only_suites.count(suite)) sanitizer_suites.insert(suite);  // not the CPU's own
     std::map<std::string, int> cpu, gpu, sanitizer;
-    for (const auto& name : test_names) {
-        const auto id = report::parse_graded_name(name, registry);
+    for (const auto& test : tests) {
+        const auto id = report::graded_identity(test, registry);
         if (!id) continue;
         if (id->cpu) {
             ++cpu[id->lab];

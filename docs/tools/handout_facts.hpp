@@ -4,6 +4,7 @@
 /// `<!-- fact: lab02.tests-cpu -->30<!-- /fact -->`.
 #pragma once
 
+#include "records.hpp"
 #include "registry.hpp"
 
 #include <map>
@@ -16,9 +17,9 @@ namespace tilelab::docs {
 /// that stand for compute-sanitizer's checks, skipped there: the GPU has one each where compute-sanitizer is
 /// installed), "<lab>.tests-gpu" (the GPU's, with compute-sanitizer's, whether or not this machine has it) and
 /// "<lab>.tests" (the two backends together: what a grade of the lab counts on a GPU machine with compute-sanitizer).
-/// The tests are those the report counts (tilelab::report::parse_graded_name); without a GPU backend in
-/// @p test_names, there are no GPU facts.
-std::map<std::string, int> count_facts(const report::Registry& registry, const std::vector<std::string>& test_names);
+/// The tests are those the report counts (tilelab::report::graded_identity); without a GPU backend in @p tests,
+/// there are no GPU facts.
+std::map<std::string, int> count_facts(const report::Registry& registry, const std::vector<report::ListedTest>& tests);
 
 /// One marked span of a handout.
 struct FactSpan {

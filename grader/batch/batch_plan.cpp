@@ -137,14 +137,6 @@ std::string not_graded_json(std::optional<long> seconds, const std::string& note
     return record.dump() + "\n";
 }
 
-std::string first_error_line(const std::string& text) {
-    std::istringstream lines(text);
-    for (std::string line; std::getline(lines, line);) {
-        if (line.find("Error") != std::string::npos || line.find("error") != std::string::npos) return line;
-    }
-    return "";
-}
-
 std::string shell_quote(const std::string& text) {
     std::string quoted = "'";
     for (const char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);

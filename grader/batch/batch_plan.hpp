@@ -65,8 +65,6 @@ long default_task_minutes(int chunk, long limit);
 /// summary.json). The note may quote a submission's text: only printable ASCII is kept.
 std::string not_graded_json(std::optional<long> seconds, const std::string& note);
 
-/// The first line of grade.cmake's output that says "Error" or "error", or "" where none does.
-std::string first_error_line(const std::string& text);
 
 /// `text` quoted for sh: in single quotes, each single quote written '\''.
 std::string shell_quote(const std::string& text);

@@ -104,22 +104,30 @@ void grade_entry(const Grading& grading, const std::string& entry) {
     const auto seconds = [&] { return now_seconds() - start_time; };
 
     if (const std::optional<fs::path> dir = submission_folder(grading, entry, name, report)) {
-        const pid_t grade = start(Command{{"cmake", "-DSUBMISSION=" + dir->string(), "-DBUILD=" + build.string(),
-                                           "-DKIT=" + (grading.out / "kit").string(),
-                                           "-DJOBS=" + std::to_string(grading.jobs),
-                                           "-DRESULTS=" + (report / "results.json").string(),
-                                           "-DSUMMARY=" + (report / "summary.json").string(),
-                                           "-DVERBOSE=ON",  // report.txt: every check's messages, for the staff
-                                           "-P",
-                                           (grading.root / "grader" / "grade.cmake").string()},
+        // The kit's own program, as grade.cmake would call it against a built kit (grader/grade/main.cpp): the
+        // assignment is TILELAB_LABS (all labs where unset), and report.txt keeps every check's messages for the staff.
+        const char* labs = std::getenv("TILELAB_LABS");
+        const fs::path kit = grading.out / "kit";
+        const pid_t grade = start(Command{{(kit / "grader" / "tilelab-grade").string(), "--root", grading.root.string(),
+                                           "--build", build.string(), "--kit", kit.string(), "--against-kit",
+                                           "--jobs", std::to_string(grading.jobs), "--cmake", "cmake", "--ctest",
+                                           "ctest", "--results", (report / "results.json").string(), "--summary",
+                                           (report / "summary.json").string(), "--submission", dir->string(),
+                                           "--labs", labs ? labs : "", "--started", std::to_string(now_seconds()),
+                                           "--verbose"},
                                           {}, report / "report.txt", true});
         const Ending ending = grade < 0 ? Ending{1, false} : wait_for(grade, grading.limit, true);
         if (ending.timed_out || ending.status == 137) {
             write_not_graded(report, seconds(), "ran out of its " + std::to_string(grading.limit) + " s");
         } else if (!fs::exists(report / "summary.json", error)) {
-            const std::string reason = first_error_line(file_text(report / "report.txt"));
+            // tilelab-grade's own reason (no-grade.txt), not a line picked out of its output.
+            std::string reason = file_text(build / "no-grade.txt");
+            while (!reason.empty() && (reason.back() == '\n' || reason.back() == '\r')) reason.pop_back();
             write_not_graded(report, seconds(),
-                             "grading stopped before any points: " + (reason.empty() ? "see report.txt" : reason));
+                             "grading stopped before any points: " +
+                                 (reason.empty() ? "tilelab-grade ended with status " + std::to_string(ending.status) +
+                                                       " (see report.txt)"
+                                                 : reason));
         }
     } else {
         write_not_graded(report, seconds(), "could not unpack the archive");

@@ -94,7 +94,7 @@ nlohmann::json prairielearn_results(const PrairieLearnRun& run, std::size_t limi
     } else {
         results["gradable"] = false;
         const std::string why = run.no_grade.empty() ? "" : ": " + run.no_grade;
-        results["format_errors"] = {"The autograder failed before it could grade (grade.cmake exited with status " +
+        results["format_errors"] = {"The autograder failed before it could grade (tilelab-grade exited with status " +
                                     std::to_string(run.status) + " and wrote no summary" + why +
                                     "). This is the grader's or the question's set-up, not your code: the attempt "
                                     "is not counted. Tell your instructor; the output shows the rest."};

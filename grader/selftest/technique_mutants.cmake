@@ -112,6 +112,14 @@ _tilelab_add_technique_decoy(lab05-filescope-shadow 05_coarsened build-fails "${
 _tilelab_add_technique_decoy(lab06-filescope-shadow 06_register_tiled build-fails "${_file_scope}" technique)
 _tilelab_add_technique_decoy(lab08-shadow-nooverlap 08_warp_tiled build-fails "${_file_scope}" technique pipeline)
 _tilelab_add_technique_decoy(lab05-shfl-broadcast 05_coarsened fail "reads shared memory [01][.][0-9]+x less per multiply-add" technique)
+# Round five, against round four's rules: shared memory read through host functions (memmove, a helper without
+# __device__: nvcc refuses both, the source check too), a copy into a register by cuda::memcpy_async (its read now
+# counted), and one staged float4 shared by all while every operand comes from global memory.
+set(_device_calls "host function of the C library on raw memory|a function of the lab's own without __device__")
+_tilelab_add_technique_decoy(lab05-memmove-reads 05_coarsened build-fails "${_device_calls}" technique)
+_tilelab_add_technique_decoy(lab06-host-helper-reads 06_register_tiled build-fails "${_device_calls}" technique)
+_tilelab_add_technique_decoy(lab05-async-to-register 05_coarsened fail "reads shared memory [01][.][0-9]+x less per multiply-add" technique)
+_tilelab_add_technique_decoy(lab07-tiny-stage 07_vectorized fail "${_unshared}" technique)
 
 # Lab 10: lab 09's wmma model under lab 10's launch: tensor cores, but not mma.sync, which is lab 10's lesson.
 if("cpu" IN_LIST TILELAB_BACKENDS)
@@ -119,4 +127,18 @@ if("cpu" IN_LIST TILELAB_BACKENDS)
                   LAB 10_mma_sync TILE_WIDTH 16 BACKEND cpu EXPECT fail
                   MATCH "does 0% of its multiply-adds with mma.sync [(]tilelab::mma_m16n8k8_tf32[)]"
                   SUITES technique LABELS selftest decoy)
+endif()
+
+# The technique check's verdict depends on neither the machine nor the seed: lab 09's model at seeds where a sum its
+# edge fragments leave in the scratch tile equals an element of M or N by chance (3 seeds in 36 cost it its 4 points,
+# until the probe took store_matrix_sync's values for results, whatever their bits).
+if("cpu" IN_LIST TILELAB_BACKENDS AND TARGET tilelab_graded_lab09_tw16_cpu)
+  foreach(seed 12345 555 24680)
+    add_test(NAME selftest.technique-seed-${seed}
+             COMMAND tilelab-checker-cpu --lab lab09 --tile-width 16 --runner $<TARGET_FILE:tilelab_graded_lab09_tw16_cpu>
+                     --time-limit 100 --verdict-file "${CMAKE_BINARY_DIR}/verdicts/selftest.technique-seed-${seed}"
+                     --test-suite=technique)
+    set_tests_properties(selftest.technique-seed-${seed} PROPERTIES ENVIRONMENT TILELAB_SEED=${seed} TIMEOUT 120
+                         LABELS "selftest;cpu;technique" FIXTURES_REQUIRED graded.lab09.tw16.cpu.built)
+  endforeach()
 endif()

@@ -155,8 +155,6 @@ TEST_SUITE("batch_plan") {
         CHECK(record["seconds"] == 12);
         CHECK(record["note"] == "stopped: \"x\\y\" end");
         CHECK(nlohmann::json::parse(not_graded_json(std::nullopt, "n"))["seconds"].is_null());
-        CHECK(first_error_line("ok\nCMake Error at x\nerror: y\n") == "CMake Error at x");
-        CHECK(first_error_line("fine\n").empty());
         CHECK(shell_quote("it's") == "'it'\\''s'");
     }
 }

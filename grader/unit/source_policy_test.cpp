@@ -231,6 +231,58 @@ TEST_SUITE("source_policy") {
         CHECK(findings[0].message.find("names no file of the lab's folder") != std::string::npos);
     }
 
+    TEST_CASE("device code calls device functions only: host helpers and raw-memory functions are refused") {
+        // A host helper of the lab's own, called from a kernel: nvcc refuses it; the CPU backend would not follow it.
+        const std::string host_helper =
+            "#include <cstring>\n"
+            "inline float read_word(const void* p) { float f; std::memcpy(&f, p, 4); return f; }\n"
+            "__global__ void k(float* P) {\n"
+            "    __shared__ float tile[4];\n"
+            "    P[0] = read_word(&tile[0]);\n"
+            "}\n";
+        const auto helper = check_source_text(host_helper).findings;
+        REQUIRE(helper.size() == 1);
+        CHECK(helper[0].line == 5);
+        CHECK(helper[0].message.find("read_word is a function of the lab's own without __device__") != std::string::npos);
+        // The C library's raw-memory functions, plain or std::, in a kernel or a device helper of a class.
+        for (const std::string call : {"memmove(&x, &tile[0], 4);", "std::memmove(&x, &tile[0], 4);",
+                                       "x = ::memcmp(&x, &tile[0], 4);", "__builtin_memmove(&x, &tile[0], 4);"}) {
+            CAPTURE(call);
+            const auto found = check_source_text("__global__ void k(float* P) {\n  __shared__ float tile[4];\n"
+                                                 "  float x;\n  " + call + "\n  P[0] = x;\n}\n").findings;
+            REQUIRE(found.size() == 1);
+            CHECK(found[0].line == 4);
+            CHECK(found[0].message.find("host function of the C library on raw memory") != std::string::npos);
+        }
+        CHECK(check_source_text("struct S { __device__ void f(float* a) { memmove(a, a + 1, 4); } };\n").findings.size() == 1);
+        // A macro of the file's own that says nothing of __device__ hides nothing.
+        CHECK(check_source_text("#define HELPER inline\nHELPER float h(float* p) { return *p; }\n"
+                                "__global__ void k(float* P) { P[0] = h(P); }\n").findings.size() == 1);
+        // What nvcc accepts: device and __host__ __device__ helpers (with __launch_bounds__ or a template), constexpr
+        // helpers, memcpy and memset, a member of the same name, host code calling host helpers and memmove, and a
+        // constructor's initializer list, whose members are no functions.
+        const std::string fine =
+            "#include <cstring>\n"
+            "template <int N> __host__ __device__ inline int twice(int a) { return N * a; }\n"
+            "__device__ float load(const float* p) { float f; memcpy(&f, p, 4); return f; }\n"
+            "constexpr int index_of(int r, int c) { return r * 16 + c; }\n"
+            "int host_only(int a) { return a + 1; }\n"
+            "struct Box { int a; Box() : a(host_only(1)) {} };\n"
+            "struct Reader { float v; __device__ float get() const { return v; } };\n"
+            "#define MY_DEVICE __forceinline__ __device__\n"
+            "struct Acc { float s; MY_DEVICE void clear() { s = 0; } HEADER_DEVICE float sum() const { return s; } };\n"
+            "__global__ void __launch_bounds__(256) k(float* P, Reader r) {\n"
+            "    __shared__ float tile[16 * 16];\n"
+            "    memset(tile, 0, sizeof tile);\n"
+            "    Acc acc;\n    acc.clear();\n"
+            "    P[index_of(0, 1)] = load(&tile[twice<2>(1)]) + r.get() + acc.sum();\n"
+            "}\n"
+            "void launch(float* P) { float a[2], b[2]; memmove(a, b, sizeof a); host_only(2); }\n";
+        const auto accepted = check_source_text(fine).findings;
+        for (const auto& finding : accepted) MESSAGE(finding.message);
+        CHECK(accepted.empty());
+    }
+
     TEST_CASE("the objects' system functions are found in nm's output, whatever the version suffix") {
         CHECK(first_os_symbol("").empty());
         CHECK(first_os_symbol("kernel.o:\n                 U cudaMalloc\n                 U memcpy@GLIBC_2.14\n").empty());

@@ -67,6 +67,7 @@ void issue(const char* file, int line, unsigned char* to, const unsigned char* f
     if (read > 0) {
         // The source is aligned to the copy's size; only the bytes it gives (not the zero fill) must be in its buffer.
         detail::check_device_access(from, read, alignment, false, "an asynchronous copy's", hint);
+        if (detail::operand_probe_on) detail::probe_shared_read(from, read);  // a source in shared memory is read
         std::memcpy(copy.data, from, read);
     }
     std::memset(copy.data + read, 0, zero_fill);
@@ -121,6 +122,8 @@ void async_copy(const char* file, int line, void* destination, const void* sourc
         if (!shared || size < 4) {
             detail::check_device_access(from + at, size, std::min(promised, piece), false, "an asynchronous copy's", hint);
             detail::check_device_access(to + at, size, std::min(promised, piece), true, "an asynchronous copy's", hint);
+            // A read of shared memory like any other (into a register, say): the technique checks count it.
+            if (detail::operand_probe_on) detail::probe_shared_read(from + at, size);
             std::memcpy(to + at, from + at, size);
             continue;
         }

@@ -155,6 +155,11 @@ float probe_shared_store(float value) noexcept {
     return seen.value;
 }
 
+float probe_result_stored(float value) noexcept {
+    add(counts.other_words_staged, value != 0.0f);
+    return value;
+}
+
 void probe_shared_words_stored(void* words, std::size_t bytes) noexcept {
     stage_words(static_cast<unsigned char*>(words), bytes, hook_shared_store, false);
 }

@@ -257,8 +257,9 @@ void move_elements(const MatrixOperands& o, unsigned lane, const char* file, int
             note_shared_access(element, sizeof(float), write);
         }
         if (write) {
+            // An accumulator's element is a result: the probe never takes it for an operand (operand_probe.hpp).
             const float value = o.fragment[e];
-            *element = shared ? scaled_for_shared(value) : value;
+            *element = !shared ? value : operand_probe_on ? probe_result_stored(value) : scaled_for_shared(value);
         } else {
             o.fragment[e] = *element;
             if (operand_probe_on && shared) probe_shared_read(element, sizeof(float));  // operand_probe.hpp

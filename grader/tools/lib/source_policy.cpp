@@ -1,5 +1,6 @@
 #include "source_policy.hpp"
 
+#include "device_calls.hpp"
 #include "source_lexer.hpp"
 
 #include <fcntl.h>
@@ -609,6 +610,7 @@ SourceScan check_source_text(const std::string& text) {
     lexing::Lexed lexed = lexing::lex(text);
     out.findings = std::move(lexed.findings);
     Rules(lexed.tokens, out).run();
+    for (SourceFinding& finding : device_call_findings(lexed.tokens)) out.findings.push_back(std::move(finding));
     std::stable_sort(out.findings.begin(), out.findings.end(),
                      [](const SourceFinding& a, const SourceFinding& b) { return a.line < b.line; });
     return out;

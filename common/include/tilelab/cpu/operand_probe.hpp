@@ -58,6 +58,10 @@ namespace detail {
 extern bool operand_probe_on;
 /// A float the kernel's own store puts into shared memory: counted, and replaced at hook_shared_store.
 float probe_shared_store(float value) noexcept;
+/// An accumulator's element that store_matrix_sync puts into shared memory: a result, never an operand, whatever
+/// its bits (a sum may equal an element of M or N by chance, in one run and not in another): counted among the
+/// other values, never replaced.
+float probe_result_stored(float value) noexcept;
 /// @p bytes of floats a vector store puts into shared memory at @p words (replaced in place).
 void probe_shared_words_stored(void* words, std::size_t bytes) noexcept;
 /// An asynchronous copy landing @p bytes at @p destination from @p data (replaced in place): @p reads_at_issue and

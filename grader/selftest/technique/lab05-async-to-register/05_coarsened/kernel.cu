@@ -1,0 +1,52 @@
+// red5 attack memcpy-async-to-register: no register reuse; the N operand re-read every FMA via cuda::memcpy_async into a local
+#include <tilelab/labs.hpp>
+#include <cuda/pipeline>
+
+namespace {
+constexpr int kTile = COARSENED_BLOCK_TILE;
+constexpr int kDepth = COARSENED_PHASE_DEPTH;
+constexpr int kOutputs = COARSENED_OUTPUTS;
+}  // namespace
+
+__global__ void matmul_coarsened_kernel(const float* M, const float* N, float* P, int rows, int inner, int cols) {
+    __shared__ float M_tile[kTile][kDepth];
+    __shared__ float N_tile[kDepth][kTile];
+    const int t = threadIdx.x;
+    const int tile_row = blockIdx.y * kTile;
+    const int tile_col = blockIdx.x * kTile;
+    const int out_col = t % kTile;
+    const int out_row = (t / kTile) * kOutputs;
+    const int m_row = t / kDepth, m_col = t % kDepth;
+    const int n_row = t / kTile, n_col = t % kTile;
+    float sums[kOutputs] = {};
+    cuda::pipeline<cuda::thread_scope_thread> pipe = cuda::make_pipeline();
+    for (int phase = 0; phase < inner; phase += kDepth) {
+        const int m_r = tile_row + m_row, m_k = phase + m_col;
+        const int n_k = phase + n_row, n_c = tile_col + n_col;
+        M_tile[m_row][m_col] = (m_r < rows && m_k < inner) ? M[m_r * inner + m_k] : 0.0f;
+        N_tile[n_row][n_col] = (n_k < inner && n_c < cols) ? N[n_k * cols + n_c] : 0.0f;
+        __syncthreads();
+        for (int k = 0; k < kDepth; ++k) {
+            for (int i = 0; i < kOutputs; ++i) {
+                float n_value;
+                pipe.producer_acquire();
+                cuda::memcpy_async(&n_value, &N_tile[k][out_col], sizeof(float), pipe);  // re-read every multiply-add
+                pipe.producer_commit();
+                pipe.consumer_wait();
+                pipe.consumer_release();
+                sums[i] += M_tile[out_row + i][k] * n_value;
+            }
+        }
+        __syncthreads();
+    }
+    for (int i = 0; i < kOutputs; ++i) {
+        const int row = tile_row + out_row + i, col = tile_col + out_col;
+        if (row < rows && col < cols) P[row * cols + col] = sums[i];
+    }
+}
+
+void matmul_coarsened(const float* M, const float* N, float* P, int rows, int inner, int cols) {
+    const dim3 block(COARSENED_THREADS);
+    const dim3 grid((cols + kTile - 1) / kTile, (rows + kTile - 1) / kTile);
+    matmul_coarsened_kernel<<<grid, block>>>(M, N, P, rows, inner, cols);
+}
