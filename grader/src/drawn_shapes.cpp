@@ -10,7 +10,7 @@ namespace tilelab::grader {
 namespace {
 
 // How many shapes each draw takes: few, since each costs two runs of the lab (its launcher's, the kit's launch).
-int shapes_per_draw(ShapeDraw draw) { return draw == ShapeDraw::edges ? 2 : 1; }
+int shapes_per_draw(ShapeDraw draw) { return draw == ShapeDraw::edges || draw == ShapeDraw::large ? 2 : 1; }
 
 // Redraws before giving up: a draw's ranges hold far more acceptable shapes than listed or over-bound ones, so a
 // draw that needs this many is a defect of the ranges (the unit tests draw thousands of seeds).
@@ -22,8 +22,21 @@ int near_multiple(std::mt19937_64& generator, int edge, int most) {
     return std::max(1, size);
 }
 
-// One candidate shape of @p draw for @p lab (not yet tested against the cost bound or the fixed lists).
-Shape candidate(const LabUnderTest& lab, ShapeDraw draw, std::mt19937_64& generator) {
+// The large draw's second shape: rows and cols both far past large_side (1.5 to 3 times it), inner thin, so that it
+// costs about what the cube does: a kernel wrong only where rows and cols are both large fails here too.
+Shape flat_large(const LabUnderTest& lab, std::mt19937_64& generator) {
+    const int low = large_side + large_side / 2 + 1, high = 3 * large_side;
+    if (lab.needs_tile_multiples) {
+        const int t = lab.tile_width;
+        return {t * uniform_int(generator, low / t + 1, high / t), t, t * uniform_int(generator, low / t + 1, high / t)};
+    }
+    return {uniform_int(generator, low, high), uniform_int(generator, 1, large_side / 8), uniform_int(generator, low, high)};
+}
+
+// One candidate shape of @p draw for @p lab (not yet tested against the cost bound or the fixed lists); @p index:
+// how many the draw has taken so far.
+Shape candidate(const LabUnderTest& lab, ShapeDraw draw, std::mt19937_64& generator, std::size_t index) {
+    if (draw == ShapeDraw::large && index == 1) return flat_large(lab, generator);
     const int b = lab.tile(), d = lab.depth();
     if (lab.needs_tile_multiples) {
         const int t = lab.tile_width;
@@ -84,11 +97,12 @@ std::uint64_t draw_cost_bound(const LabUnderTest& lab, ShapeDraw draw) {
         // The largest the ranges allow: for a lab that takes any shape, about the fixed cube's (whose partial cousin
         // this draw replaced); for a lab of multiples, thin, a few percent of the cube's.
         const std::uint64_t t = static_cast<std::uint64_t>(lab.tile_width), n = large_side;
+        const std::uint64_t flat = 3 * n * 3 * n * (lab.needs_tile_multiples ? t : n / 8);  // flat_large's largest
         if (lab.needs_tile_multiples) {
             const std::uint64_t side = n + std::max<std::uint64_t>(3 * t, n / 16);
-            return side * side * t;
+            return std::max(side * side * t, flat);
         }
-        return (n + n / 16) * (n + n / 16) * (n - 1);
+        return std::max((n + n / 16) * (n + n / 16) * (n - 1), flat);
     }
     // Three halves of one block tile of P past an edge, over a phase and a bit: a lab with large block tiles (labs
     // 05 and up) reaches two tiles in one dimension with a thin inner, and the small labs reach all their ranges.
@@ -114,7 +128,7 @@ std::vector<Shape> drawn_shapes(const LabUnderTest& lab, ShapeDraw draw, std::ui
     std::vector<Shape> shapes;
     for (int attempt = 0; attempt < attempts_allowed && static_cast<int>(shapes.size()) < shapes_per_draw(draw);
          ++attempt) {
-        const Shape shape = candidate(lab, draw, generator);
+        const Shape shape = candidate(lab, draw, generator, shapes.size());
         const auto is_shape = [&](const Shape& other) { return same(shape, other); };
         if (shape.rows == shape.cols || multiply_adds(shape) > bound) continue;
         if (draw == ShapeDraw::index_order && (shape.inner == shape.rows || shape.inner == shape.cols)) continue;

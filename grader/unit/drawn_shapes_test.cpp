@@ -46,8 +46,13 @@ struct Range {
 struct Bounds {
     Range rows, inner, cols;
 };
-Bounds documented(const LabUnderTest& l, ShapeDraw draw) {
+Bounds documented(const LabUnderTest& l, ShapeDraw draw, std::size_t index) {
     const int b = l.tile(), d = l.depth(), t = l.tile_width, big = tilelab::grader::large_side;
+    if (draw == ShapeDraw::large && index == 1) {  // the flat one: rows and cols 1.5 to 3 times large_side
+        const int low = big + big / 2 + 1, high = 3 * big;
+        if (l.needs_tile_multiples) return {{low, high}, {t, t}, {low, high}};
+        return {{low, high}, {1, big / 8}, {low, high}};
+    }
     if (l.needs_tile_multiples) {
         switch (draw) {
             case ShapeDraw::edges: return {{t, 5 * t}, {t, 5 * t}, {t, 5 * t}};
@@ -124,10 +129,12 @@ TEST_SUITE("drawn_shapes") {
         for (const LabUnderTest& l : every_lab()) {
             const auto listed = tilelab::grader::listed_shapes(l);
             for (ShapeDraw draw : every_draw) {
-                const Bounds bounds = documented(l, draw);
                 const std::uint64_t cost = tilelab::grader::draw_cost_bound(l, draw);
                 for (std::uint64_t seed = 0; seed < 300; ++seed) {
-                    for (const Shape& s : tilelab::grader::drawn_shapes(l, draw, seed)) {
+                    const auto shapes = tilelab::grader::drawn_shapes(l, draw, seed);
+                    for (std::size_t index = 0; index < shapes.size(); ++index) {
+                        const Shape& s = shapes[index];
+                        const Bounds bounds = documented(l, draw, index);
                         CAPTURE(l.tile());
                         CAPTURE(l.needs_tile_multiples);
                         CAPTURE(std::string(tilelab::grader::draw_name(draw)));
@@ -160,6 +167,18 @@ TEST_SUITE("drawn_shapes") {
                     CHECK(s.rows > tilelab::grader::large_side);
                     CHECK(s.cols > tilelab::grader::large_side);
                 }
+    }
+
+    // And one far past it in both (a kernel wrong only where rows and cols are both large, a bound of 300 say),
+    // thin in inner so that it costs what the cube does.
+    TEST_CASE("the large draw's second shape is flat, with rows and cols far past large_side") {
+        for (const LabUnderTest& l : every_lab())
+            for (std::uint64_t seed = 0; seed < 50; ++seed) {
+                const auto shapes = tilelab::grader::drawn_shapes(l, ShapeDraw::large, seed);
+                REQUIRE(shapes.size() == 2);
+                CHECK(shapes[1].rows > tilelab::grader::large_side * 3 / 2);
+                CHECK(shapes[1].cols > tilelab::grader::large_side * 3 / 2);
+            }
     }
 
     // Both sides of each tile edge and every residue of cols mod 4 (the 16-byte paths) come up over the seeds.
