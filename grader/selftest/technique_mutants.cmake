@@ -123,6 +123,9 @@ _tilelab_add_technique_decoy(lab07-tiny-stage 07_vectorized fail "${_unshared}" 
 # A kernel wrong only where rows and cols both pass 300: the large draw's flat shape (rows and cols 1.5 to 3 times
 # the CPU backend's large side) multiplies one.
 _tilelab_add_technique_decoy(lab03-big-shape-bug 03_tiled_boundary fail "elements wrong|never written|P is 0" large)
+# One stage, its copies waited for after 256 polls of a shared flag: reads, but of no copied data. Only reads of
+# words an asynchronous copy of the block landed count as computing while a copy is in flight.
+_tilelab_add_technique_decoy(lab08-spin-poll 08_warp_tiled fail "copies ran ahead" technique pipeline)
 
 # Lab 10: lab 09's wmma model under lab 10's launch: tensor cores, but not mma.sync, which is lab 10's lesson.
 if("cpu" IN_LIST TILELAB_BACKENDS)

@@ -279,10 +279,15 @@ void report_divergence(Worker& w) {
     if (past_dynamic_shared(w, offset, write)) return;
     BlockThread& thread = *w.current;
     ++(write ? w.shared_writes : w.shared_reads);
+    const std::size_t first_word = offset / 4, end_word = std::min((offset + bytes + 3) / 4, arena_bytes / 4);
     if (write) {
-        if (!w.async_copy_write) w.bytes_stored += bytes;
+        if (!w.async_copy_write) {
+            w.bytes_stored += bytes;
+            for (std::size_t word = first_word; word < end_word; ++word) w.landed[word] = 0;
+        }
     } else {
         thread.reads += (bytes + 3) / 4;  // words: a float4 read counts as the four reads it replaces
+        for (std::size_t word = first_word; word < end_word; ++word) thread.landed_reads += w.landed[word] >= w.block_epoch;
         if (w.read_epochs.empty() || w.read_epochs.back() != w.epoch) w.read_epochs.push_back(w.epoch);
     }
     if (w.block_first_sync == 0)
@@ -315,6 +320,7 @@ void note_shared_atomic(const void* address, std::size_t bytes) noexcept {
     const std::uint32_t epoch = w->epoch;
     for (std::size_t byte = offset & ~std::size_t{3}; byte < std::min(offset + bytes, arena_bytes); byte += 4) {
         Shadow& s = w->shadow[byte / 4];
+        w->landed[byte / 4] = 0;  // the atomic's value replaces what a copy landed there
         if (s.async_owner != no_copy) report_async_race(*w, offset, true, s.async_owner);
         // Atomics on one element in one interval do not race with each other, only with plain accesses by other
         // threads (which note_shared_access reports when they come after, seeing this write).

@@ -226,14 +226,15 @@ struct PendingCopy {
     const char* file;            ///< Where it was issued.
     int line;                    ///< Its line in file.
     std::uint64_t issue_epoch = 0;   ///< The block's barrier interval when it was issued (stamp_async_copy).
-    std::uint64_t reads_before = 0;  ///< The shared-memory reads its thread had made by then.
+    std::uint64_t reads_before = 0;  ///< Its thread's reads of copied data by then (running_thread_reads).
     const char* call = "__pipeline_memcpy_async";            ///< The call that issued it, for a race report.
     const char* wait = "__pipeline_wait_prior() for that copy's batch";  ///< What lands it, for the same.
 };
 /// Stamps @p copy, issued by the running CUDA thread, with the block's interval and that thread's reads so far: at
 /// its landing the pipeline check asks whether the block computed while it was in flight (note_async_landed).
 void stamp_async_copy(PendingCopy& copy);
-/// The shared-memory reads the running CUDA thread has made so far (the operand probe judges a landing by them).
+/// The running CUDA thread's reads so far of shared words that an asynchronous copy of its block filled (the
+/// pipeline check and the operand probe judge a landing by them: computing from copied data, not polling a flag).
 std::uint64_t running_thread_reads();
 /// The running block's barrier interval: how many barriers it has passed (the operand probe's producer threads).
 std::uint64_t running_block_epoch();

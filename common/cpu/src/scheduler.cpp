@@ -139,6 +139,7 @@ void run_block(Worker& w, unsigned long long linear_block) {
         t.copies.clear();
         t.commits = 0;
         t.reads = 0;
+        t.landed_reads = 0;
         t.fiber = ctx::fiber(
             std::allocator_arg, StackAllocator{&w.stacks, &t.stack_guard}, [&w, &t](ctx::fiber&& scheduler) {
             w.scheduler = std::move(scheduler);
@@ -384,7 +385,10 @@ void note_shared_access(const void* address, std::size_t bytes, bool write) noex
         if (s.async_owner == no_copy && no_other_writer) {
             if (write && (s.read_epoch != epoch || s.reader == me)) {
                 ++w->shared_writes;
-                if (!w->async_copy_write) w->bytes_stored += bytes;
+                if (!w->async_copy_write) {
+                    w->bytes_stored += bytes;
+                    w->landed[offset / 4] = 0;
+                }
                 s.write_epoch = epoch;
                 s.writer = me;
                 thread.write_epoch = epoch;
@@ -393,6 +397,7 @@ void note_shared_access(const void* address, std::size_t bytes, bool write) noex
             if (!write && !w->read_epochs.empty() && w->read_epochs.back() == epoch) {
                 ++w->shared_reads;
                 ++thread.reads;
+                thread.landed_reads += w->landed[offset / 4] >= w->block_epoch;
                 record_read(s, thread, me, epoch);
                 return;
             }
@@ -440,10 +445,10 @@ std::uint64_t& running_thread_commits() { return running_worker->current->commit
 void stamp_async_copy(PendingCopy& copy) {
     const Worker* w = running_worker;
     copy.issue_epoch = w->epoch;
-    copy.reads_before = w->current->reads;
+    copy.reads_before = w->current->landed_reads;
 }
 
-std::uint64_t running_thread_reads() { return running_worker->current->reads; }
+std::uint64_t running_thread_reads() { return running_worker->current->landed_reads; }
 std::uint64_t running_block_epoch() { return running_worker->epoch; }
 
 AsyncCopyWrite::AsyncCopyWrite() noexcept { running_worker->async_copy_write = true; }
@@ -452,7 +457,7 @@ AsyncCopyWrite::~AsyncCopyWrite() { running_worker->async_copy_write = false; }
 void note_async_landed(const PendingCopy& copy) {
     Worker* w = running_worker;
     w->bytes_landed += copy.bytes;
-    if (w->current->reads > copy.reads_before)  // its thread computed while it was in flight
+    if (w->current->landed_reads > copy.reads_before)  // its thread computed from copied data while it was in flight
         w->bytes_overlapped += copy.bytes;
     else
         w->unjudged.push_back(Worker::LandedCopy{w->current->id, copy.issue_epoch, w->epoch, copy.bytes});
@@ -463,6 +468,7 @@ void mark_async_pending(std::size_t offset, std::size_t bytes, bool pending) {
     for (std::size_t byte = offset & ~std::size_t{3}; byte < offset + bytes && byte < arena_bytes; byte += 4) {
         Shadow& s = w->shadow[byte / 4];
         s.async_owner = pending ? w->current->id : no_copy;
+        if (!pending) w->landed[byte / 4] = w->epoch;  // copied data from now on (until a plain store)
     }
 }
 

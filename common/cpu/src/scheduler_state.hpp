@@ -80,6 +80,7 @@ struct BlockThread {
     std::vector<detail::PendingCopy> copies;  // asynchronous copies in flight (async_copy.cpp)
     std::uint64_t commits;                    // batches of copies committed
     std::uint64_t reads;                      // shared-memory reads it made in this block (the pipeline check)
+    std::uint64_t landed_reads;               // ... of them, words an asynchronous copy of this block filled
     WarpCall* warp = nullptr;                 // the warp-level call it waits at (warp_waiting)
     const unsigned char* stack_guard = nullptr;  // the inaccessible page below its fiber's stack
     // Per lane l of its warp: the number (Worker::warp_syncs) of the last __syncwarp this thread completed together
@@ -142,6 +143,10 @@ struct Worker {
 
     unsigned char* arena = static_cast<unsigned char*>(std::aligned_alloc(256, arena_bytes));
     std::vector<Shadow> shadow = std::vector<Shadow>(arena_bytes / 4);
+    // Per word: the interval in which an asynchronous copy last landed there, 0 once a plain store replaced it. A
+    // read of a word landed in this block (at or after block_epoch) is a read of copied data: what the pipeline
+    // check asks a thread to read while its copies are in flight (a flag it polls is no such word).
+    std::vector<std::uint32_t> landed = std::vector<std::uint32_t>(arena_bytes / 4, 0);
     std::vector<SharedSite> sites;
     std::size_t static_used = 0;
     std::size_t filled = 0;  // bytes of the static part that may hold a previous block's data
