@@ -280,7 +280,7 @@ TEST_SUITE("cpu-emulator") {
         CHECK(message.find("A barrier is missing between loading") != std::string::npos);
     }
 
-    TEST_CASE("members of __shared__ structs are shared memory: read, stored and counted as a tile's elements") {
+    TEST_CASE("__shared__ struct members are shared memory: read, stored and counted as a tile's elements") {
         const std::vector<float> values = iota_floats(64);
         tilelab::DeviceBuffer<float> data(values.size());
         data.copy_from_host(values.data(), values.size());
@@ -307,7 +307,7 @@ TEST_SUITE("cpu-emulator") {
         CHECK(message.find("A barrier is missing between loading") != std::string::npos);
     }
 
-    TEST_CASE("array views of shared memory are its elements: a tile through float (&)[2][32] and float (*)[32]") {
+    TEST_CASE("reinterpret_cast<float (&)[T][T]> and other array views of shared memory are its elements") {
         const std::vector<float> values = iota_floats(64);
         tilelab::DeviceBuffer<float> data(values.size());
         data.copy_from_host(values.data(), values.size());
