@@ -1,5 +1,9 @@
 #include <tilelab/cpu/cuda_to_cpp.hpp>
 
+#include "source_text.hpp"
+#include "struct_twins.hpp"
+#include "array_views.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <stdexcept>
@@ -10,125 +14,7 @@
 namespace tilelab::cpu {
 namespace {
 
-// Which characters are code (not in a comment or a literal), and the brace depth of each.
-struct Scan {
-    std::vector<bool> code;
-    std::vector<int> brace_depth;
-};
-
-bool is_word(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-Scan scan(const std::string& s) {
-    Scan result{std::vector<bool>(s.size(), false), std::vector<int>(s.size(), 0)};
-    int depth = 0;
-    std::size_t i = 0;
-    while (i < s.size()) {
-        const char c = s[i];
-        const char next = i + 1 < s.size() ? s[i + 1] : '\0';
-        if (c == '/' && next == '/') {
-            while (i < s.size() && s[i] != '\n') result.brace_depth[i++] = depth;
-            continue;
-        }
-        if (c == '/' && next == '*') {
-            const std::size_t end = s.find("*/", i + 2);
-            const std::size_t stop = end == std::string::npos ? s.size() : end + 2;
-            while (i < stop) result.brace_depth[i++] = depth;
-            continue;
-        }
-        if (c == 'R' && next == '"' && (i == 0 || !is_word(s[i - 1]))) {  // raw string R"delim( ... )delim"
-            const std::size_t open = s.find('(', i + 2);
-            if (open != std::string::npos) {
-                const std::string closing = ")" + s.substr(i + 2, open - i - 2) + "\"";
-                const std::size_t end = s.find(closing, open);
-                const std::size_t stop = end == std::string::npos ? s.size() : end + closing.size();
-                while (i < stop) result.brace_depth[i++] = depth;
-                continue;
-            }
-        }
-        // A quote after a digit or letter is a digit separator (1'000) or a literal's prefix (u8"", L'').
-        const bool separator = c == '\'' && i > 0 && std::isalnum(static_cast<unsigned char>(s[i - 1])) &&
-                               !(s[i - 1] == 'L' || s[i - 1] == 'u' || s[i - 1] == 'U' || s[i - 1] == '8');
-        if ((c == '"' || c == '\'') && !separator) {
-            result.brace_depth[i++] = depth;
-            while (i < s.size() && s[i] != c && s[i] != '\n') {
-                if (s[i] == '\\' && i + 1 < s.size()) result.brace_depth[i++] = depth;
-                result.brace_depth[i++] = depth;
-            }
-            if (i < s.size()) result.brace_depth[i++] = depth;
-            continue;
-        }
-        if (c == '{') ++depth;
-        result.code[i] = true;
-        result.brace_depth[i] = depth;
-        if (c == '}') depth = std::max(0, depth - 1);
-        ++i;
-    }
-    return result;
-}
-
-int line_of(const std::string& s, std::size_t position) {
-    return 1 + static_cast<int>(std::count(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(position), '\n'));
-}
-
-[[noreturn]] void fail(const std::string& s, std::size_t position, const std::string& what) {
-    throw std::runtime_error("line " + std::to_string(line_of(s, position)) + ": " + what);
-}
-
-std::string trim(const std::string& text) {
-    const auto first = text.find_first_not_of(" \t\r\n");
-    if (first == std::string::npos) return "";
-    const auto last = text.find_last_not_of(" \t\r\n");
-    return text.substr(first, last - first + 1);
-}
-
-std::string newlines_in(const std::string& text) {
-    return std::string(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')), '\n');
-}
-
-// Whitespace folded to single spaces, for a name shown in messages.
-std::string one_line(const std::string& text) {
-    std::string out;
-    for (char c : trim(text)) {
-        if (std::isspace(static_cast<unsigned char>(c))) {
-            if (!out.empty() && out.back() != ' ') out += ' ';
-        } else {
-            out += c;
-        }
-    }
-    return out;
-}
-
-// Finds the next code occurrence of @p token at or after @p from, as a whole word where it starts or ends
-// with a word character; npos when there is none.
-std::size_t find_code(const std::string& s, const Scan& sc, const std::string& token, std::size_t from) {
-    for (std::size_t at = s.find(token, from); at != std::string::npos; at = s.find(token, at + 1)) {
-        if (!sc.code[at]) continue;
-        if (is_word(token.front()) && at > 0 && is_word(s[at - 1])) continue;
-        const std::size_t end = at + token.size();
-        if (is_word(token.back()) && end < s.size() && is_word(s[end])) continue;
-        return at;
-    }
-    return std::string::npos;
-}
-
-// The position of the code character that closes the bracket opened at @p open (one of "([{").
-std::size_t matching_close(const std::string& s, const Scan& sc, std::size_t open) {
-    int depth = 0;
-    for (std::size_t i = open; i < s.size(); ++i) {
-        if (!sc.code[i]) continue;
-        if (s[i] == '(' || s[i] == '[' || s[i] == '{') ++depth;
-        if (s[i] == ')' || s[i] == ']' || s[i] == '}') {
-            if (--depth == 0) return i;
-        }
-    }
-    return std::string::npos;
-}
-
-struct Edit {
-    std::size_t begin;
-    std::size_t end;
-    std::string text;
-};
+using namespace rewrite;
 
 // kernel<<<config>>>(args)
 Edit rewrite_launch(const std::string& s, const Scan& sc, std::size_t chevrons) {
@@ -204,63 +90,10 @@ Edit rewrite_launch(const std::string& s, const Scan& sc, std::size_t chevrons) 
     return Edit{begin, end + 1, text};
 }
 
-// The declarators of "__shared__ T a[N][M], b[K];" (the text between __shared__ and ';').
-std::vector<std::string> split_declarators(const std::string& text) {
-    std::vector<std::string> pieces;
-    int depth = 0;
-    std::string piece;
-    for (char c : text) {
-        if (c == '(' || c == '[' || c == '{' || c == '<') ++depth;
-        if (c == ')' || c == ']' || c == '}' || c == '>') --depth;
-        if (c == ',' && depth == 0) {
-            pieces.push_back(piece);
-            piece.clear();
-        } else {
-            piece += c;
-        }
-    }
-    pieces.push_back(piece);
-    return pieces;
-}
 
-struct Declarator {
-    std::string name;
-    std::string extents;  // "[A][B]", or empty for a scalar
-};
-
-// Splits "T name[A][B]" (or "name[A]" when @p has_type is false) into type, name and extents.
-Declarator parse_declarator(const std::string& piece, bool has_type, std::string* type) {
-    const std::string text = trim(piece);
-    std::size_t bracket = 0;
-    int depth = 0;
-    for (bracket = 0; bracket < text.size(); ++bracket) {
-        if (text[bracket] == '<' || text[bracket] == '(') ++depth;
-        if (text[bracket] == '>' || text[bracket] == ')') --depth;
-        if (text[bracket] == '[' && depth == 0) break;
-    }
-    std::size_t name_end = bracket;
-    while (name_end > 0 && std::isspace(static_cast<unsigned char>(text[name_end - 1]))) --name_end;
-    std::size_t name_begin = name_end;
-    while (name_begin > 0 && is_word(text[name_begin - 1])) --name_begin;
-    Declarator d{text.substr(name_begin, name_end - name_begin), trim(text.substr(bracket))};
-    if (has_type) {
-        std::string t = trim(text.substr(0, name_begin));
-        for (const char* drop : {"volatile ", "static "}) {
-            for (std::size_t at = t.find(drop); at != std::string::npos; at = t.find(drop)) t.erase(at, std::string(drop).size());
-        }
-        // An alignment belongs to the storage, which the CPU backend aligns to 16 bytes anyway, not to the element.
-        for (const char* drop : {"__align__(", "alignas("}) {
-            for (std::size_t at = t.find(drop); at != std::string::npos; at = t.find(drop)) {
-                const std::size_t close = t.find(')', at);
-                t.erase(at, close == std::string::npos ? std::string::npos : close + 1 - at);
-            }
-        }
-        *type = trim(t);
-    }
-    return d;
-}
-
-Edit rewrite_shared(const std::string& s, const Scan& sc, std::size_t at) {
+// "__shared__ T a[N], b;" -> references into the block's shared memory, elements Shared<T>; a struct type with a twin
+// (struct_twins.hpp) is declared with its twin's type, and a struct defined in place gets its twin there.
+Edit rewrite_shared(const std::string& s, const Scan& sc, std::size_t at, const StructTwins& twins) {
     // "extern" or "static" just before belongs to the declaration.
     std::size_t begin = at;
     bool is_extern = false;
@@ -278,20 +111,38 @@ Edit rewrite_shared(const std::string& s, const Scan& sc, std::size_t at) {
         break;
     }
     const std::size_t body = at + std::string("__shared__").size();
-    std::size_t semicolon = body;
+    StructDefinition in_place;
+    const bool defines = inline_struct_definition(s, sc, at, &in_place);
+    std::size_t semicolon = defines ? in_place.semicolon : body;
     while (semicolon < s.size() && !(sc.code[semicolon] && s[semicolon] == ';')) ++semicolon;
     if (semicolon >= s.size()) fail(s, at, "a __shared__ declaration must end with ';'");
-    const std::string declaration = s.substr(body, semicolon - body);
+    const std::size_t declarators = defines ? in_place.close + 1 : body;
+    const std::string declaration = s.substr(declarators, semicolon - declarators);
     const std::vector<std::string> pieces = split_declarators(declaration);
 
     std::string type;
     std::string text;
+    std::string twin;  // the element type when it is a struct's twin
+    if (defines) {
+        const std::string first = parse_declarator(pieces.front(), false, nullptr).name;
+        twin = in_place.name.empty() ? "tilelab_shared_" + first : "tilelab_shared_" + in_place.name;
+        const std::string definition = s.substr(in_place.begin, in_place.close + 1 - in_place.begin);
+        // A named struct stays declared as written, for the kernel's other uses of its name; its lines are kept.
+        text = (in_place.name.empty() ? newlines_in(definition) : definition + ";") + newlines_in(s.substr(body, in_place.begin - body)) +
+               " " + twin_definition(s, sc, in_place, twin, twins) + " ";
+    }
     for (std::size_t k = 0; k < pieces.size(); ++k) {
-        const Declarator d = parse_declarator(pieces[k], k == 0, &type);
-        if (d.name.empty() || type.empty()) fail(s, at, "cannot read this __shared__ declaration");
-        const std::string element = "::tilelab::cpu::Shared<" + type + ">";
+        const Declarator d = parse_declarator(pieces[k], k == 0 && !defines, &type);
+        if (!defines && k == 0) {
+            const auto found = twins.find(without_class_key(type));
+            if (found != twins.end()) twin = found->second;
+        }
+        if (d.name.empty() || (type.empty() && twin.empty())) fail(s, at, "cannot read this __shared__ declaration");
+        const std::string element = twin.empty() ? "::tilelab::cpu::Shared<" + type + ">" : twin;
         if (is_extern) {
-            text += element + "* " + d.name + " = ::tilelab::cpu::dynamic_shared<" + type + ">();";
+            text += element + "* " + d.name + " = " +
+                    (twin.empty() ? "::tilelab::cpu::dynamic_shared<" + type + ">();"
+                                  : "::tilelab::cpu::dynamic_shared_as<" + twin + ">();");
         } else if (d.extents.empty()) {
             text += element + "& " + d.name + " = ::tilelab::cpu::block_shared<" + element + ">([] {}, \"" + d.name +
                     "\");";
@@ -316,7 +167,6 @@ void blank_unroll_pragmas(const std::string& s, const Scan& sc, std::vector<Edit
     }
 }
 
-bool is_vector_type(const std::string& name) { return name == "float4" || name == "float2"; }
 
 // "reinterpret_cast<const float4*>" -> "::tilelab::cpu::vector_cast<const float4>": a checked vector pointer.
 void rewrite_vector_casts(const std::string& s, const Scan& sc, std::vector<Edit>& edits) {
@@ -365,30 +215,6 @@ void rewrite_address_casts(const std::string& s, const Scan& sc, std::vector<Edi
     }
 }
 
-// The bodies of __global__ and __device__ functions, as [open brace, close brace] ranges.
-std::vector<std::pair<std::size_t, std::size_t>> device_bodies(const std::string& s, const Scan& sc) {
-    std::vector<std::pair<std::size_t, std::size_t>> bodies;
-    for (const char* word : {"__global__", "__device__"})
-        for (std::size_t at = find_code(s, sc, word, 0); at != std::string::npos; at = find_code(s, sc, word, at + 1)) {
-            int parens = 0;  // the body: the first '{' outside parentheses, unless a ';' or '=' (a declaration) is first
-            std::size_t i = at;
-            for (; i < s.size(); ++i) {
-                if (!sc.code[i]) continue;
-                if (s[i] == '(') ++parens;
-                if (s[i] == ')') --parens;
-                if (parens == 0 && (s[i] == '{' || s[i] == ';' || s[i] == '=')) break;
-            }
-            if (i >= s.size() || s[i] != '{') continue;
-            const std::size_t close = matching_close(s, sc, i);
-            if (close != std::string::npos) bodies.emplace_back(i, close);
-        }
-    std::sort(bodies.begin(), bodies.end());
-    std::vector<std::pair<std::size_t, std::size_t>> outermost;  // "__device__" inside a body names no second one
-    for (const auto& body : bodies)
-        if (outermost.empty() || body.first > outermost.back().second) outermost.push_back(body);
-    return outermost;
-}
-
 // "[const] T [const] *" (T one or more words, "::" allowed), as "const T" or "T"; "" when it is not that, or when T is
 // void or a vector type (their casts have rewrites of their own).
 std::string pointer_cast_target(const std::string& text) {
@@ -415,7 +241,9 @@ std::string pointer_cast_target(const std::string& text) {
 
 // In device code, "(float*)x", "reinterpret_cast<float*>(x)" and "static_cast<float*>(x)" ->
 // "(::tilelab::cpu::CastPointer<float>)x" and "::tilelab::cpu::CastPointer<float>(x)": a checked pointer, so that no
-// plain T* reads a shared array past the race checks and the technique check (address_cast.hpp).
+// plain T* reads a shared array past the race checks and the technique check (address_cast.hpp). Casts to array views,
+// "(float (*)[T])x", "reinterpret_cast<float (&)[T][T]>(x)", "reinterpret_cast<Tile&>(x)", become CastPointer<float[T]>
+// and CastReference<...> (array_views.hpp, shared_view.hpp).
 void rewrite_pointer_casts(const std::string& s, const Scan& sc, std::vector<Edit>& edits) {
     for (const auto& [open_brace, close_brace] : device_bodies(s, sc)) {
         for (std::size_t at = open_brace + 1; at < close_brace; ++at) {
@@ -428,9 +256,11 @@ void rewrite_pointer_casts(const std::string& s, const Scan& sc, std::vector<Edi
                 if (open >= s.size() || s[open] != '<') continue;
                 const std::size_t close = s.find('>', open);
                 if (close == std::string::npos) continue;
-                const std::string target = pointer_cast_target(s.substr(open + 1, close - open - 1));
-                if (!target.empty())
-                    edits.push_back(Edit{at, close + 1, "::tilelab::cpu::CastPointer<" + target + ">" +
+                const std::string written = s.substr(open + 1, close - open - 1);
+                const std::string target = pointer_cast_target(written);
+                const std::string view = target.empty() ? array_cast_type(written) : "";
+                if (!target.empty() || !view.empty())
+                    edits.push_back(Edit{at, close + 1, (view.empty() ? "::tilelab::cpu::CastPointer<" + target + ">" : view) +
                                                             newlines_in(s.substr(at, close + 1 - at))});
             }
             if (s[at] != '(') continue;
@@ -441,15 +271,17 @@ void rewrite_pointer_casts(const std::string& s, const Scan& sc, std::vector<Edi
                 while (w > 0 && is_word(s[w - 1])) --w;
                 if (s.substr(w, before - w) != "return") continue;
             }
-            const std::size_t close = s.find(')', at);
+            const std::size_t close = matching_close(s, sc, at);  // "(float (*)[T])" holds parentheses of its own
             if (close == std::string::npos || close > close_brace) continue;
             std::size_t next = close + 1;  // an operand follows a cast
             while (next < s.size() && std::isspace(static_cast<unsigned char>(s[next]))) ++next;
             if (next >= s.size() || !(is_word(s[next]) || s[next] == '(' || s[next] == '&' || s[next] == '*')) continue;
-            const std::string target = pointer_cast_target(s.substr(at + 1, close - at - 1));
-            if (!target.empty())
-                edits.push_back(Edit{at, close + 1, "(::tilelab::cpu::CastPointer<" + target + ">)" +
-                                                        newlines_in(s.substr(at, close + 1 - at))});
+            const std::string written = s.substr(at + 1, close - at - 1);
+            const std::string target = pointer_cast_target(written);
+            const std::string view = target.empty() ? array_cast_type(written) : "";
+            if (!target.empty() || !view.empty())
+                edits.push_back(Edit{at, close + 1, "(" + (view.empty() ? "::tilelab::cpu::CastPointer<" + target + ">" : view) +
+                                                        ")" + newlines_in(s.substr(at, close + 1 - at))});
         }
     }
 }
@@ -574,27 +406,6 @@ bool read_pointer_declaration(const std::string& s, const Scan& sc, std::size_t 
 // "float* p = init;" in a function body (also in a for-statement's first part) -> "auto p =
 // ::tilelab::cpu::as_pointer<float>(init);": the variable takes the initialiser's type, a checked Shared<float>*
 // when it points into a __shared__ array, the plain float* otherwise.
-// True when the code at @p at is in a block of statements (a function's body or a block in it), not in a class
-// body, an initialiser list or at namespace scope: what the brace that opens its block follows says.
-bool in_statement_block(const std::string& s, const Scan& sc, std::size_t at) {
-    const int depth = sc.brace_depth[at];
-    if (depth == 0) return false;
-    std::size_t open = at;
-    while (open > 0) {
-        --open;
-        if (sc.code[open] && s[open] == '{' && sc.brace_depth[open] == depth) break;
-    }
-    std::size_t i = open;
-    while (i > 0 && std::isspace(static_cast<unsigned char>(s[i - 1]))) --i;
-    if (i == 0) return false;
-    const char previous = s[i - 1];
-    if (previous == ')' || previous == ']' || previous == '{' || previous == ';' || previous == '}' || previous == ':')
-        return previous != ':' || (i >= 2 && s[i - 2] != ':');
-    std::size_t w = i;
-    while (w > 0 && is_word(s[w - 1])) --w;
-    const std::string word = s.substr(w, i - w);
-    return word == "else" || word == "do" || word == "try" || word == "const" || word == "noexcept" || word == "mutable";
-}
 
 void rewrite_local_pointers(const std::string& s, const Scan& sc, std::vector<Edit>& edits) {
     std::vector<std::size_t> done;  // "unsigned int" is found twice, once by each word
@@ -735,6 +546,8 @@ std::string cuda_to_cpp(const std::string& source) {
     for (std::size_t at = find_code(source, sc, "<<<", 0); at != std::string::npos;
          at = find_code(source, sc, "<<<", at + 3))
         edits.push_back(rewrite_launch(source, sc, at));
+    // Struct types of __shared__ declarations get their twins after their definitions (struct_twins.hpp).
+    const StructTwins twins = add_struct_twins(source, sc, edits);
     for (std::size_t at = find_code(source, sc, "__shared__", 0); at != std::string::npos;
          at = find_code(source, sc, "__shared__", at + 1)) {
         // At file scope a declaration cannot become a per-block reference; the fallback macro keeps it compiling.
@@ -745,7 +558,7 @@ std::string cuda_to_cpp(const std::string& source) {
         const std::size_t line_start = newline == std::string::npos ? 0 : newline + 1;
         const std::size_t first = source.find_first_not_of(" \t", line_start);
         if (first != std::string::npos && source[first] == '#') continue;
-        edits.push_back(rewrite_shared(source, sc, at));
+        edits.push_back(rewrite_shared(source, sc, at, twins));
     }
     // Vector pointers and pragmas, except inside a launch or a __shared__ declaration (rewritten as a whole).
     std::vector<Edit> small;
@@ -757,6 +570,7 @@ std::string cuda_to_cpp(const std::string& source) {
     rewrite_device_memcpy(source, sc, small);
     rewrite_vector_pointers(source, sc, small);
     rewrite_local_pointers(source, sc, small);
+    rewrite_view_declarations(source, sc, array_aliases(source, sc), small);
     rewrite_device_parameters(source, sc, small);
     blank_unroll_pragmas(source, sc, small);
     strip_launch_kernel_casts(source, sc, small);
@@ -770,7 +584,10 @@ std::string cuda_to_cpp(const std::string& source) {
             if (!(edit.begin == b && edit.end == e) && inside(b, e)) keep = false;
         if (keep) edits.push_back(edit);
     }
-    std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
+    // An insertion (a twin after its struct's ';', a view's closing parenthesis) goes before an edit starting there.
+    std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) {
+        return a.begin != b.begin ? a.begin < b.begin : (a.end == a.begin && b.end != b.begin);
+    });
     std::string out;
     std::size_t copied = 0;
     for (const Edit& edit : edits) {

@@ -14,23 +14,37 @@
 namespace tilelab::cpu {
 namespace scheduling {
 
-// "N_tile[3][4]" for the element of shared memory at byte offset @p offset.
+namespace {
+// "[3][4]": the indices of element @p element of an array with @p extents (0 past the last).
+std::string indices(std::size_t element, const std::size_t (&extents)[4]) {
+    std::size_t index[4] = {0, 0, 0, 0};
+    int rank = 0;
+    while (rank < 4 && extents[rank] != 0) ++rank;
+    for (int i = rank - 1; i >= 0; --i) {
+        index[i] = element % extents[i];
+        element /= extents[i];
+    }
+    std::string text;
+    for (int i = 0; i < rank; ++i) text += "[" + std::to_string(index[i]) + "]";
+    return text;
+}
+}  // namespace
+
+// "N_tile[3][4]" (or "tiles.m[3][4]", a __shared__ struct's member) for the element of shared memory at byte offset
+// @p offset.
 std::string element_name(const Worker& w, std::size_t offset) {
     if (offset >= max_static_shared_bytes)
         return "dynamic shared memory (byte " + std::to_string(offset - max_static_shared_bytes) + ")";
     for (const SharedSite& site : w.sites) {
         if (offset < site.offset || offset >= site.offset + site.bytes) continue;
         const SharedDeclaration& d = *site.declaration;
-        std::size_t element = (offset - site.offset) / d.element_bytes;
-        std::size_t indices[4] = {0, 0, 0, 0};
-        int rank = 0;
-        while (rank < 4 && d.extents[rank] != 0) ++rank;
-        for (int i = rank - 1; i >= 0; --i) {
-            indices[i] = element % d.extents[i];
-            element /= d.extents[i];
+        std::string name = d.name + indices((offset - site.offset) / d.element_bytes, d.extents);
+        const std::size_t within = (offset - site.offset) % d.element_bytes;  // the byte in a struct's element
+        for (std::size_t m = 0; m < d.member_count; ++m) {
+            const SharedMember& member = d.members[m];
+            if (within < member.offset || within >= member.offset + member.bytes) continue;
+            return name + "." + member.name + indices((within - member.offset) / member.element_bytes, member.extents);
         }
-        std::string name = d.name;
-        for (int i = 0; i < rank; ++i) name += "[" + std::to_string(indices[i]) + "]";
         return name;
     }
     return "shared memory (byte " + std::to_string(offset) + ")";

@@ -182,4 +182,60 @@ TEST_SUITE("cuda-to-cpp") {
                        "::tilelab::cpu::device_memcpy (d, s, 4); }"));
         CHECK(has(out, "void host(float* d, float* s) { std::memcpy(d, s, 4); cuda::memcpy_async(d, s, 4); }"));
     }
+
+    TEST_CASE("a __shared__ struct is declared as its twin, whose members are shared elements") {
+        const std::string in =
+            "struct Tiles {\n  float m[T][T]; // M\n  float n[T][T], s;\n  int* p;\n  float f() { return 0; }\n};\n"
+            "struct Outer { Tiles inner; int count; };\n"
+            "__global__ void k() {\n  __shared__ Tiles tiles;\n  __shared__ Outer outer[2];\n  tiles.m[0][0] = 1;\n}\n";
+        const std::string out = cuda_to_cpp(in);
+        CHECK(lines(out) == lines(in));
+        CHECK(has(out, "};\nstruct Outer"));  // the struct itself is left as written, its twin after it on its line
+        CHECK(has(out, "}; struct tilelab_shared_Tiles { ::tilelab::cpu::Shared<float> m[T][T]; "
+                       "::tilelab::cpu::Shared<float> n[T][T]; ::tilelab::cpu::Shared<float> s; "
+                       "::tilelab::cpu::Shared<int*> p; static const ::tilelab::cpu::SharedMember* "));
+        CHECK(has(out, "::tilelab::cpu::shared_member<decltype(m)>(\"m\", offsetof(tilelab_shared_Tiles, m))"));
+        CHECK(has(out, "struct tilelab_shared_Outer { tilelab_shared_Tiles inner; ::tilelab::cpu::Shared<int> count;"));
+        CHECK(has(out, "tilelab_shared_Tiles& tiles = ::tilelab::cpu::block_shared<tilelab_shared_Tiles>([] {}, \"tiles\");"));
+        CHECK(has(out, "tilelab_shared_Outer (&outer)[2] = ::tilelab::cpu::block_shared<tilelab_shared_Outer[2]>("));
+        CHECK(has(out, "tiles.m[0][0] = 1;"));
+    }
+
+    TEST_CASE("a struct defined in its __shared__ declaration gets its twin there, keeping the lines") {
+        const std::string in = "__global__ void k() {\n  __shared__ struct {\n    float M[T][T];\n    float N[T][T];\n"
+                               "  } tiles, more;\n  __shared__ struct Named { int c; } named;\n  __syncthreads();\n}\n";
+        const std::string out = cuda_to_cpp(in);
+        CHECK(lines(out) == lines(in));
+        CHECK(has(out, "struct tilelab_shared_tiles { ::tilelab::cpu::Shared<float> M[T][T]; ::tilelab::cpu::Shared<float> N[T][T];"));
+        CHECK(has(out, "tilelab_shared_tiles& tiles = ::tilelab::cpu::block_shared<tilelab_shared_tiles>([] {}, \"tiles\"); "
+                       "tilelab_shared_tiles& more = "));
+        CHECK(has(out, "struct Named { int c; }; struct tilelab_shared_Named { ::tilelab::cpu::Shared<int> c;"));
+        CHECK(has(out, "tilelab_shared_Named& named = "));
+    }
+
+    TEST_CASE("casts to array views become views of shared elements, and so do the variables declared as views") {
+        const std::string in =
+            "using Tile = float[T][T];\ntypedef float Row[T];\n"
+            "__global__ void k(float* g) {\n"
+            "    extern __shared__ float smem[];\n"
+            "    float (&a)[T][T] = *reinterpret_cast<float (*)[T][T]>(smem);\n"
+            "    Tile& b = *reinterpret_cast<Tile*>(smem + T * T);\n"
+            "    const float (*c)[T] = (const float (*)[T])smem;\n"
+            "    Row& d = reinterpret_cast<Row&>(smem[0]);\n"
+            "    float4 (&e)[4] = reinterpret_cast<float4 (&)[4]>(smem[0]);\n"
+            "    auto f = static_cast<float (*)[T]>(static_cast<void*>(g));\n"
+            "    float x = (a)[0][0] + b[0][0]; float& r = reinterpret_cast<float&>(x);\n"
+            "}\n"
+            "void host(float* h) { float (*v)[4] = (float (*)[4])h; }\n";
+        const std::string out = cuda_to_cpp(in);
+        CHECK(lines(out) == lines(in));
+        CHECK(has(out, "decltype(auto) a = ::tilelab::cpu::as_view<float (&)[T][T]>( *::tilelab::cpu::CastPointer<float[T][T]>(smem));"));
+        CHECK(has(out, "decltype(auto) b = ::tilelab::cpu::as_view<Tile&>( *::tilelab::cpu::CastPointer<Tile>(smem + T * T));"));
+        CHECK(has(out, "decltype(auto) c = ::tilelab::cpu::as_view<const float (*)[T]>( (::tilelab::cpu::CastPointer<const float[T]>)smem);"));
+        CHECK(has(out, "decltype(auto) d = ::tilelab::cpu::as_view<Row&>( ::tilelab::cpu::CastReference<Row>(smem[0]));"));
+        CHECK(has(out, "as_view<float4 (&)[4]>( ::tilelab::cpu::CastReference<float4[4]>(smem[0]));"));
+        CHECK(has(out, "auto f = ::tilelab::cpu::CastPointer<float[T]>(static_cast<void*>(g));"));
+        CHECK(has(out, "float x = (a)[0][0] + b[0][0]; float& r = reinterpret_cast<float&>(x);"));  // no view: as it was
+        CHECK(has(out, "void host(float* h) { float (*v)[4] = (float (*)[4])h; }"));                // host code: as it was
+    }
 }

@@ -194,6 +194,56 @@ __global__ void async_vector_kernel(const float* in, float* out, int offset, int
     for (int i = 0; i < 4; ++i) out[i] = stage[i];
 }
 
+/// A struct type declared before its kernel, for a __shared__ variable of it: an array and a scalar member.
+struct Reversal {
+    float values[64];
+    int count;
+};
+
+/// Reverses 64 floats through members of __shared__ structs: a named struct's array, an anonymous one's 2-D array
+/// (with a struct member of its own). With @p barrier false, thread 32 stores values[32] after thread 31 read it.
+__global__ void struct_reverse_kernel(float* data, bool barrier) {
+    __shared__ Reversal reversal;
+    __shared__ struct {
+        float rows[2][32];
+        Reversal spare;
+    } staged;
+    const unsigned i = threadIdx.x;
+    reversal.values[i] = data[i];
+    if (i == 0) reversal.count = 64;
+    if (barrier) __syncthreads();  // the values are all stored before any thread reads them
+    staged.rows[i / 32][i % 32] = reversal.values[63 - i];
+    if (i == 0) staged.spare.count = 1;
+    __syncthreads();  // the rows are complete, and the count stored, before any thread reads them
+    data[i] = staged.rows[i / 32][i % 32] + 0.0f * static_cast<float>(reversal.count);
+}
+
+/// Reverses 64 floats through dynamic shared memory seen as a float (&)[2][32] tile, then read back through a
+/// float (*)[32] view @p extra_rows rows further on (1: past the launch's 256 bytes). With @p barrier false, thread
+/// 0 reads row 1 before thread 63 stores it.
+__global__ void view_reverse_kernel(float* data, bool barrier, int extra_rows) {
+    extern __shared__ float smem[];
+    float (&tile)[2][32] = *reinterpret_cast<float (*)[2][32]>(smem);
+    const unsigned i = threadIdx.x;
+    tile[i / 32][i % 32] = data[i];
+    if (barrier) __syncthreads();  // the tile is complete before any thread reads it
+    float (*rows)[32] = (float (*)[32])smem;
+    data[i] = rows[(63 - i) / 32 + extra_rows][(63 - i) % 32];
+}
+
+/// 16 threads store 0..15 into dynamic shared memory; thread t below 4 then sums the float4 at element t of a
+/// float4 (&)[4] view of it into out[t].
+__global__ void vector_view_kernel(float* out) {
+    extern __shared__ float smem[];
+    smem[threadIdx.x] = static_cast<float>(threadIdx.x);
+    __syncthreads();  // every float is stored before the vectors are read
+    float4 (&quads)[4] = reinterpret_cast<float4 (&)[4]>(smem[0]);
+    if (threadIdx.x < 4) {
+        const float4 q = quads[threadIdx.x];
+        out[threadIdx.x] = q.x + q.y + q.z + q.w;
+    }
+}
+
 }  // namespace
 
 cudaError_t vector_reverse(const float* in, float* out, int blocks, int offset) {
@@ -347,5 +397,20 @@ cudaError_t grid_stride_fill(int* out, int count) {
     dim3 gridDim(2);
     dim3 blockDim(32);
     grid_stride_kernel<<<gridDim, blockDim>>>(out, count);
+    return launch_result();
+}
+
+cudaError_t struct_reverse(float* data, bool barrier) {
+    struct_reverse_kernel<<<1, 64>>>(data, barrier);
+    return launch_result();
+}
+
+cudaError_t view_reverse(float* data, bool barrier, int extra_rows) {
+    view_reverse_kernel<<<1, 64, 64 * sizeof(float)>>>(data, barrier, extra_rows);
+    return launch_result();
+}
+
+cudaError_t vector_view(float* out) {
+    vector_view_kernel<<<1, 16, 16 * sizeof(float)>>>(out);
     return launch_result();
 }

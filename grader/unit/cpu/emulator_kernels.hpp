@@ -50,3 +50,11 @@ cudaError_t helper_store(const float* in, float* global, float* staged);
 /// out[i] = 1000 i + 64 for i below @p count, by 2 blocks of 32 threads launched from host variables named gridDim and
 /// blockDim.
 cudaError_t grid_stride_fill(int* out, int count);
+/// Reverses 64 floats of @p data through members of __shared__ structs (struct_reverse_kernel in emulator_kernels.cu);
+/// with @p barrier false, a race on a member.
+cudaError_t struct_reverse(float* data, bool barrier);
+/// Reverses 64 floats of @p data through array views of 256 bytes of dynamic shared memory, reading back @p extra_rows
+/// rows of 32 floats further on (1: past the launch's bytes); with @p barrier false, a race through a view.
+cudaError_t view_reverse(float* data, bool barrier, int extra_rows);
+/// out[t] for t below 4: the sum of 4t .. 4t + 3, read as a float4 through a float4 (&)[4] view of shared memory.
+cudaError_t vector_view(float* out);

@@ -280,6 +280,82 @@ TEST_SUITE("cpu-emulator") {
         CHECK(message.find("A barrier is missing between loading") != std::string::npos);
     }
 
+    TEST_CASE("__shared__ struct members are shared memory: read, stored and counted as a tile's elements") {
+        const std::vector<float> values = iota_floats(64);
+        tilelab::DeviceBuffer<float> data(values.size());
+        data.copy_from_host(values.data(), values.size());
+        const tilelab::cpu::EmulatorStats before = tilelab::cpu::stats();
+        REQUIRE(struct_reverse(data.data(), true) == cudaSuccess);
+        const tilelab::cpu::EmulatorStats after = tilelab::cpu::stats();
+        std::vector<float> got(values.size());
+        data.copy_to_host(got.data(), got.size());
+        for (int i = 0; i < 64; ++i) CHECK(got[i] == values[63 - i]);
+        // 64 values, the count, 64 row elements and the spare count stored; values, rows and the count read by 64.
+        CHECK(after.shared_writes - before.shared_writes == 130);
+        CHECK(after.shared_reads - before.shared_reads == 192);
+    }
+
+    TEST_CASE("reports a race on a member of a __shared__ struct, naming the member's element") {
+        const std::vector<float> values = iota_floats(64);
+        tilelab::DeviceBuffer<float> data(values.size());
+        data.copy_from_host(values.data(), values.size());
+        const cudaError_t code = struct_reverse(data.data(), false);
+        REQUIRE(code == cudaErrorTileLabSharedMemoryRace);
+        const std::string message = message_of(code);
+        CHECK(message.find("thread (32, 0, 0) wrote reversal.values[32] after thread (31, 0, 0) read it") !=
+              std::string::npos);
+        CHECK(message.find("A barrier is missing between loading") != std::string::npos);
+    }
+
+    TEST_CASE("reinterpret_cast<float (&)[T][T]> and other array views of shared memory are its elements") {
+        const std::vector<float> values = iota_floats(64);
+        tilelab::DeviceBuffer<float> data(values.size());
+        data.copy_from_host(values.data(), values.size());
+        const tilelab::cpu::EmulatorStats before = tilelab::cpu::stats();
+        REQUIRE(view_reverse(data.data(), true, 0) == cudaSuccess);
+        const tilelab::cpu::EmulatorStats after = tilelab::cpu::stats();
+        std::vector<float> got(values.size());
+        data.copy_to_host(got.data(), got.size());
+        for (int i = 0; i < 64; ++i) CHECK(got[i] == values[63 - i]);
+        CHECK(after.shared_writes - before.shared_writes == 64);
+        CHECK(after.shared_reads - before.shared_reads == 64);
+    }
+
+    TEST_CASE("reports a race through an array view of shared memory") {
+        const std::vector<float> values = iota_floats(64);
+        tilelab::DeviceBuffer<float> data(values.size());
+        data.copy_from_host(values.data(), values.size());
+        const cudaError_t code = view_reverse(data.data(), false, 0);
+        REQUIRE(code == cudaErrorTileLabSharedMemoryRace);
+        const std::string message = message_of(code);
+        CHECK(message.find("thread (32, 0, 0) wrote dynamic shared memory (byte 128) after thread (31, 0, 0) read it") !=
+              std::string::npos);
+        CHECK(message.find("A barrier is missing between loading") != std::string::npos);
+    }
+
+    TEST_CASE("an index through an array view past the launch's dynamic shared memory is an illegal address") {
+        const std::vector<float> values = iota_floats(64);
+        tilelab::DeviceBuffer<float> data(values.size());
+        data.copy_from_host(values.data(), values.size());
+        const cudaError_t code = view_reverse(data.data(), true, 1);
+        REQUIRE(code == cudaErrorIllegalAddress);
+        const std::string message = message_of(code);
+        CHECK(message.find("thread (0, 0, 0) read byte 380 of its extern __shared__ array, but the launch gave the "
+                           "kernel 256 bytes") != std::string::npos);
+    }
+
+    TEST_CASE("a float4 (&)[4] view of shared memory reads whole vectors, each one shared access") {
+        tilelab::DeviceBuffer<float> out(4);
+        const tilelab::cpu::EmulatorStats before = tilelab::cpu::stats();
+        REQUIRE(vector_view(out.data()) == cudaSuccess);
+        const tilelab::cpu::EmulatorStats after = tilelab::cpu::stats();
+        std::vector<float> got(4);
+        out.copy_to_host(got.data(), got.size());
+        CHECK(got == std::vector<float>{6.0f, 22.0f, 38.0f, 54.0f});
+        CHECK(after.shared_reads - before.shared_reads == 4);
+        CHECK(after.shared_writes - before.shared_writes == 16);
+    }
+
     TEST_CASE("reports threads waiting at different barriers, with the lines") {
         tilelab::DeviceBuffer<int> out(64);
         const cudaError_t code = split_barrier(out.data(), 64);

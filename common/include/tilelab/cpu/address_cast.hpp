@@ -16,6 +16,7 @@
 #pragma once
 
 #include <tilelab/cpu/shared_pointer.hpp>
+#include <tilelab/cpu/shared_view.hpp>
 #include <tilelab/cpu/vector_access.hpp>
 
 #include <cstddef>
@@ -61,11 +62,13 @@ private:
     S* pointer_;
 };
 
-/// The type a rewritten cast to `S*` makes: a checked DevicePointer for a scalar, else (a struct, int4, a volatile
-/// scalar) a ForeignPointer.
+/// The type a rewritten cast to `S*` makes: a checked DevicePointer for a scalar; for an array of scalars or vectors
+/// (`float (*)[T]`, `Tile*`), a pointer to the same array of Shared<T>, whose elements are shared memory's own
+/// (shared_view.hpp); else (a struct, int4, a volatile scalar) a ForeignPointer.
 template <class S>
 using CastPointer = std::conditional_t<std::is_arithmetic_v<std::remove_cv_t<S>> && !std::is_volatile_v<S>,
-                                       DevicePointer<S>, ForeignPointer<S>>;
+                                       DevicePointer<S>,
+                                       std::conditional_t<is_viewed_array_v<S>, SharedArray<S>*, ForeignPointer<S>>>;
 
 /// A rewritten `reinterpret_cast<I>(pointer)` of a plain pointer: that cast.
 template <class I, class T>

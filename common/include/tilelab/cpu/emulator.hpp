@@ -92,11 +92,23 @@ enum class BarrierReduction {
 /// predicates of all the block's threads, the same to each.
 int sync_threads_reduce(int predicate, BarrierReduction reduction, const char* name, const char* file, int line);
 
+/// One data member of a `__shared__` struct (of the twin the build declares it with), for messages:
+/// "tiles.m[3][4]".
+struct SharedMember {
+    const char* name;           ///< The member's name.
+    std::size_t offset;         ///< Bytes from the start of the struct.
+    std::size_t bytes;          ///< Bytes of the whole member.
+    std::size_t element_bytes;  ///< Bytes of one of its elements.
+    std::size_t extents[4];     ///< Its array extents, outermost first (0 past the last).
+};
+
 /// One `__shared__` declaration: its name and how its bytes map to indices, for messages.
 struct SharedDeclaration {
     const char* name;              ///< The variable's name.
     std::size_t element_bytes;     ///< Bytes of one element.
     std::size_t extents[4];        ///< Array extents, outermost first (0 past the last).
+    const SharedMember* members = nullptr;  ///< An element's members, when it is a struct (else null) ...
+    std::size_t member_count = 0;           ///< ... and how many.
 };
 
 /// Storage of a `__shared__` declaration in the running block: the same bytes for every thread of the block.

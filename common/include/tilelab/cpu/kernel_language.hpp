@@ -144,16 +144,39 @@ private:
 };
 
 namespace detail {
+/// The extents of array type @p A, outermost first, into @p extents (0 past the last).
+template <class A>
+void extents_of(std::size_t (&extents)[4]) noexcept {
+    if constexpr (std::rank_v<A> >= 1) extents[0] = std::extent_v<A, 0>;
+    if constexpr (std::rank_v<A> >= 2) extents[1] = std::extent_v<A, 1>;
+    if constexpr (std::rank_v<A> >= 3) extents[2] = std::extent_v<A, 2>;
+    if constexpr (std::rank_v<A> >= 4) extents[3] = std::extent_v<A, 3>;
+}
+
+/// Whether @p E is a struct's twin (struct_twins.cpp of the build step), which lists its members.
+template <class E, class = void>
+struct lists_members : std::false_type {};
+template <class E>
+struct lists_members<E, std::void_t<decltype(E::tilelab_members(std::declval<std::size_t&>()))>> : std::true_type {};
+
 template <class A>
 SharedDeclaration describe(const char* name) {
-    SharedDeclaration declaration{name, sizeof(std::remove_all_extents_t<A>), {0, 0, 0, 0}};
-    if constexpr (std::rank_v<A> >= 1) declaration.extents[0] = std::extent_v<A, 0>;
-    if constexpr (std::rank_v<A> >= 2) declaration.extents[1] = std::extent_v<A, 1>;
-    if constexpr (std::rank_v<A> >= 3) declaration.extents[2] = std::extent_v<A, 2>;
-    if constexpr (std::rank_v<A> >= 4) declaration.extents[3] = std::extent_v<A, 3>;
+    using Element = std::remove_all_extents_t<A>;
+    SharedDeclaration declaration{name, sizeof(Element), {0, 0, 0, 0}};
+    extents_of<A>(declaration.extents);
+    if constexpr (lists_members<Element>::value) declaration.members = Element::tilelab_members(declaration.member_count);
     return declaration;
 }
 }  // namespace detail
+
+/// A data member @p name of type @p M at @p offset of a `__shared__` struct's twin, as the twin's member list (which
+/// the build writes) gives it.
+template <class M>
+SharedMember shared_member(const char* name, std::size_t offset) noexcept {
+    SharedMember member{name, offset, sizeof(M), sizeof(std::remove_all_extents_t<M>), {0, 0, 0, 0}};
+    detail::extents_of<M>(member.extents);
+    return member;
+}
 
 /// A rewritten `__shared__ T name[...]`: the block's copy of it. @p Site is a lambda's type, unique to the
 /// declaration, so that each declaration has its own key.
@@ -168,6 +191,11 @@ A& block_shared(Site, const char* name) {
 template <class T>
 Shared<T>* dynamic_shared() {
     return static_cast<Shared<T>*>(dynamic_shared_storage(sizeof(T)));
+}
+/// A rewritten `extern __shared__ S name[]` of a struct type: the launch's dynamic shared memory as @p S's twin.
+template <class Twin>
+Twin* dynamic_shared_as() {
+    return static_cast<Twin*>(dynamic_shared_storage(sizeof(Twin)));
 }
 
 namespace detail {
@@ -291,5 +319,6 @@ cudaError_t cudaLaunchKernelEx(const cudaLaunchConfig_t* config, void (*kernel)(
 }
 
 #include <tilelab/cpu/shared_pointer.hpp>
+#include <tilelab/cpu/shared_view.hpp>
 #include <tilelab/cpu/address_cast.hpp>
 #include <tilelab/cpu/device_memcpy.hpp>

@@ -84,6 +84,12 @@ public:
     explicit operator I() const noexcept {
         return reinterpret_cast<I>(element_);
     }
+    /// The address as a pointer to arrays of its elements: a rewritten cast of it to a view, `(float (*)[T])p`
+    /// (shared_view.hpp), whose elements stay checked.
+    template <class P, std::enable_if_t<std::is_pointer_v<P> && std::is_array_v<std::remove_pointer_t<P>>, int> = 0>
+    explicit operator P() const noexcept {
+        return reinterpret_cast<P>(const_cast<std::remove_const_t<Element>*>(element_));
+    }
     bool operator==(const DevicePointer& other) const noexcept { return element_ == other.element_; }
     bool operator!=(const DevicePointer& other) const noexcept { return element_ != other.element_; }
     bool operator<(const DevicePointer& other) const noexcept { return element_ < other.element_; }
