@@ -402,9 +402,8 @@ TEST_SUITE("technique") {
             // Over every element of M and N at least: each passes through the tiles once or more in a tiled kernel,
             // so a kernel that stages a few values for all to read, and takes the rest from global memory, shares
             // next to nothing.
-            const double operand_elements = static_cast<double>(shape.rows) * shape.inner +
-                                            static_cast<double>(shape.inner) * shape.cols;
-            const double staged_words = std::max(static_cast<double>(k.operand_words_staged), operand_elements);
+            const double staged_words = std::max(static_cast<double>(k.operand_words_staged),
+                                                 static_cast<double>(operand_elements(shape)));
             constexpr double least_reads_per_element = 2;
             if (shared_words < least_reads_per_element * staged_words)
                 FAIL_CHECK(("the kernel's threads read each element of M and N staged into shared memory by another "
