@@ -3,9 +3,11 @@
 #include "source_text.hpp"
 #include "struct_twins.hpp"
 #include "array_views.hpp"
+#include "array_parameters.hpp"
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -570,8 +572,10 @@ std::string cuda_to_cpp(const std::string& source) {
     rewrite_device_memcpy(source, sc, small);
     rewrite_vector_pointers(source, sc, small);
     rewrite_local_pointers(source, sc, small);
-    rewrite_view_declarations(source, sc, array_aliases(source, sc), small);
+    const std::set<std::string> aliases = array_aliases(source, sc);
+    rewrite_view_declarations(source, sc, aliases, small);
     rewrite_device_parameters(source, sc, small);
+    rewrite_array_parameters(source, sc, aliases, twins, small);
     blank_unroll_pragmas(source, sc, small);
     strip_launch_kernel_casts(source, sc, small);
     const std::size_t large = edits.size();

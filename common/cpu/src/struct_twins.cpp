@@ -230,6 +230,11 @@ std::string twin_definition(const std::string& s, const Scan& sc, const StructDe
     else
         text += " static const ::tilelab::cpu::SharedMember members[] = {" + table + "}; count = " +
                 std::to_string(members.size()) + "; return members; }";
+    // A copy of the whole struct out of shared memory (a parameter by value, `Tiles t = tiles;`) would read its
+    // members unseen: the build says so, naming it, rather than failing to convert the twin.
+    if (!definition.name.empty())
+        text += " template <class tilelab_T, ::std::enable_if_t<::std::is_same_v<tilelab_T, " + definition.name +
+                ">, int> = 0> operator tilelab_T() const { return ::tilelab::cpu::detail::copied_shared_struct<tilelab_T>(); }";
     return text + " };";
 }
 

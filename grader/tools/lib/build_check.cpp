@@ -113,9 +113,10 @@ BuildRefusal build_failure(const std::string& output, const std::vector<std::str
                     std::string("the CPU backend cannot follow this use of shared memory (the first error above gives "
                     "its line). It checks every access to a __shared__ array for races, so a pointer into one must be "
                     "one it knows: declare the pointer with its value (float* tile = shared + n; float* p = "
-                    "&tile[0][0];) or pass it to a __device__ function's float* parameter; a pointer assigned later "
-                    "(p = tile;), a reference to an element kept in auto, a shared array passed as an array "
-                    "parameter, or a pointer stored in a struct are not followed. ") + not_emulated};
+                    "&tile[0][0];) or pass it to a __device__ function's float*, float (&)[R][C], float (*)[C] or Tiles& "
+                    "parameter; a pointer assigned later (p = tile;), an element copied into auto (or returned by a "
+                    "lambda without -> float), a tile passed to an explicit specialisation (template <>), or a "
+                    "pointer stored in a struct are not followed. ") + not_emulated};
     }
     return {message, "the lab does not compile or link: fix the first error above (file and line are at its start)"};
 }

@@ -169,6 +169,20 @@ SharedDeclaration describe(const char* name) {
 }
 }  // namespace detail
 
+namespace detail {
+template <class T>
+constexpr bool always_false_v = false;
+/// A `__shared__` struct converted to its own type (passed by value, or copied into a variable of it): not
+/// emulated, said by the build (the twin's conversion operator, struct_twins.cpp of the build step, calls this).
+template <class S>
+S copied_shared_struct() {
+    static_assert(always_false_v<S>,
+                  "the CPU backend does not emulate a __shared__ struct copied whole (passed by value, or into a "
+                  "variable of its type): take it by reference (Tiles& t), or copy the members you need");
+    return *static_cast<S*>(nullptr);
+}
+}  // namespace detail
+
 /// A data member @p name of type @p M at @p offset of a `__shared__` struct's twin, as the twin's member list (which
 /// the build writes) gives it.
 template <class M>
