@@ -238,4 +238,31 @@ TEST_SUITE("cuda-to-cpp") {
         CHECK(has(out, "float x = (a)[0][0] + b[0][0]; float& r = reinterpret_cast<float&>(x);"));  // no view: as it was
         CHECK(has(out, "void host(float* h) { float (*v)[4] = (float (*)[4])h; }"));                // host code: as it was
     }
+    TEST_CASE("a __device__ function's array, alias and struct parameters take shared tiles, deduced at each call") {
+        const std::string in =
+            "#include <x.h>\nusing Tile = float[T][T];\nstruct Tiles { float M[T][T]; };\n"
+            "template <int R, int C>\n__device__ void load(float (&tile)[R][C], const float* g) { tile[0][0] = g[0]; }\n"
+            "static __device__ __forceinline__ float rows(const float (*t)[C], float flat[], const unsigned int u[][C]);\n"
+            "__device__ void both(Tile& a, const Tiles& s, struct Tiles* p, int n, float (&)[4]) {}\n"
+            "template <>\n__device__ void load<1, 1>(float (&tile)[1][1], const float* g) {}\n"
+            "__device__ float v;\n"
+            "__global__ void k(float* g) {\n"
+            "    __shared__ Tiles tiles;\n"
+            "    auto f = [&](float (&t)[T][T], Tiles& u) { t[0][0] = u.M[0][0]; };\n"
+            "    float x = g[1](2);\n"
+            "}\n";
+        const std::string out = cuda_to_cpp(in);
+        CHECK(lines(out) == lines(in));
+        CHECK(has(out, "template <int R, int C, class tilelab_E0>\n__device__ void load(tilelab_E0 (&tile)[R][C], "
+                       "::tilelab::cpu::DevicePointer<const float> g)"));
+        CHECK(has(out, "template <class tilelab_E0, class tilelab_E2> static __device__ __forceinline__ float rows("
+                       "const tilelab_E0 (*t)[C], ::tilelab::cpu::DevicePointer<float> flat, const tilelab_E2 u[][C]);"));
+        CHECK(has(out, "template <class tilelab_E0, class tilelab_E1, class tilelab_E2, class tilelab_E4> __device__ "
+                       "void both(tilelab_E0& a, const tilelab_E1& s, tilelab_E2* p, int n, tilelab_E4 (&)[4]) {}"));
+        CHECK(has(out, "template <>\n__device__ void load<1, 1>(float (&tile)[1][1],"));  // a specialisation: as it was
+        CHECK(has(out, "__device__ float v;"));
+        CHECK(has(out, "auto f = [&](auto (&t)[T][T], auto& u) {"));
+        CHECK(has(out, "float x = g[1](2);"));
+    }
 }
+

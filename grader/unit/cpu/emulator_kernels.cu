@@ -244,7 +244,54 @@ __global__ void vector_view_kernel(float* out) {
     }
 }
 
+/// Stores data[i] into element i of a tile: a __device__ function template taking the tile by reference, its extents
+/// deduced (shared memory or a register array alike).
+template <int R, int C>
+__device__ void store_tile(float (&tile)[R][C], const float* data, unsigned i) {
+    tile[i / C][i % C] = data[i];
+}
+
+/// Element 63 - i of a 2 x 32 tile passed as a pointer to its rows.
+__device__ float read_reversed(const float (*rows)[32], unsigned i) { return rows[(63 - i) / 32][(63 - i) % 32]; }
+
+/// Element i of a 1-D array parameter (the pointer it decays to).
+__device__ float read_flat(const float values[], unsigned i) { return values[i]; }
+
+/// Two tiles in one struct, which a __shared__ declaration uses and a __device__ function takes by reference.
+struct TilePair {
+    float first[2][32];
+    float second[64];
+};
+
+/// second[i] = first's element 63 - i, through the struct passed by reference.
+__device__ void reverse_pair(TilePair& pair, unsigned i) { pair.second[i] = pair.first[(63 - i) / 32][(63 - i) % 32]; }
+
+/// Tiles handed to __device__ helpers and a lambda as arrays and as a struct of tiles: data[i] becomes
+/// 2 data[63 - i] + data[i]. Shared memory: 192 element stores and 256 reads, all through the helpers' parameters (the
+/// same template's store into a register array is none). With @p barrier false, thread 31 reads tile[1][0] before
+/// thread 32 stores it.
+__global__ void helper_tiles_kernel(float* data, bool barrier) {
+    __shared__ float tile[2][32];
+    __shared__ TilePair pair;
+    float registers[2][32];
+    const unsigned i = threadIdx.x;
+    store_tile(tile, data, i);
+    store_tile(pair.first, data, i);
+    store_tile(registers, data, i);
+    if (barrier) __syncthreads();  // the tiles are complete before any thread reads them
+    const float reversed = read_reversed(tile, i);
+    reverse_pair(pair, i);
+    __syncthreads();  // pair.second is complete before any thread reads it
+    auto pick = [](const float (&t)[2][32], unsigned k) -> float { return t[k / 32][k % 32]; };
+    data[i] = reversed + read_flat(pair.second, i) + pick(pair.first, i) + 0.0f * registers[i / 32][i % 32];
+}
+
 }  // namespace
+
+cudaError_t helper_tiles(float* data, bool barrier) {
+    helper_tiles_kernel<<<1, 64>>>(data, barrier);
+    return launch_result();
+}
 
 cudaError_t vector_reverse(const float* in, float* out, int blocks, int offset) {
     vector_reverse_kernel<64><<<blocks, 64>>>(in, out, offset);

@@ -58,3 +58,7 @@ cudaError_t struct_reverse(float* data, bool barrier);
 cudaError_t view_reverse(float* data, bool barrier, int extra_rows);
 /// out[t] for t below 4: the sum of 4t .. 4t + 3, read as a float4 through a float4 (&)[4] view of shared memory.
 cudaError_t vector_view(float* out);
+/// data[i] = 2 data[63 - i] + data[i] for 64 floats, through shared tiles passed to __device__ helpers as float (&)[R][C]
+/// (a template), const float (*)[32], const float[] and a struct of tiles by reference, and to a lambda
+/// (helper_tiles_kernel in emulator_kernels.cu); with @p barrier false, a race through a helper's parameter.
+cudaError_t helper_tiles(float* data, bool barrier);

@@ -356,6 +356,33 @@ TEST_SUITE("cpu-emulator") {
         CHECK(after.shared_writes - before.shared_writes == 16);
     }
 
+    TEST_CASE("float (&tile)[R][C], float (*tile)[C] and Tiles& parameters of __device__ helpers are the shared memory passed") {
+        const std::vector<float> values = iota_floats(64);
+        tilelab::DeviceBuffer<float> data(values.size());
+        data.copy_from_host(values.data(), values.size());
+        const tilelab::cpu::EmulatorStats before = tilelab::cpu::stats();
+        REQUIRE(helper_tiles(data.data(), true) == cudaSuccess);
+        const tilelab::cpu::EmulatorStats after = tilelab::cpu::stats();
+        std::vector<float> got(values.size());
+        data.copy_to_host(got.data(), got.size());
+        for (int i = 0; i < 64; ++i) CHECK(got[i] == 2.0f * values[63 - i] + values[i]);
+        // Stores: tile and pair.first by the template, pair.second through Tiles&; the register array's are none.
+        CHECK(after.shared_writes - before.shared_writes == 192);
+        // Reads: tile through float (*)[32], pair.first through Tiles& and through the lambda, pair.second as float[].
+        CHECK(after.shared_reads - before.shared_reads == 256);
+    }
+
+    TEST_CASE("reports a race through a __device__ helper's array parameter, naming the shared element") {
+        const std::vector<float> values = iota_floats(64);
+        tilelab::DeviceBuffer<float> data(values.size());
+        data.copy_from_host(values.data(), values.size());
+        const cudaError_t code = helper_tiles(data.data(), false);
+        REQUIRE(code == cudaErrorTileLabSharedMemoryRace);
+        const std::string message = message_of(code);
+        CHECK(message.find("thread (32, 0, 0) wrote tile[1][0] after thread (31, 0, 0) read it") != std::string::npos);
+        CHECK(message.find("A barrier is missing between loading") != std::string::npos);
+    }
+
     TEST_CASE("reports threads waiting at different barriers, with the lines") {
         tilelab::DeviceBuffer<int> out(64);
         const cudaError_t code = split_barrier(out.data(), 64);
