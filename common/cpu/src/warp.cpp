@@ -135,6 +135,12 @@ void complete(std::vector<WarpLane>& lanes, std::size_t base, unsigned group) {
             case WarpOp::reduce_xor: c.result = static_cast<std::uint32_t>(all_xor); break;
             case WarpOp::matrix: c.result = 0; break;
         }
+        // A vote or a reduction hands each lane what the others hold, as a shuffle does: counted as one word read
+        // from another thread, so that an operand passed around the warp this way is not free (operand_probe.hpp).
+        const bool from_others = c.op != WarpOp::sync && c.op != WarpOp::matrix && c.op != WarpOp::shfl &&
+                                 c.op != WarpOp::shfl_up && c.op != WarpOp::shfl_down && c.op != WarpOp::shfl_xor &&
+                                 (group & ~(1u << lane)) != 0;
+        if (from_others && operand_probe_on) probe_lane_exchange();
         lanes[base + lane].released = true;
         lanes[base + lane].group = group;
     }

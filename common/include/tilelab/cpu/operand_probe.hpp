@@ -71,9 +71,9 @@ void probe_async_landing(const unsigned char* destination, unsigned char* data, 
                          std::uint64_t reads_at_issue, std::uint64_t issue_epoch) noexcept;
 /// A read of @p bytes of memory at @p address by the kernel (ignored unless it is shared memory).
 void probe_shared_read(const void* address, std::size_t bytes) noexcept;
-/// A word a warp shuffle brought from another lane: counted among the words read from shared memory (data passed
-/// between threads, as a tile's reads pass it, so that shuffles do not pass for reuse from registers), never as a
-/// word another thread stored there.
+/// A word a warp shuffle, vote or reduction (__ballot_sync, __reduce_or_sync, ...) brought from other lanes: counted
+/// among the words read from shared memory (data passed between threads, as a tile's reads pass it, so that these do
+/// not pass for reuse from registers), never as a word another thread stored there.
 void probe_lane_exchange() noexcept;
 /// A vector load of @p bytes into @p value from @p address (shared or global): counted, and replaced where asked.
 void probe_vector_load(const void* address, void* value, std::size_t bytes) noexcept;
