@@ -59,26 +59,48 @@ float round_to_tf32(float x) {
     return x;
 }
 
+// The power of two that Operands::tf32_steps moves index k of the inner dimension by: M's column k is scaled by its
+// inverse and N's row k by it, so that each product M(r, k) N(k, c) keeps its scale while the elements themselves
+// span most of float32's exponents (a conversion skipped only for large or small values is caught). Drawn from a
+// fixed seed: M's and N's draws, each from its own seed, must agree on it.
+std::vector<int> tf32_step_inner_exponents(int inner) {
+    std::mt19937_64 bits(derive_seed(0, "tf32 step exponents"));
+    std::uniform_int_distribution<int> exponent(-100, 100);
+    std::vector<int> exponents(static_cast<std::size_t>(inner));
+    for (int& e : exponents) e = exponent(bits);
+    return exponents;
+}
+
 // Draws @p matrix from @p seed as @p operands says (M when @p is_M, else N).
 void draw(HostMatrix& matrix, std::uint64_t seed, Operands operands, bool is_M) {
     if (operands == Operands::tf32_steps) {
         std::mt19937_64 bits(derive_seed(seed, "tf32 steps"));
+        // Each element: one float32 step below a TF32 value in [1, 2), times 2^(its row's or column's own exponent,
+        // -12 to 12, minus or plus its k's): scaling by a power of two keeps it one step below a TF32 value.
+        const int inner = is_M ? matrix.cols() : matrix.rows();
+        const std::vector<int> inner_exponent = tf32_step_inner_exponents(inner);
+        std::uniform_int_distribution<int> line_exponent(-12, 12);
+        std::vector<int> own(static_cast<std::size_t>(is_M ? matrix.rows() : matrix.cols()));
+        for (int& e : own) e = line_exponent(bits);
         for (int r = 0; r < matrix.rows(); ++r)
             for (int c = 0; c < matrix.cols(); ++c) {
                 const bool banded_out = is_M && c % tf32_step_band != r % tf32_step_band;
+                const int exponent = is_M ? own[static_cast<std::size_t>(r)] - inner_exponent[static_cast<std::size_t>(c)]
+                                          : own[static_cast<std::size_t>(c)] + inner_exponent[static_cast<std::size_t>(r)];
                 matrix.data()[static_cast<std::size_t>(r) * matrix.cols() + c] =
-                    banded_out ? 0.0f : below_tf32_step(bits());
+                    banded_out ? 0.0f : std::ldexp(below_tf32_step(bits()), exponent);
             }
         return;
     }
     fill_uniform(matrix, seed);
     if (operands == Operands::uniform) {
         // M's rows and N's columns: the lines a product element takes one each of, so that every element of P has
-        // its own mix of magnitudes.
+        // its own mix of magnitudes. From 2^-16 (a fixed-point or absolute grid loses the small ones) to 2^56 (a sum
+        // kept scaled up, or in a narrower range, overflows on the large ones: products reach 2^112).
         std::mt19937_64 draw_scale(derive_seed(seed, "magnitudes"));
         const int lines = is_M ? matrix.rows() : matrix.cols();
         std::vector<int> exponent(static_cast<std::size_t>(lines));
-        for (int& e : exponent) e = -static_cast<int>(draw_scale() % 17);
+        for (int& e : exponent) e = static_cast<int>(draw_scale() % 73) - 16;
         for (int r = 0; r < matrix.rows(); ++r)
             for (int c = 0; c < matrix.cols(); ++c) {
                 float& x = matrix.data()[static_cast<std::size_t>(r) * matrix.cols() + c];
@@ -116,7 +138,7 @@ bool same_values(const std::vector<float>& kept, const HostMatrix& matrix) {
 // The name of @p key's reference in a batch's ReferenceStore.
 std::string stored_name(const OperandsKey& key) {
     return "m" + std::to_string(key.m_seed) + "-n" + std::to_string(key.n_seed) + "-" + to_string(key.shape) + "-" +
-           std::to_string(static_cast<int>(key.operands)) + "-scaled";  // "-scaled": rows and columns scaled (draw())
+           std::to_string(static_cast<int>(key.operands)) + "-scaled56";  // rows and columns scaled, to 2^56 (draw())
 }
 
 // The float64 reference of M N (drawn as @p key says), with the tolerance's allowance for the lab's input
@@ -145,6 +167,10 @@ ReferenceProduct lab_reference(const LabUnderTest& lab, const HostMatrix& M, con
         std::transform(N.data(), N.data() + N.size(), rounded_N.data(), round_to_tf32);
         reference = reference_matmul(rounded_M, rounded_N);
         reference.input_precision = InputPrecision::fp32;
+        // M is banded: each element of P sums only the products at its row's k, one k in tf32_step_band, and a
+        // product of zero adds nothing and rounds nothing, so float32's bound is that of those terms. Counted over
+        // all of inner instead, a deep shape's allowance would grow past the truncation it is there to show.
+        reference.inner = (M.cols() + tf32_step_band - 1) / tf32_step_band;
         return reference;
     }
     if (keep && found != kept.end()) {
@@ -180,8 +206,9 @@ std::string tf32_step_hint(const Shape& shape, int row) {
            "or tilelab::to_tf32 with tilelab/mma.hpp) an element moves by that step, but left as loaded the tensor "
            "cores truncate it by a whole TF32 step; each element of P here sums a few products only (row " +
            std::to_string(row) + "'s come from k = " + ks + "), so one element of M's or N's fragments left "
-           "unconverted at any k shows: convert every element of every fragment at every step of k, in the first "
-           "phase, the later ones and a last partial one alike";
+           "unconverted at any k shows (their magnitudes run from 2^-112 to 2^112, so one skipped for large or small "
+           "values shows too): convert every element of every fragment at every step of k, in the first phase, the "
+           "later ones and a last partial one alike, whatever its value";
 }
 
 // What one launch in the lab's program gave back.

@@ -115,8 +115,12 @@ std::vector<Shape> input_range_shapes(const LabUnderTest& lab) {
 std::vector<Shape> tf32_step_shapes(const LabUnderTest& lab) {
     const int t = lab.tile();
     const int band = tf32_step_band;
-    if (lab.needs_tile_multiples) return {{std::max(t, band), 2 * band, t}};
-    return {{2 * band, 2 * band, band}, {band + 36, 2 * band + 5, 40}};
+    // The last shape is deep: few rows and columns, inner three times the large draw's deepest (4099 on a GPU), so
+    // that a conversion left out only past some k is seen up to there.
+    const int deep = 3 * 4096;
+    // Rows past the band's width still, so that every k is some row's.
+    if (lab.needs_tile_multiples) return {{std::max(t, band), 2 * band, t}, {std::max(t, band), deep, t}};
+    return {{2 * band, 2 * band, band}, {band + 36, 2 * band + 5, 40}, {band + 7, deep + 2 * band + 5, 17}};
 }
 
 }  // namespace tilelab::grader
