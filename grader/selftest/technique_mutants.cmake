@@ -126,6 +126,15 @@ _tilelab_add_technique_decoy(lab03-big-shape-bug 03_tiled_boundary fail "element
 # One stage, its copies waited for after 256 polls of a shared flag: reads, but of no copied data. Only reads of
 # words an asynchronous copy of the block landed count as computing while a copy is in flight.
 _tilelab_add_technique_decoy(lab08-spin-poll 08_warp_tiled fail "copies ran ahead" technique pipeline)
+# Round six: M's word read by one lane and handed to the warp by __reduce_or_sync, which the counts did not see (a
+# shuffle's word was counted, a vote's or a reduction's was not).
+_tilelab_add_technique_decoy(lab05-redux-launder 05_coarsened fail "reads shared memory [01][.][0-9]+x less per multiply-add" technique)
+# Wrong only on values or depths no check drew: TF32 conversion skipped for elements of 2^25 and more, or past k =
+# 4096 (the TF32 steps' elements now span 2^-112 to 2^112, and one of their shapes is 12,421 deep), and a sum kept
+# scaled by 2^64, which overflows on products the uniform draw now reaches (rows and columns scaled up to 2^56).
+_tilelab_add_technique_decoy(lab09-tf32-huge-skip 09_tensor_cores fail "one float32 step below a TF32 value" input-range)
+_tilelab_add_technique_decoy(lab10-tf32-k-range 10_mma_sync fail "one float32 step below a TF32 value" input-range)
+_tilelab_add_technique_decoy(lab02-scaled-overflow 02_tiled fail "elements wrong|wrong elements|are wrong" edges)
 
 # Lab 10: lab 09's wmma model under lab 10's launch: tensor cores, but not mma.sync, which is lab 10's lesson.
 if("cpu" IN_LIST TILELAB_BACKENDS)
