@@ -25,30 +25,22 @@ macro(_tilelab_default variable value)
   endif()
 endmacro()
 
-# A test that reports itself skipped on the CPU backend, saying why (the check needs a GPU), in its record. Its lab
-# and tile width are those of its name, <submission>.<lab>.tw<N>.cpu.<suite>.
-function(_tilelab_add_gpu_only_test name reason labels)
-  string(REGEX MATCH "[.](lab[0-9]+)[.]tw([0-9]+)[.]cpu[.][^.]+$" unused "${name}")
-  tilelab_gpu_only_command(command TEST ${name} LAB ${CMAKE_MATCH_1} TILE_WIDTH ${CMAKE_MATCH_2} REASON "${reason}")
-  add_test(NAME ${name} COMMAND ${command})
-  set_tests_properties(${name} PROPERTIES LABELS "${labels}" SKIP_RETURN_CODE 77)
-endfunction()
-
-# Its mirror: a test that reports itself skipped on the GPU backend because its evidence is the CPU backend's
-# emulator's (a technique check), <submission>.<lab>.tw<N>.<suite>; the CPU backend's test of it decides.
-# Graded on the GPU backend alone, the check has no CPU backend to decide it: it fails, saying so, rather than leave
-# the speed points to the gate alone (the technique check is what stops the gate's decoys).
-function(_tilelab_add_cpu_only_test name reason labels)
-  string(REGEX MATCH "[.](lab[0-9]+)[.]tw([0-9]+)[.][^.]+$" unused "${name}")
-  if("cpu" IN_LIST TILELAB_BACKENDS)
-    tilelab_gpu_only_command(command TEST ${name} LAB ${CMAKE_MATCH_1} TILE_WIDTH ${CMAKE_MATCH_2} REASON "${reason}"
-                             BACKEND gpu)
+# A test that reports itself skipped, saying why in its record: on the CPU backend, a check that needs a GPU; on the
+# GPU backend, one whose evidence is the CPU backend's emulator's (a technique check), which the CPU backend's test of
+# it decides. Graded on the GPU backend alone, such a check has no CPU backend to decide it: it fails, saying so,
+# rather than leave the speed points to the gate alone (the technique check is what stops the gate's decoys).
+function(_tilelab_add_skipped_test prefix check id tile_width backend reason labels)
+  set(record TEST ${prefix}.${check} LAB ${id} TILE_WIDTH ${tile_width})
+  if(backend STREQUAL "cpu")
+    tilelab_gpu_only_command(command ${record} REASON "${reason}")
+  elseif("cpu" IN_LIST TILELAB_BACKENDS)
+    tilelab_gpu_only_command(command ${record} REASON "${reason}" BACKEND gpu)
   else()
-    tilelab_missing_file_command(command TEST ${name} LAB ${CMAKE_MATCH_1} TILE_WIDTH ${CMAKE_MATCH_2} BACKEND gpu
+    tilelab_missing_file_command(command ${record} BACKEND gpu
       MESSAGE "not graded: this check needs the CPU backend (${reason}), and this kit was built with the GPU backend alone (TILELAB_BACKENDS=gpu); grade with both backends (Boost.Context installed) to earn these points")
   endif()
-  add_test(NAME ${name} COMMAND ${command})
-  set_tests_properties(${name} PROPERTIES LABELS "${labels}" SKIP_RETURN_CODE 77)
+  add_test(NAME ${prefix}.${check} COMMAND ${command})
+  set_tests_properties(${prefix}.${check} PROPERTIES LABELS "${labels}" SKIP_RETURN_CODE 77)
 endfunction()
 
 # <program> with the checker's own limits for a test: it stops the lab's program a little before CTest's TIMEOUT
@@ -68,15 +60,12 @@ function(_tilelab_lab_suites out_var lab tile_width backend skip)
   set(suites "")
   set(gate "")
   foreach(suite IN LISTS TILELAB_${lab}_SUITES)
-    set(is_gate OFF)
-    if(TILELAB_SUITE_${suite}_KIND STREQUAL "gate")
-      set(is_gate ON)
+    if(suite IN_LIST skip OR (suite IN_LIST TILELAB_GATE_SUITES AND NOT tile_width EQUAL TILELAB_PERF_TILE_WIDTH))
+      continue()
     endif()
-    if(NOT suite IN_LIST skip AND (NOT is_gate OR tile_width EQUAL TILELAB_PERF_TILE_WIDTH))
-      list(APPEND suites ${suite})
-      if(is_gate AND backend STREQUAL "gpu")
-        list(APPEND gate ${suite})
-      endif()
+    list(APPEND suites ${suite})
+    if(suite IN_LIST TILELAB_GATE_SUITES AND backend STREQUAL "gpu")
+      list(APPEND gate ${suite})
     endif()
   endforeach()
   set(${out_var} ${suites} PARENT_SCOPE)
@@ -87,27 +76,20 @@ endfunction()
 # (<target>_gate) raced against each rung's reference. With the labs as modules (_tilelab_runner_is_module), the rungs
 # are one part of their submission's series, one after another in one checker, as a lab's checks are, and each rung's
 # test shows its verdict.
-function(_tilelab_add_gate_tests prefix suites target labels backend)
+function(_tilelab_add_gate_tests prefix run suites target labels backend)
   string(REPLACE "$<TARGET_FILE:${target}>" "$<TARGET_FILE:${target}_gate>" program "${ARGN}")
   _tilelab_runner_is_module(module ${backend})
-  if(module AND program MATCHES "tilelab-checker")
-    set(series "")
-    set(series_timeout ${TILELAB_GPU_QUEUE_SECONDS})
-    foreach(suite IN LISTS suites)
-      math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * ${TILELAB_SUITE_${suite}_TIME_FACTOR}")
-      math(EXPR seconds "${timeout} * 9 / 10")
-      math(EXPR series_timeout "${series_timeout} + ${timeout}")
-      list(APPEND series --suite ${suite}:${seconds}:0:shared)
-    endforeach()
-    _tilelab_join_shared_run(checks ${prefix} checked OFF ${series_timeout} ${program}
-                             --verdict-file "${CMAKE_BINARY_DIR}/verdicts/${prefix}" ${series})
-    foreach(suite IN LISTS suites)
-      _tilelab_add_shown_check(${prefix} ${suite} "${labels};gpu;${suite}" gpu checked)
-    endforeach()
-    return()
-  endif()
+  set(series "")
+  set(series_timeout ${TILELAB_GPU_QUEUE_SECONDS})
   foreach(suite IN LISTS suites)
     math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * ${TILELAB_SUITE_${suite}_TIME_FACTOR}")
+    if(module AND program MATCHES "tilelab-checker")
+      math(EXPR seconds "${timeout} * 9 / 10")
+      math(EXPR series_timeout "${series_timeout} + ${timeout}")
+      list(APPEND series --suite ${suite}:${seconds})
+      _tilelab_add_shown_check(${prefix} ${suite} "${labels};gpu;${suite}" gpu checked)
+      continue()
+    endif()
     _tilelab_checker_limits(command ${timeout} ${prefix}.${suite} ${program})
     add_test(NAME ${prefix}.${suite} COMMAND ${command} --test-suite=${suite})
     # The checker's own limit leaves out any wait for its turn on the GPU in a batch; CTest's allows for it.
@@ -120,6 +102,10 @@ function(_tilelab_add_gate_tests prefix suites target labels backend)
       set_tests_properties(${prefix}.${suite} PROPERTIES RUN_SERIAL TRUE)
     endif()
   endforeach()
+  if(series)
+    _tilelab_join_shared_run(${run}.checks ${prefix} checked OFF ${series_timeout} ${program}
+                             --verdict-file "${CMAKE_BINARY_DIR}/verdicts/${prefix}" ${series})
+  endif()
 endfunction()
 
 # The test <prefix>.<suite> of a check that another test runs: it shows what that run of it printed, and its
@@ -133,10 +119,12 @@ endfunction()
 
 # The lab's checks at a tile width as one series, the test <prefix>.checks: one checker and one lab's program (one
 # CUDA context, which a GPU creates one at a time) for all of them, each check with its own limit, output and
-# verdict, which the check's own test <prefix>.<suite> shows. Checks that measure the GPU come last in the series:
-# they hold it alone from their start to the series' end (in a batch, other submissions' checks share the GPU). The
-# performance gate's rungs are tests of their own; on the CPU backend, a check that needs a GPU reports itself skipped.
-function(_tilelab_add_checks prefix target tile_width backend labels suites)
+# verdict, which the check's own test <prefix>.<suite> shows. The checker derives the rest of a check's policy (its
+# requests' limits, whether it holds the GPU alone) from the registry (grader/src/suite_series.hpp). Checks that
+# measure the GPU come last in the series: they hold it alone from their start to the series' end (in a batch,
+# other submissions' checks share the GPU). The performance gate's rungs are tests of their own; a check that needs
+# the other backend reports itself skipped.
+function(_tilelab_add_checks prefix run id target tile_width backend labels suites)
   set(gate_suites "")
   set(series "")
   set(measuring_series "")
@@ -147,45 +135,25 @@ function(_tilelab_add_checks prefix target tile_width backend labels suites)
     if(TILELAB_SUITE_${suite}_ONE_TILE_WIDTH AND NOT tile_width EQUAL TILELAB_PERF_TILE_WIDTH)
       # Lab 04's host code is the same at every tile width: its measuring checks run at one, as the gate does.
     elseif(backend STREQUAL "cpu" AND NOT TILELAB_SUITE_${suite}_GPU_ONLY STREQUAL "")
-      _tilelab_add_gpu_only_test(${prefix}.${suite} "${TILELAB_SUITE_${suite}_GPU_ONLY}" "${labels};cpu;${suite}")
+      _tilelab_add_skipped_test(${prefix} ${suite} ${id} ${tile_width} cpu "${TILELAB_SUITE_${suite}_GPU_ONLY}"
+                                "${labels};cpu;${suite}")
     elseif(backend STREQUAL "gpu" AND NOT TILELAB_SUITE_${suite}_CPU_ONLY STREQUAL "")
-      _tilelab_add_cpu_only_test(${prefix}.${suite} "${TILELAB_SUITE_${suite}_CPU_ONLY}" "${labels};gpu;${suite}")
+      _tilelab_add_skipped_test(${prefix} ${suite} ${id} ${tile_width} gpu "${TILELAB_SUITE_${suite}_CPU_ONLY}"
+                                "${labels};gpu;${suite}")
     elseif(TILELAB_SUITE_${suite}_KIND STREQUAL "gate")
       list(APPEND gate_suites ${suite})
     else()
-      set(request_limit 0)
-      set(request_cpu_limit 0)
-      _tilelab_request_limit(backend_request_limit ${backend})
-      if(TILELAB_SUITE_${suite}_KIND MATCHES "^(correctness|structure)$")
-        # Each multiply answers in well under a second on either backend: a kernel that never ends is stopped
-        # after this long rather than at the check's limit (and, in a batch, does not hold the GPU that long).
-        set(request_limit ${backend_request_limit})
-        set(request_cpu_limit ${TILELAB_REQUEST_CPU_LIMIT})
-      elseif(TILELAB_SUITE_${suite}_KIND STREQUAL "timing")
-        # Lab 04's host code times a few multiplies: seconds. Host code that never returns held the GPU for the
-        # check's whole limit, and in a batch a gate waiting for it kept every other request out
-        # (docs/benchmarks.md#class_two_gpus).
-        math(EXPR request_limit "${backend_request_limit} * ${TILELAB_SUITE_${suite}_TIME_FACTOR}")
-        math(EXPR request_cpu_limit "${TILELAB_REQUEST_CPU_LIMIT} * ${TILELAB_SUITE_${suite}_TIME_FACTOR}")
-      endif()
-      # On the CPU backend a request is also stopped by the CPU time it used (the emulated kernel's work), which a
-      # busy machine does not stretch: a kernel that never ends costs seconds a check there, not the wall-clock
-      # limit that a busy 2-core machine needs (docs/benchmarks.md#class_hung_kernel).
-      set(shared_limits ${request_limit}:shared)
-      if(backend STREQUAL "cpu" AND request_cpu_limit GREATER 0)
-        string(APPEND shared_limits :${request_cpu_limit})
-      endif()
       if(backend STREQUAL "gpu" AND TILELAB_SUITE_${suite}_MEASURES_GPU)
-        list(APPEND measuring_series --suite ${suite}:${seconds}:${request_limit}:exclusive)
+        list(APPEND measuring_series --suite ${suite}:${seconds})
       else()
-        list(APPEND series --suite ${suite}:${seconds}:${shared_limits})
+        list(APPEND series --suite ${suite}:${seconds})
       endif()
       math(EXPR series_timeout "${series_timeout} + ${timeout}")
       _tilelab_add_shown_check(${prefix} ${suite} "${labels};${backend};${suite}" ${backend} checked)
     endif()
   endforeach()
   if(gate_suites)
-    _tilelab_add_gate_tests(${prefix} "${gate_suites}" ${target} "${labels}" ${backend} ${ARGN})
+    _tilelab_add_gate_tests(${prefix} ${run} "${gate_suites}" ${target} "${labels}" ${backend} ${ARGN})
   endif()
   if(series STREQUAL "" AND measuring_series STREQUAL "")
     return()
@@ -200,7 +168,7 @@ function(_tilelab_add_checks prefix target tile_width backend labels suites)
     if(NOT measuring_series STREQUAL "")
       set(last ON)
     endif()
-    _tilelab_join_shared_run(checks ${prefix} checked ${last} ${series_timeout} ${command})
+    _tilelab_join_shared_run(${run}.checks ${prefix} checked ${last} ${series_timeout} ${command})
     return()
   endif()
   add_test(NAME ${prefix}.checks COMMAND ${command})
@@ -215,39 +183,38 @@ function(_tilelab_add_checks prefix target tile_width backend labels suites)
 endfunction()
 
 # A lab's part in a run that serves every lab of its submission at its tile width (TILELAB_RUNNER_MODULES): one test,
-# <submission>.tw<N>.<kind>, runs the parts one after another in one checker (--then), with one runner host that loads
-# each lab's module: one CUDA context for all, where each part would start one (_tilelab_add_runner). Kind "checks":
-# each lab's series and its performance gate, labs with measuring checks last (those checks hold the GPU alone until
-# their lab's series ends); kind <tool>: each lab's compute-sanitizer run, all in one run of the tool while each passes
-# (the checker's run_sanitizer_labs). Each check keeps its own test, which shows it once the run has set up
-# <prefix>.<fixture>; a lab whose build failed is left out by the checker (--built-record) and its checks' tests by
-# CTest (the lab's .built fixture). @p timeout: the part's CTest limit, its wait for the GPU included.
-function(_tilelab_join_shared_run kind prefix fixture last timeout checker)
-  string(REGEX MATCH "^(.+)[.]lab[0-9]+[.](tw[0-9]+)$" unused "${prefix}")
-  set(run "${CMAKE_MATCH_1}.${CMAKE_MATCH_2}.${kind}")
+# @p run (<submission>.tw<N>.<kind>), runs the parts one after another in one checker (--then), with one runner host
+# that loads each lab's module: one CUDA context for all, where each part would start one (_tilelab_add_runner). Kind
+# "checks": each lab's series and its performance gate, labs with measuring checks last (those checks hold the GPU
+# alone until their lab's series ends); kind <tool>: each lab's compute-sanitizer run, all in one run of the tool
+# while each passes (the checker's run_sanitizer_labs). Each check keeps its own test, which shows it once the run has
+# set up <prefix>.<fixture>; a lab whose build failed is left out by the checker (--built-record) and its checks'
+# tests by CTest (the lab's .built fixture). @p timeout: the part's CTest limit, its wait for the GPU included.
+function(_tilelab_join_shared_run run prefix fixture last timeout checker)
   get_property(part GLOBAL PROPERTY TILELAB_SHARED_RUN_PARTS)  # parts so far, in every run
   math(EXPR part "${part} + 1")
   set_property(GLOBAL PROPERTY TILELAB_SHARED_RUN_PARTS ${part})
   set_property(GLOBAL PROPERTY TILELAB_SHARED_RUN_PART_${part} ${prefix} ${prefix}.${fixture}
                ${ARGN} --built-record "${CMAKE_BINARY_DIR}/verdicts/${prefix}.build.json")
-  set(list TILELAB_SHARED_RUN_FIRST_${run})
+  set(order FIRST)
   if(last)
-    set(list TILELAB_SHARED_RUN_LAST_${run})
+    set(order LAST)
   endif()
-  set_property(GLOBAL APPEND PROPERTY ${list} ${part})
+  set_property(GLOBAL APPEND PROPERTY TILELAB_SHARED_RUN_${order}_${run} ${part})
   get_property(all GLOBAL PROPERTY TILELAB_SHARED_RUNS)
   if(NOT run IN_LIST all)
     set_property(GLOBAL APPEND PROPERTY TILELAB_SHARED_RUNS ${run})
     set_property(GLOBAL PROPERTY TILELAB_SHARED_RUN_CHECKER_${run} "${checker}")
     set_property(GLOBAL PROPERTY TILELAB_SHARED_RUN_TIMEOUT_${run} ${TILELAB_GPU_QUEUE_SECONDS})
   endif()
-  get_property(seconds GLOBAL PROPERTY TILELAB_SHARED_RUN_TIMEOUT_${run})
-  math(EXPR seconds "${seconds} + ${timeout} - ${TILELAB_GPU_QUEUE_SECONDS}")
-  if(NOT kind STREQUAL "checks")
-    # One run, then the labs again in smaller runs after a failure: the checker's run_sanitizer_group runs each lab
-    # three times at most.
-    math(EXPR seconds "${seconds} + 2 * (${timeout} - ${TILELAB_GPU_QUEUE_SECONDS})")
+  # compute-sanitizer's run is one run, then the labs again in smaller runs after a failure: the checker's
+  # run_sanitizer_group runs each lab three times at most.
+  set(runs 3)
+  if(run MATCHES "[.]checks$")
+    set(runs 1)
   endif()
+  get_property(seconds GLOBAL PROPERTY TILELAB_SHARED_RUN_TIMEOUT_${run})
+  math(EXPR seconds "${seconds} + ${runs} * (${timeout} - ${TILELAB_GPU_QUEUE_SECONDS})")
   set_property(GLOBAL PROPERTY TILELAB_SHARED_RUN_TIMEOUT_${run} ${seconds})
   if(NOT all)  # the tests, once every lab of the directory has joined its runs
     cmake_language(DEFER CALL _tilelab_add_shared_run_tests)
@@ -292,39 +259,23 @@ function(_tilelab_add_shared_run_tests)
   endforeach()
 endfunction()
 
-# The seconds one request of a correctness check may take on @p backend. The CPU backend emulates every thread of a
-# multiply (seconds for the largest on a busy 2-core machine); a GPU answers the largest (1024^3) in milliseconds:
-# 1.03 s at most, a whole check's requests, with 16 submissions sharing an H200. A kernel that never ends holds the
-# GPU until this limit, and every gate of a batch waits for it meanwhile: at 20 s, one such submission kept a class
-# of 64 from finishing any submission for three minutes (docs/benchmarks.md#class_hung_kernel).
-function(_tilelab_request_limit out_var backend)
-  if(backend STREQUAL "gpu")
-    set(${out_var} ${TILELAB_GPU_REQUEST_LIMIT} PARENT_SCOPE)
-  else()
-    set(${out_var} ${TILELAB_REQUEST_LIMIT} PARENT_SCOPE)
-  endif()
-endfunction()
-
 # <program> (with its limits) running the sanitized suite (eight shapes with partial tiles, see shapes.hpp) with
-# the lab's runner under compute-sanitizer's @p tool. Each request of those small shapes answers within seconds
-# even under racecheck: a kernel that never ends is stopped at three times a GPU correctness check's request limit,
-# not at the run's limit (minutes, while it shares the GPU that a gate waits to have alone).
+# the lab's runner under compute-sanitizer's @p tool; the checker limits each request (checker_options.cpp).
 function(_tilelab_sanitizer_command out_var tool)
-  _tilelab_request_limit(request_limit gpu)
-  math(EXPR request_limit "${request_limit} * 3")
   set(${out_var} ${ARGN} --sanitizer "${TILELAB_COMPUTE_SANITIZER}" --sanitizer-tool ${tool} --test-suite=sanitized
-      --request-limit ${request_limit} PARENT_SCOPE)
+      PARENT_SCOPE)
 endfunction()
 
 # compute-sanitizer's runs of a lab, <prefix>.<tool>, at TILELAB_SANITIZER_TILE_WIDTH: on the GPU where
 # compute-sanitizer was found; on the CPU backend, tests that report themselves skipped.
-function(_tilelab_add_sanitizer_tests prefix lab tile_width backend labels)
+function(_tilelab_add_sanitizer_tests prefix run lab tile_width backend labels)
   if(NOT tile_width EQUAL TILELAB_SANITIZER_TILE_WIDTH)
     return()
   endif()
   foreach(tool IN LISTS TILELAB_${lab}_SANITIZER_TOOLS)
     if(backend STREQUAL "cpu")
-      _tilelab_add_gpu_only_test(${prefix}.${tool} "${TILELAB_SANITIZER_GPU_ONLY}" "${labels};cpu;sanitizer;${tool}")
+      _tilelab_add_skipped_test(${prefix} ${tool} ${TILELAB_${lab}_ID} ${tile_width} cpu "${TILELAB_SANITIZER_GPU_ONLY}"
+                                "${labels};cpu;sanitizer;${tool}")
     elseif(TILELAB_COMPUTE_SANITIZER)
       math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * 5")
       _tilelab_checker_limits(command ${timeout} ${prefix}.${tool} ${ARGN})
@@ -332,7 +283,7 @@ function(_tilelab_add_sanitizer_tests prefix lab tile_width backend labels)
       math(EXPR timeout "${timeout} + ${TILELAB_GPU_QUEUE_SECONDS}")
       _tilelab_runner_is_module(module ${backend})
       if(module AND command MATCHES "tilelab-checker")
-        _tilelab_join_shared_run(${tool} ${prefix} ${tool}-ran OFF ${timeout} ${command})
+        _tilelab_join_shared_run(${run}.${tool} ${prefix} ${tool}-ran OFF ${timeout} ${command})
         _tilelab_add_shown_check(${prefix} ${tool} "${labels};gpu;sanitizer;${tool}" gpu ${tool}-ran)
         continue()
       endif()
@@ -378,8 +329,10 @@ function(tilelab_add_lab)
   set_tests_properties(${prefix}.build PROPERTIES LABELS "${labels};${backend};build" TIMEOUT 300
                        RESOURCE_LOCK tilelab_build_tree FIXTURES_SETUP ${prefix}.built)
   if(arg_EXPECT STREQUAL "pass")
-    _tilelab_add_checks(${prefix} ${target} ${arg_TILE_WIDTH} ${backend} "${labels}" "${suites}" ${program})
-    _tilelab_add_sanitizer_tests(${prefix} ${arg_LAB} ${arg_TILE_WIDTH} ${backend} "${labels}" ${program})
+    # A shared run's name (_tilelab_join_shared_run), with its kind after it.
+    set(run ${arg_SUBMISSION}.tw${arg_TILE_WIDTH})
+    _tilelab_add_checks(${prefix} ${run} ${id} ${target} ${arg_TILE_WIDTH} ${backend} "${labels}" "${suites}" ${program})
+    _tilelab_add_sanitizer_tests(${prefix} ${run} ${arg_LAB} ${arg_TILE_WIDTH} ${backend} "${labels}" ${program})
     return()
   endif()
   _tilelab_add_expectation(${prefix} ${arg_EXPECT} "${arg_MATCH}" "${arg_TABLE_MATCH}" "${arg_TIMEOUT}" ${target}

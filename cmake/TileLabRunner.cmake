@@ -169,12 +169,10 @@ endfunction()
 # kernel ask for before calling CUDA's own: nvcc's <<< >>> (__cudaGetKernel and __cudaLaunchKernel from CUDA 13,
 # cudaLaunchKernel before), cudaLaunchKernel and cudaLaunchKernelEx (cudaLaunchKernelExC), per-thread-stream forms too.
 function(_tilelab_wrap_launches target)
-  set(options "")
-  foreach(name cudaLaunchKernel cudaLaunchKernel_ptsz cudaLaunchKernelExC cudaLaunchKernelExC_ptsz __cudaGetKernel
-               __cudaLaunchKernel __cudaLaunchKernel_ptsz)
-    list(APPEND options "LINKER:--wrap=${name}")
-  endforeach()
-  target_link_options(${target} PRIVATE ${options})
+  set(names cudaLaunchKernel cudaLaunchKernel_ptsz cudaLaunchKernelExC cudaLaunchKernelExC_ptsz __cudaGetKernel
+            __cudaLaunchKernel __cudaLaunchKernel_ptsz)
+  list(TRANSFORM names PREPEND "LINKER:--wrap=")
+  target_link_options(${target} PRIVATE ${names})
 endfunction()
 
 # The runner <target>: the lab's files alone (<target>_lab, so the build check can see what they define), compiled

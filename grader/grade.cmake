@@ -79,9 +79,9 @@ if(VERBOSE)
 endif()
 # The rest is the kit's program tilelab-grade (its steps: grader/grade/main.cpp).
 execute_process(COMMAND "${kit}/grader/tilelab-grade" --root "${root}" --build "${build}" --kit "${kit}" ${against_kit}
-                        --jobs "${JOBS}" --cmake "${CMAKE_COMMAND}" --ctest "${CMAKE_CTEST_COMMAND}" --results "${RESULTS}"
-                        --summary "${SUMMARY}" --gpu-queue-seconds "${GPU_QUEUE_SECONDS}" --submission "${SUBMISSION}"
-                        --labs "${LABS}" --started ${started} ${verbose} ${configure} RESULT_VARIABLE graded)
+                        --jobs "${JOBS}" --cmake "${CMAKE_COMMAND}" --results "${RESULTS}" --summary "${SUMMARY}"
+                        --gpu-queue-seconds "${GPU_QUEUE_SECONDS}" --submission "${SUBMISSION}" --labs "${LABS}"
+                        --started ${started} ${verbose} ${configure} RESULT_VARIABLE graded)
 if(NOT graded EQUAL 0)  # a grade, whatever its points, is 0 (the platforms read results.json and summary.json)
   set(reason "tilelab-grade did not start: ${graded}")
   if(EXISTS "${build}/no-grade.txt")

@@ -110,11 +110,10 @@ void grade_entry(const Grading& grading, const std::string& entry) {
         const fs::path kit = grading.out / "kit";
         const pid_t grade = start(Command{{(kit / "grader" / "tilelab-grade").string(), "--root", grading.root.string(),
                                            "--build", build.string(), "--kit", kit.string(), "--against-kit",
-                                           "--jobs", std::to_string(grading.jobs), "--cmake", "cmake", "--ctest",
-                                           "ctest", "--results", (report / "results.json").string(), "--summary",
+                                           "--jobs", std::to_string(grading.jobs), "--results",
+                                           (report / "results.json").string(), "--summary",
                                            (report / "summary.json").string(), "--submission", dir->string(),
-                                           "--labs", labs ? labs : "", "--started", std::to_string(now_seconds()),
-                                           "--verbose"},
+                                           "--labs", labs ? labs : "", "--verbose"},
                                           {}, report / "report.txt", true});
         const Ending ending = grade < 0 ? Ending{1, false} : wait_for(grade, grading.limit, true);
         if (ending.timed_out || ending.status == 137) {

@@ -5,12 +5,13 @@
 // lists the tests, checks the seal and has tilelab-report print the grade and write results.json and summary.json.
 // A program of the kit, started before any lab's program runs: what those programs write to the kit cannot change
 // this one while it runs.
-//   tilelab-grade --root <kit sources> --build <build> --kit <kit build> [--against-kit] --jobs <n>
-//                 --cmake <cmake> --ctest <ctest> --labs <assignment> --started <epoch s>
+//   tilelab-grade --root <kit sources> --build <build> --kit <kit build> [--against-kit] [--cmake <cmake>]
+//                 [--ctest <ctest>] [--labs <assignment>] [--started <epoch s>]
 //                 [--submission <labs, solutions or a folder>] [--jobs <n>] [--results <results.json>]
 //                 [--summary <summary.json>] [--gpu-queue-seconds <s>] [--configure-arg <arg>]... [--verbose]
 //   tilelab-grade --build-kit <build> --cmake <cmake> [--verbose]
-// An option left out or given empty takes its default: labs, 4, <build>/results.json, <build>/summary.json, 900 s.
+// An option left out or given empty takes its default: cmake (the PATH's), the ctest beside it, every lab, now,
+// labs, 4, <build>/results.json, <build>/summary.json, 900 s.
 // Without --against-kit, the build is the kit's own, configured again with the --configure-arg arguments
 // (grade.cmake's), and configured back to every lab once graded, so that an assignment lasts for the one grading
 // (`ctest --preset grade -L lab03` after `-DLABS=02` finds lab 03's tests).
@@ -60,8 +61,9 @@ struct Options {
 
 /// The command line's options; throws on one it does not know or a required one missing.
 Options parse(int argc, char** argv) {
-    static const char* const required[] = {"--root", "--build", "--kit", "--cmake", "--ctest", "--labs", "--started"};
-    static const char* const optional[] = {"--submission", "--jobs", "--results", "--summary", "--gpu-queue-seconds"};
+    static const char* const required[] = {"--root", "--build", "--kit"};
+    static const char* const optional[] = {"--cmake", "--ctest", "--labs", "--started", "--submission", "--jobs",
+                                           "--results", "--summary", "--gpu-queue-seconds"};
     Options parsed;
     std::map<std::string, std::string>& options = parsed.values;
     for (int i = 1; i < argc; ++i) {
@@ -79,6 +81,12 @@ Options parse(int argc, char** argv) {
     }
     for (const char* k : required)
         if (options.count(k) == 0) throw std::runtime_error(std::string("missing ") + k);
+    // The machines' callers give none of these: the CMake on the PATH and the CTest beside it, every lab, a grading
+    // started now.
+    if (options["--cmake"].empty()) options["--cmake"] = "cmake";
+    const fs::path cmake_dir = fs::path(options["--cmake"]).parent_path();
+    if (options["--ctest"].empty()) options["--ctest"] = cmake_dir.empty() ? "ctest" : (cmake_dir / "ctest").string();
+    if (options["--started"].empty()) options["--started"] = std::to_string(now_seconds());
     return parsed;
 }
 
@@ -157,7 +165,7 @@ Configured configure(const Options& options, const fs::path& build) {
     const std::map<std::string, std::string>& o = options.values;
     const fs::path root = o.at("--root"), kit = o.at("--kit");
     const auto registry = tilelab::report::load_registry((root / "grader" / "labs.json").string());
-    const auto labs = tilelab::report::select_labs(registry, tilelab::report::split_list(o.at("--labs")));
+    const auto labs = tilelab::report::select_labs(registry, tilelab::report::split_list(options.get("--labs", "")));
     const std::string submission = options.get("--submission", "labs");
     close_solutions(root, submission);
     fs::path source = submission;
@@ -202,7 +210,7 @@ void configure_back(const Options& options, const fs::path& build, const std::st
     const std::map<std::string, std::string>& o = options.values;
     if (o.count("--against-kit")) return;
     const auto registry = tilelab::report::load_registry((fs::path(o.at("--root")) / "grader" / "labs.json").string());
-    if (tilelab::report::select_labs(registry, tilelab::report::split_list(o.at("--labs"))).size() ==
+    if (tilelab::report::select_labs(registry, tilelab::report::split_list(options.get("--labs", ""))).size() ==
         registry.lab_ids.size())
         return;
     std::vector<std::string> command{o.at("--cmake")};

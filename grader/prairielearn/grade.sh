@@ -18,8 +18,8 @@ fi
 # being there (a grade with failed checks exits 0 too), not the status.
 # The kit's program itself, as grade.cmake calls it against a built kit (grader/grade/main.cpp).
 timeout -k 5 "$limit" "$kit/grader/tilelab-grade" --root "$source" --build "$work/build" --kit "$kit" --against-kit \
-  --cmake cmake --ctest ctest --submission "$root/student" --labs "${TILELAB_LABS:-}" --started "$(date +%s)" --verbose \
-  --results "$work/gradescope.json" --summary "$work/summary.json" >"$work/log.txt" 2>&1
+  --submission "$root/student" --labs "${TILELAB_LABS:-}" --verbose --results "$work/gradescope.json" \
+  --summary "$work/summary.json" >"$work/log.txt" 2>&1
 status=$?
 # Stopped at the time limit: the checks' records written by then, as tests that earn nothing (a check that had not
 # finished says so), so that the student sees which check never ended.

@@ -19,6 +19,17 @@ const LabEntry* find_lab(std::string_view id) {
     return nullptr;
 }
 
+const SuiteEntry* find_suite(std::string_view name) {
+    static const std::vector<SuiteEntry> suites{
+#define TILELAB_SUITE_ENTRY(...) SuiteEntry __VA_ARGS__,
+#include <tilelab/lab_table.inc>
+#undef TILELAB_SUITE_ENTRY
+    };
+    for (const SuiteEntry& suite : suites)
+        if (name == suite.name) return &suite;
+    return nullptr;
+}
+
 std::string lab_ids() {
     std::string ids;
     for (const LabEntry& lab : all_labs()) ids += (ids.empty() ? "" : ", ") + std::string(lab.id);

@@ -94,6 +94,18 @@ struct LabEntry {
     bool has_own_configuration() const noexcept { return configuration.block_tile > 0; }
 };
 
+/// One suite of the registry's "suites" (a check's doctest suite), as the checker derives a check's request limits
+/// from it (suite_series.hpp).
+struct SuiteEntry {
+    const char* name;   ///< "tiny", "timing-clock".
+    const char* kind;   ///< "correctness", "structure", "timing", "gate", "sanitizer" or "build".
+    int time_factor;    ///< Its limit in TILELAB_TEST_TIMEOUTs (1 unless the registry says more).
+    bool measures_gpu;  ///< It measures the GPU ("measures_gpu"): on the GPU, it holds it alone.
+};
+
+/// The suite called @p name, or nullptr when the registry has none.
+const SuiteEntry* find_suite(std::string_view name);
+
 /// Every lab of the registry, in its order.
 const std::vector<LabEntry>& all_labs();
 

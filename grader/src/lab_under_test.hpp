@@ -63,7 +63,9 @@ struct CheckerOptions {
     double time_limit_seconds = 3600;          ///< --time-limit: the deadline's distance from the check's start.
     std::string verdict_file;                  ///< Where the checker writes its verdict for grade.cmake; may be empty.
     std::string sanitizer_tool;                ///< compute-sanitizer's tool the runner runs under; empty for none.
-    double request_limit_seconds = 0;          ///< Limit of each request to the runner (0: none), --request-limit.
+    /// Limit of each request to the runner (0: none), --request-limit; under compute-sanitizer three times the
+    /// backend's own (suite_series.hpp) where none is given.
+    double request_limit_seconds = 0;
     double request_cpu_limit_seconds = 0;      ///< CPU time each request may use in the runner (0: no limit),
                                                ///< --request-cpu-limit (the CPU backend's checks).
     bool exclusive_gpu = false;                ///< The check measures the GPU: it holds it alone (gpu_lease.hpp).
@@ -76,7 +78,9 @@ inline constexpr int sanitizer_error_status = 86;
 
 /// Reads and removes the checker's own options (--lab, --tile-width, --runner, --module, --built-record,
 /// --time-limit, --verdict-file, --sanitizer PATH with --sanitizer-tool TOOL, --exclusive-gpu, --request-limit
-/// SECONDS, --suite ...) from argv; throws std::invalid_argument with a message when one is missing or wrong.
+/// SECONDS, --request-cpu-limit SECONDS, --suite <name>:<seconds> ...) from argv; a request limit given replaces
+/// each --suite check's own (the self-test's short ones). Throws std::invalid_argument with a message when an option
+/// is missing or wrong.
 CheckerOptions parse_checker_options(int& argc, char** argv);
 
 /// The options this process was started with (set once by main).

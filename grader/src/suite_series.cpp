@@ -1,6 +1,7 @@
 #include "suite_series.hpp"
 
 #include "check_record.hpp"
+#include "lab_registry.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -8,7 +9,6 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <stdexcept>
 
 #include <fcntl.h>
@@ -19,22 +19,29 @@ namespace tilelab::grader {
 /// Exit code that CTest's SKIP_RETURN_CODE turns into "skipped".
 constexpr int exit_skipped = 77;
 
-SeriesSuite parse_series_suite(const std::string& text) {
-    std::istringstream in(text);
-    std::string name, seconds, request_limit, use, request_cpu_limit;
-    if (!std::getline(in, name, ':') || !std::getline(in, seconds, ':') || !std::getline(in, request_limit, ':') ||
-        !std::getline(in, use, ':') || name.empty() || (use != "shared" && use != "exclusive"))
-        throw std::invalid_argument("--suite " + text +
-                                    ": give <suite>:<seconds>:<request limit>:<shared|exclusive>[:<request CPU limit>]");
-    std::getline(in, request_cpu_limit);
-    SeriesSuite suite;
-    suite.name = name;
-    suite.seconds = std::strtod(seconds.c_str(), nullptr);
-    suite.request_limit_seconds = std::strtod(request_limit.c_str(), nullptr);
-    suite.request_cpu_limit_seconds = std::strtod(request_cpu_limit.c_str(), nullptr);
-    suite.exclusive_gpu = use == "exclusive";
-    if (suite.seconds <= 0) throw std::invalid_argument("--suite " + text + ": the limit must be positive");
+RequestLimits build_request_limits() {
+    return {TILELAB_REQUEST_LIMITS};  // seconds, CPU-seconds, gpu: the build's (grader/CMakeLists.txt)
+}
+
+SeriesSuite series_suite(const std::string& name, double seconds, const RequestLimits& limits) {
+    const SuiteEntry* entry = find_suite(name);
+    if (entry == nullptr) throw std::invalid_argument("--suite " + name + ": no suite of that name in the registry");
+    SeriesSuite suite{name, seconds};
+    const std::string kind = entry->kind;
+    const double factor = kind == "timing" ? entry->time_factor : kind == "correctness" || kind == "structure" ? 1 : 0;
+    suite.request_limit_seconds = limits.seconds * factor;
+    suite.request_cpu_limit_seconds = limits.cpu_seconds * factor;
+    suite.exclusive_gpu = limits.gpu && entry->measures_gpu && kind != "gate";
     return suite;
+}
+
+SeriesSuite parse_series_suite(const std::string& text) {
+    const std::size_t colon = text.find(':');
+    if (colon == 0 || colon == std::string::npos)
+        throw std::invalid_argument("--suite " + text + ": give <suite>:<seconds>");
+    const double seconds = std::strtod(text.c_str() + colon + 1, nullptr);
+    if (seconds <= 0) throw std::invalid_argument("--suite " + text + ": the limit must be positive");
+    return series_suite(text.substr(0, colon), seconds, build_request_limits());
 }
 
 SeriesSuite limits_after_time_out(SeriesSuite suite, bool earlier_ran_out) {

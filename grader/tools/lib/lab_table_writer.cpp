@@ -226,9 +226,20 @@ std::string lab_table_text(const std::string& registry_json, const std::string& 
         if (!kernel.empty())
             kernels += "TILELAB_KERNEL_LAB(" + r.id + ", " + launcher + ", " + kernel + ", " + needs_tile_multiples + ")\n";
     }
+    // The suites, whose kind, time factor and use of the GPU give each check's request limits (suite_series.hpp).
+    std::string suites;
+    if (registry.contains("suites") && registry["suites"].is_object())
+        for (const auto& [name, suite] : registry["suites"].items()) {
+            const json& factor = suite.value("time_factor", json(1));
+            if (!factor.is_number_integer() || factor.get<int>() < 1)
+                throw std::runtime_error(source + ": suite " + name + "'s time_factor is a whole number from 1, not " +
+                                         factor.dump());
+            suites += "TILELAB_SUITE_ENTRY({" + literal(name) + ", " + literal(suite.value("kind", "")) + ", " +
+                      factor.dump() + ", " + (suite.value("measures_gpu", false) ? "true" : "false") + "})\n";
+        }
     return "// Generated from " + source + " by grader/tools/tilelab_lab_table.cpp at build time: edit the registry, "
            "not this.\n#ifdef TILELAB_LAB_ENTRY\n" + entries + "#endif\n#ifdef TILELAB_KERNEL_LAB\n" + kernels +
-           "#endif\n";
+           "#endif\n#ifdef TILELAB_SUITE_ENTRY\n" + suites + "#endif\n";
 }
 
 }  // namespace tilelab::grader
