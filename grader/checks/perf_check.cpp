@@ -40,6 +40,7 @@
 #include "lab_runner.hpp"
 #include "lab_under_test.hpp"
 #include "launch_audit.hpp"
+#include "shapes.hpp"
 
 #include <tilelab/compare.hpp>
 #include <tilelab/gate_data.hpp>
@@ -326,9 +327,7 @@ void record_gate_measures(const RungUnderTest& under, const GpuIdentity& gpu, co
 
 // The gate's size and repeats, the same for the gate and for a calibration measured ahead of it.
 RaceSetting gate_setting() {
-    // 2048³: the smallest size tried at which every gate kernel's verdict held 20 of 20 on the H100 and the H200
-    // (docs/benchmarks.md#gate_2048); a race there costs a third of 4096³'s GPU time.
-    return {static_cast<int>(env_number("TILELAB_PERF_SIZE", 2048)),
+    return {performance_gate_size(),
             std::max(1, static_cast<int>(env_number("TILELAB_PERF_REPEATS", 15))),
             // Each timed request lasts at least this long for the reference: the fixed cost of a request is then
             // well under 1% of it.

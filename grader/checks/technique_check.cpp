@@ -243,6 +243,65 @@ bool require_probe(const LabUnderTest& lab, TechniqueMeasure measure, const Prob
     return false;
 }
 
+// What a sample of blocks wrote of P, and how it compares with a product, element by element: only elements the
+// blocks run wrote are compared (the others were never computed), each against its own float64 sum.
+struct SampledComparison {
+    std::uint64_t written = 0;  // elements the blocks run wrote
+    std::uint64_t wrong = 0;    // of those, outside tolerance
+    std::uint64_t rows = 0;     // distinct rows and columns of P among them
+    std::uint64_t cols = 0;
+};
+
+SampledComparison compare_sampled(const std::vector<float>& P, const HostMatrix& M, const HostMatrix& N,
+                                  InputPrecision precision) {
+    SampledComparison c;
+    const std::size_t rows = static_cast<std::size_t>(M.rows()), inner = static_cast<std::size_t>(M.cols()),
+                      cols = static_cast<std::size_t>(N.cols());
+    std::vector<char> row_seen(rows, 0), col_seen(cols, 0);
+    for (std::size_t i = 0; i < P.size(); ++i)
+        if (!is_unwritten(P[i])) {
+            ++c.written;
+            row_seen[i / cols] = 1;
+            col_seen[i % cols] = 1;
+        }
+    // N's columns that the written elements need, each copied out once, so that every sum reads both operands in
+    // order (a column read in place strides by a row of N per term).
+    std::vector<std::size_t> column_slot(cols, 0);
+    std::vector<float> columns;
+    for (std::size_t col = 0; col < cols; ++col) {
+        if (!col_seen[col]) continue;
+        column_slot[col] = columns.size() / inner;
+        for (std::size_t k = 0; k < inner; ++k) columns.push_back(N.data()[k * cols + col]);
+    }
+    for (std::size_t i = 0; i < P.size(); ++i) {
+        if (is_unwritten(P[i])) continue;
+        const float* m = M.data() + (i / cols) * inner;
+        const float* n = columns.data() + column_slot[i % cols] * inner;
+        double sum = 0, magnitude = 0;
+        for (std::size_t k = 0; k < inner; ++k) {
+            const double term = static_cast<double>(m[k]) * n[k];
+            sum += term;
+            magnitude += std::fabs(term);
+        }
+        if (!(std::fabs(P[i] - sum) <= tolerance(static_cast<int>(inner), magnitude, precision))) ++c.wrong;
+    }
+    c.rows = static_cast<std::uint64_t>(std::count(row_seen.begin(), row_seen.end(), 1));
+    c.cols = static_cast<std::uint64_t>(std::count(col_seen.begin(), col_seen.end(), 1));
+    return c;
+}
+
+// Whether the small shapes' case held in this process: unknown until it ran (a run of the gate shape's case alone
+// takes its evidence), and when it failed the gate's shape adds nothing to its verdict but seconds.
+enum class SmallShapeVerdict { not_run, held, failed };
+SmallShapeVerdict small_shape_verdict = SmallShapeVerdict::not_run;
+
+// Blocks run at the gate's shape: the grid's last and two drawn from the seed (a lab 08 block there is 33 million
+// multiply-adds for the emulator).
+constexpr unsigned gate_shape_blocks = 3;
+// Values the gate shape's operands are drawn from (probe_operands_from_pool): few enough that TF32 holds them
+// distinct in a range whose products stay finite.
+constexpr std::size_t gate_shape_pool = 4096;
+
 }  // namespace
 
 Shape technique_shape(const LabUnderTest& lab, TechniqueMeasure measure, std::uint64_t seed) {
@@ -341,6 +400,7 @@ TechniqueComparison compare_technique(const LabUnderTest& lab, const LabEntry& e
 
 TEST_SUITE("technique") {
     TEST_CASE("the lab's technique is what computes P") {
+        small_shape_verdict = SmallShapeVerdict::failed;  // until it holds, below
         const LabUnderTest& lab = lab_under_test();
         const LabEntry* entry = find_lab(lab.name);
         if (entry == nullptr || *entry->technique.measure == '\0')
@@ -375,6 +435,7 @@ TEST_SUITE("technique") {
             FAIL(std::string(error.what()));
         }
         MESSAGE(c.counts);
+        bool held = true;  // no FAIL_CHECK below
         // The tiles are shared by the block: a block needs each element of its strips of M and N once per phase
         // (2 / block tile per multiply-add on whole tiles); a kernel whose threads each stage their own operands
         // brings in many times that, however few shared reads it then makes.
@@ -383,13 +444,15 @@ TEST_SUITE("technique") {
             const double staged = static_cast<double>(c.kernel_counts.operand_words_staged) /
                                   static_cast<double>(static_cast<std::uint64_t>(shape.rows) * shape.inner * shape.cols);
             const double needed = 2.0 / lab.tile();
-            if (staged > 2 * needed)
+            if (staged > 2 * needed) {
+                held = false;
                 FAIL_CHECK(("the kernel brought " + fixed(staged, 4) + " elements of M and N into shared memory per "
                             "multiply-add on " + to_string(shape) + ", more than twice what a block of " +
                             std::to_string(lab.tile()) + " x " + std::to_string(lab.tile()) + " outputs needs (" +
                             fixed(needed, 4) + ": each element of its strips of M and N once): the block's threads "
                             "do not share their tiles. Each thread loads its part of each tile, and all of them "
                             "compute from the whole tile"));
+            }
         }
         // Staged so that it is shared: a tile element is read by the other threads whose outputs need it (the block
         // tile over the thread's micro-tile: 7 or more others in every model answer). Only reads of words another
@@ -405,7 +468,8 @@ TEST_SUITE("technique") {
             const double staged_words = std::max(static_cast<double>(k.operand_words_staged),
                                                  static_cast<double>(operand_elements(shape)));
             constexpr double least_reads_per_element = 2;
-            if (shared_words < least_reads_per_element * staged_words)
+            if (shared_words < least_reads_per_element * staged_words) {
+                held = false;
                 FAIL_CHECK(("the kernel's threads read each element of M and N staged into shared memory by another "
                             "thread " + fixed(shared_words / staged_words, 2) +
                             " times on average on " + to_string(shape) + " (it must be at least " +
@@ -414,6 +478,7 @@ TEST_SUITE("technique") {
                             "read from it. Compute every multiply-add from the tiles in shared memory, not from copies "
                             "of them kept elsewhere (a thread's own slots, another thread's registers through "
                             "shuffles, global memory, P)"));
+            }
         }
         const std::string verdict = "the kernel " + stated(measure, c.gain, reference_name) + " (the model answer: " +
                                     stated_level(measure, c.model_gain) + "; required " +
@@ -421,10 +486,94 @@ TEST_SUITE("technique") {
                                     " of the model's gain), counted by the CPU backend's emulator on " +
                                     to_string(shape) + " (a shape drawn from the seed; the counts depend on no "
                                     "timing, so the verdict is the same on every machine)";
-        if (c.gain >= c.required)
+        if (c.gain >= c.required) {
             MESSAGE(verdict);
-        else
+            if (held) small_shape_verdict = SmallShapeVerdict::held;
+        } else {
             FAIL_CHECK((verdict + ". " + teaching(measure)));
+        }
+    }
+
+    // The shapes above are small, so that the emulator runs every block; the GPU times a kernel at the gate's
+    // square shape. A kernel whose technique is there only at small shapes (grader/selftest/technique/
+    // lab03-big-shape-naive) earns nothing from it: the same evidence and the same measure, taken at the gate's
+    // shape on a few blocks the emulator runs (the others write nothing).
+    TEST_CASE("the lab's technique computes P at the performance gate's shape") {
+        const LabUnderTest& lab = lab_under_test();
+        const LabEntry* entry = find_lab(lab.name);
+        if (entry == nullptr || *entry->technique.measure == '\0') return;  // the case above fails it
+        if (small_shape_verdict == SmallShapeVerdict::failed) {
+            MESSAGE("not taken: the technique's evidence on the small shapes failed already (the case above)");
+            return;
+        }
+        const TechniqueMeasure measure = technique_measure(entry->technique.measure);
+        const Probe probe = probes_of(measure).front();
+        int side = performance_gate_size();
+        if (lab.needs_tile_multiples) side = (side + lab.tile() - 1) / lab.tile() * lab.tile();
+        const Shape shape{side, side, side};
+        const std::uint64_t seed = derive_seed(base_seed(), "technique at the gate's shape");
+        const ProbeOperands operands =
+            probe_operands_from_pool(shape, derive_seed(seed, "operands"), lab.input_precision, gate_shape_pool);
+        const BlockSample sample{gate_shape_blocks, derive_seed(seed, "blocks")};
+        const std::string where = "at the performance gate's shape " + to_string(shape) + " (the emulator ran " +
+                                  std::to_string(sample.count) + " of the kit's launch's blocks, the grid's last "
+                                  "among them)";
+        try {
+            const auto program = lab_program();
+            const ProbedRun counted = run_probed(*program, shape, operands, 0, sample);
+            const ProbedRun probed = run_probed(*program, shape, operands, probe.hooks, sample);
+            const SampledComparison plain = compare_sampled(counted.P, operands.M, operands.N, lab.input_precision);
+            // Each block of the contract's grid owns its share of P: the blocks run must have written theirs.
+            const double share = static_cast<double>(shape.rows) * shape.cols * sample.count /
+                                 static_cast<double>(std::max<std::uint64_t>(1, counted.counts.grid_blocks));
+            if (plain.written == 0 || static_cast<double>(plain.written) < share / 2)
+                FAIL((where + ", they wrote " + std::to_string(plain.written) + " elements of P, fewer than half of "
+                     "their share (" + fixed(share, 0) + "): in the contract's launch each block computes its own "
+                     "tile of P, at every shape"));
+            if (plain.wrong != 0)
+                FAIL((where + ", " + std::to_string(plain.wrong) + " of the " + std::to_string(plain.written) +
+                     " elements they wrote are wrong: the kernel must be right at every shape, large ones included"));
+            if (!same_accesses(probed.counts, counted.counts))
+                FAIL((where + ", the kernel made other accesses with the probe's replacements than without them (with "
+                     "them, " + describe(probed.counts, shape) + "; without, " + describe(counted.counts, shape) +
+                     "): a kernel's memory accesses depend on the shape, never on the values of M and N"));
+            const SampledComparison second = compare_sampled(probed.P, operands.M2, operands.N2, lab.input_precision);
+            const std::uint64_t off = second.wrong + (plain.written - std::min(plain.written, second.written));
+            if (!(off == 0 || (measure == TechniqueMeasure::vector_accesses && 100 * off <= plain.written)))
+                FAIL((where + ", the kit replaced each element of M and N by a second value wherever it was " +
+                     probe.where + ", and " + std::to_string(off) + " of the " + std::to_string(plain.written) +
+                     " elements of P the blocks wrote are not the product of the second values: at this shape the "
+                     "multiply-adds take their operands some other way. The lab's technique needs that " +
+                     probe.lesson + ", at every shape (a kernel that changes its method past some size is "
+                     "timed at this one). " + teaching(measure)));
+            const std::uint64_t n = plain.written * static_cast<std::uint64_t>(shape.inner);
+            const std::uint64_t elements = static_cast<std::uint64_t>(shape.inner) * (plain.rows + plain.cols);
+            // Shared as on the small shapes (the case above): each staged element read twice or more by other
+            // threads of its block.
+            const double staged_words = static_cast<double>(std::max(probed.counts.operand_words_staged, elements));
+            if (measure != TechniqueMeasure::tensor_cores && measure != TechniqueMeasure::mma_sync &&
+                static_cast<double>(probed.counts.shared_reads_from_others) < 2 * staged_words)
+                FAIL((where + ", the kernel's threads read each element of M and N staged into shared memory by "
+                      "another thread " + fixed(static_cast<double>(probed.counts.shared_reads_from_others) /
+                                                staged_words, 2) +
+                      " times on average (at least 2 on every shape): compute every multiply-add from the tiles in "
+                      "shared memory, at every shape, not from copies of them kept elsewhere"));
+            const double gain = technique_gain(measure, technique_value(measure, probed.counts, n, elements),
+                                               entry->technique.reference_value);
+            const double model_gain =
+                technique_gain(measure, entry->technique.model_value, entry->technique.reference_value);
+            const double required = technique_requirement(measure, model_gain, entry->technique.fraction);
+            const std::string reference_name =
+                *entry->technique.reference_name != '\0' ? entry->technique.reference_name : "the naive kernel";
+            const std::string verdict = where + ", the kernel " + stated(measure, gain, reference_name) +
+                                        " (required " + stated_level(measure, required) + ", as on the small shape)";
+            if (gain >= required)
+                MESSAGE(verdict);
+            else
+                FAIL_CHECK((verdict + ": the technique must hold at the shape the GPU times. " + teaching(measure)));
+        } catch (const std::exception& error) {
+            FAIL(std::string(error.what()));
+        }
     }
 }
 

@@ -299,16 +299,21 @@ Writer scaled_multiply(Reader& in, const RunnerLab& lab) {
 }
 
 // A multiply with the CPU backend's operand probe on (the technique checks, tilelab/cpu/operand_probe.hpp): the
-// probe's hooks, its keys (every element of M and N) and their second values, then multiply's request; the reply is
-// multiply's, then what the probe counted.
+// probe's hooks, the blocks to run (a count, 0 for all, and the seed that draws them), its keys (every value of M and
+// N) and their second values, then multiply's request; the reply is multiply's, then what the probe counted.
 Writer probed_multiply(Reader& in, const RunnerLab& lab) {
 #ifdef TILELAB_CPU_BACKEND
     const auto hooks = in.get<std::uint32_t>();
+    const auto sampled_blocks = in.get<std::uint32_t>();
+    const auto sample_seed = in.get<std::uint64_t>();
     const std::vector<float> keys = in.get_floats(), values = in.get_floats();
     if (keys.size() != values.size() || keys.size() > (1u << 24)) unsupported("malformed probed multiply request");
+    // The contract's launch is the request's only kernel: it runs the sample.
+    tilelab::cpu::sample_next_launch_blocks(sampled_blocks, sample_seed);
     struct StopProbe {
         bool on = true;
         ~StopProbe() {
+            tilelab::cpu::sample_next_launch_blocks(0, 0);  // a request that launched nothing leaves no sample behind
             if (on) tilelab::cpu::stop_operand_probe();
         }
     };

@@ -105,6 +105,26 @@ ProbeOperands probe_operands(const Shape& shape, std::uint64_t seed, InputPrecis
     return operands;
 }
 
+ProbeOperands probe_operands_from_pool(const Shape& shape, std::uint64_t seed, InputPrecision precision,
+                                       std::size_t pool) {
+    ProbeOperands operands{HostMatrix(shape.rows, shape.inner), HostMatrix(shape.inner, shape.cols),
+                           HostMatrix(shape.rows, shape.inner), HostMatrix(shape.inner, shape.cols), {}, {}};
+    const std::vector<float> values = distinct_values(2 * pool, seed, precision == InputPrecision::tf32);
+    operands.keys.assign(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(pool));
+    operands.values.assign(values.begin() + static_cast<std::ptrdiff_t>(pool), values.end());
+    std::mt19937_64 draw(seed ^ 0x9e3779b97f4a7c15ull);
+    const auto fill = [&](HostMatrix& matrix, HostMatrix& second) {
+        for (std::size_t i = 0; i < matrix.size(); ++i) {
+            const std::size_t which = static_cast<std::size_t>(draw() % pool);
+            matrix.data()[i] = operands.keys[which];
+            second.data()[i] = operands.values[which];
+        }
+    };
+    fill(operands.M, operands.M2);
+    fill(operands.N, operands.N2);
+    return operands;
+}
+
 std::unique_ptr<ProbeTarget> lab_program() { return std::make_unique<LabProgram>(); }
 
 bool models_built() { return fs::exists(kit_program_folder() / "tilelab-technique-models"); }
@@ -113,13 +133,19 @@ std::unique_ptr<ProbeTarget> model_program(const std::string& folder, const std:
     return std::make_unique<ModelProgram>(folder, name);
 }
 
-ProbedRun run_probed(ProbeTarget& target, const Shape& shape, const ProbeOperands& operands, std::uint32_t hooks) {
-    std::vector<float> keys(operands.M.data(), operands.M.data() + operands.M.size());
-    keys.insert(keys.end(), operands.N.data(), operands.N.data() + operands.N.size());
-    std::vector<float> values(operands.M2.data(), operands.M2.data() + operands.M2.size());
-    values.insert(values.end(), operands.N2.data(), operands.N2.data() + operands.N2.size());
+ProbedRun run_probed(ProbeTarget& target, const Shape& shape, const ProbeOperands& operands, std::uint32_t hooks,
+                     BlockSample sample) {
+    std::vector<float> keys = operands.keys, values = operands.values;
+    if (keys.empty()) {
+        keys.assign(operands.M.data(), operands.M.data() + operands.M.size());
+        keys.insert(keys.end(), operands.N.data(), operands.N.data() + operands.N.size());
+        values.assign(operands.M2.data(), operands.M2.data() + operands.M2.size());
+        values.insert(values.end(), operands.N2.data(), operands.N2.data() + operands.N2.size());
+    }
     wire::Writer request;
-    request.put(wire::Op::probed_multiply).put<std::uint32_t>(hooks).put_floats(keys).put_floats(values);
+    request.put(wire::Op::probed_multiply).put<std::uint32_t>(hooks);
+    request.put<std::uint32_t>(sample.count).put<std::uint64_t>(sample.seed);
+    request.put_floats(keys).put_floats(values);
     request.put(wire::LaunchMode::contract).put<std::int32_t>(shape.rows);
     request.put<std::int32_t>(shape.inner).put<std::int32_t>(shape.cols);
     // No guard zones: the correctness checks look after writes outside P.

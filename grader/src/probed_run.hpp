@@ -23,12 +23,29 @@ namespace tilelab::grader {
 struct ProbeOperands {
     HostMatrix M, N;    ///< What the kernel multiplies.
     HostMatrix M2, N2;  ///< The second values: where the probe replaces, P must come out as M2 · N2.
+    /// The probe's table when the elements are drawn from a pool (probe_operands_from_pool): each value, and its
+    /// second value. Empty: every element is its own key.
+    std::vector<float> keys, values;
 };
 
 /// Operands for @p shape drawn from @p seed. For a lab whose kernel may round its inputs to TF32 every value is
 /// exactly representable in TF32 (a kernel that converts while staging stores the element itself); otherwise
 /// uniform in [-1, 1), redrawn where two would collide.
 ProbeOperands probe_operands(const Shape& shape, std::uint64_t seed, InputPrecision precision);
+
+/// Operands for @p shape whose elements are drawn from a pool of @p pool distinct values (with TF32's rule above),
+/// each mapped to its own second value: a table the size of the pool, however large the shape (the performance
+/// gate's, whose 2048² elements TF32 has too few values to keep distinct). Repeats do not weaken the evidence: the
+/// second value is a function of the value, so P must still come out as M2 · N2 exactly where the operands passed.
+ProbeOperands probe_operands_from_pool(const Shape& shape, std::uint64_t seed, InputPrecision precision,
+                                       std::size_t pool);
+
+/// The blocks a probed multiply runs: all (count 0), or count of them drawn from seed
+/// (tilelab::cpu::sample_next_launch_blocks).
+struct BlockSample {
+    unsigned count = 0;
+    std::uint64_t seed = 0;
+};
 
 /// What one probed multiply gave back.
 struct ProbedRun {
@@ -60,6 +77,7 @@ std::unique_ptr<ProbeTarget> model_program(const std::string& folder, const std:
 /// Runs the kit's launch of the kernel behind @p target on @p shape with @p operands, the probe replacing at
 /// @p hooks (tilelab::cpu::ProbeHook bits; 0: count only). Throws what ProbeTarget::ask throws, and RunnerGone for a
 /// reply of the wrong shape.
-ProbedRun run_probed(ProbeTarget& target, const Shape& shape, const ProbeOperands& operands, std::uint32_t hooks);
+ProbedRun run_probed(ProbeTarget& target, const Shape& shape, const ProbeOperands& operands, std::uint32_t hooks,
+                     BlockSample sample = {});
 
 }  // namespace tilelab::grader

@@ -60,6 +60,9 @@ std::vector<Shape> index_order_shapes(const LabUnderTest& lab);
 /// tolerance, with partial tiles of rows, columns and phases, one block tile each (tile multiples for a lab that
 /// needs them).
 std::vector<Shape> input_range_shapes(const LabUnderTest& lab);
+/// The side of the performance gate's square race (TILELAB_PERF_SIZE, 2048 by default): where the GPU times a
+/// kernel, and so where the CPU backend's technique check also takes its evidence (on a sample of blocks).
+int performance_gate_size();
 /// Operands::tf32_steps (check_shape.hpp): M(r, k) is nonzero only where k ≡ r modulo this.
 constexpr int tf32_step_band = 64;
 /// What a TF32 lab's conversion check multiplies (Operands::tf32_steps): inner past two bands of

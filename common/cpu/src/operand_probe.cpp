@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <random>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -30,7 +31,7 @@ float scale_before_probe = 1.0f;
 struct AtomicCounts {
     std::atomic<std::uint64_t> operand_words_staged{0}, other_words_staged{0}, async_operand_words{0},
         shared_reads{0}, vector_shared_reads{0}, shared_reads_from_others{0}, vector_global_operand_words{0}, async_word_reads{0},
-        in_flight_reads{0}, tensor_core_multiply_adds{0}, mma_sync_multiply_adds{0}, replaced{0};
+        in_flight_reads{0}, tensor_core_multiply_adds{0}, mma_sync_multiply_adds{0}, replaced{0}, grid_blocks{0};
 };
 AtomicCounts counts;
 
@@ -111,6 +112,34 @@ void stage_words(unsigned char* words, std::size_t bytes, std::uint32_t hook, bo
 
 }  // namespace
 
+namespace {
+unsigned sampled_blocks = 0;
+std::uint64_t block_sample_seed = 0;
+}  // namespace
+
+void sample_next_launch_blocks(unsigned count, std::uint64_t seed) {
+    sampled_blocks = count;
+    block_sample_seed = seed;
+}
+
+namespace detail {
+std::vector<unsigned long long> take_block_sample(unsigned long long block_count) {
+    if (operand_probe_on) add(counts.grid_blocks, block_count);
+    const unsigned count = sampled_blocks;
+    sampled_blocks = 0;
+    if (count == 0 || count >= block_count) return {};
+    // The last block (the grid's far corner: partial tiles, when there are any) and others drawn from the seed.
+    std::vector<unsigned long long> blocks{block_count - 1};
+    std::mt19937_64 draw(block_sample_seed);
+    while (blocks.size() < count) {
+        const unsigned long long block = draw() % block_count;
+        if (std::find(blocks.begin(), blocks.end(), block) == blocks.end()) blocks.push_back(block);
+    }
+    std::sort(blocks.begin(), blocks.end());
+    return blocks;
+}
+}  // namespace detail
+
 void start_operand_probe(const float* keys, const float* values, std::size_t count, std::uint32_t hooks) {
     second_value.clear();
     second_value.reserve(count);
@@ -125,7 +154,7 @@ void start_operand_probe(const float* keys, const float* values, std::size_t cou
                           &counts.shared_reads, &counts.vector_shared_reads, &counts.shared_reads_from_others,
                           &counts.vector_global_operand_words,
                           &counts.async_word_reads, &counts.in_flight_reads, &counts.tensor_core_multiply_adds,
-                          &counts.mma_sync_multiply_adds, &counts.replaced})
+                          &counts.mma_sync_multiply_adds, &counts.replaced, &counts.grid_blocks})
         counter->store(0);
     // Every path that stores into shared memory tests the scale first (emulator.hpp): a factor other than 1 sends
     // them all to the hooks below, and costs nothing when no probe runs.
@@ -144,7 +173,7 @@ ProbeCounts stop_operand_probe() {
                        counts.vector_global_operand_words.load(),
                        counts.async_word_reads.load(), counts.in_flight_reads.load(),
                        counts.tensor_core_multiply_adds.load(), counts.mma_sync_multiply_adds.load(),
-                       counts.replaced.load()};
+                       counts.replaced.load(), counts.grid_blocks.load()};
 }
 
 namespace detail {

@@ -9,6 +9,7 @@
 #include "warp_rendezvous.hpp"
 
 #include <tilelab/cpu/atomics.hpp>
+#include <tilelab/cpu/operand_probe.hpp>
 
 #include <boost/context/fiber.hpp>
 #include <signal.h>
@@ -251,9 +252,9 @@ void work(Worker& w, LaunchState& launch) {
     detail::launch_grid_dim = launch.grid;
     detail::prepare_thread_for_faults();
     for (;;) {
-        const unsigned long long block = launch.next_block++;
-        if (block >= launch.block_count || launch.failed) break;
-        run_block(w, block);
+        const unsigned long long next = launch.next_block++;
+        if (next >= launch.blocks_to_run || launch.failed) break;
+        run_block(w, launch.sample.empty() ? next : launch.sample[next]);
     }
     w.launch = nullptr;
     running_worker = nullptr;
@@ -284,13 +285,15 @@ void execute_kernel(const QueuedKernel& kernel) {
     launch.dynamic_shared_bytes = kernel.dynamic_shared_bytes;
     launch.body = &kernel.body;
     launch.block_count = 1ull * kernel.grid.x * kernel.grid.y * kernel.grid.z;
+    launch.sample = take_block_sample(launch.block_count);
+    launch.blocks_to_run = launch.sample.empty() ? launch.block_count : launch.sample.size();
 
     auto& pool = workers();
     // Under a watch of the output, one block at a time: the thread that just ran is the only one that wrote.
     const bool watched = detail::watching_output();
     if (watched) detail::note_watched_launch(kernel.grid, kernel.block);
     const unsigned helpers =
-        watched ? 0u : static_cast<unsigned>(std::min<unsigned long long>(pool.size(), launch.block_count)) - 1;
+        watched ? 0u : static_cast<unsigned>(std::min<unsigned long long>(pool.size(), launch.blocks_to_run)) - 1;
     std::vector<std::thread> threads;
     for (unsigned i = 1; i <= helpers; ++i) threads.emplace_back([&, i] { work(*pool[i], launch); });
     work(*pool[0], launch);

@@ -125,6 +125,8 @@ struct LaunchState {
     std::size_t dynamic_shared_bytes;
     const std::function<void()>* body;
     unsigned long long block_count;
+    std::vector<unsigned long long> sample;  // the blocks run, when only some are (take_block_sample)
+    unsigned long long blocks_to_run;        // block_count, or the sample's size
     std::atomic<unsigned long long> next_block{0};
     std::atomic<bool> failed{false};
 };

@@ -50,8 +50,9 @@ enum class Op : std::uint32_t {
                 ///< after the digests came); reply: its number, for perf_kept.
     perf_kept,  ///< Reply: the kept copy of that number, which is then freed: the gate reads its audits back after
                 ///< it has let go of the GPU, instead of 16 MiB through the pipe while every other check waits.
-    probed_multiply,  ///< CPU backend: the operand probe's hooks (u32, tilelab/cpu/operand_probe.hpp), its keys and
-                      ///< their second values (floats, floats), then a multiply run with the probe on; multiply's
+    probed_multiply,  ///< CPU backend: the operand probe's hooks (u32, tilelab/cpu/operand_probe.hpp), the blocks
+                      ///< to run (u32 count, 0 for all; u64 seed), its keys and their second values (floats,
+                      ///< floats), then a multiply run with the probe on; multiply's
                       ///< reply, then a ProbeCounts record (the technique checks).
     perf_samples,  ///< Elements of the results of the last perf_launches, at places the checker chose after the
                    ///< digests came (u64 records: places in the loaded sets' results, set s's element i at

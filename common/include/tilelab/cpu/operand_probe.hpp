@@ -18,6 +18,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace tilelab::cpu {
 
@@ -45,6 +46,7 @@ struct ProbeCounts {
     std::uint64_t tensor_core_multiply_adds;  ///< Multiply-adds done by warp matrix operations (wmma or mma.sync).
     std::uint64_t mma_sync_multiply_adds;     ///< Of those, the ones mma.sync did (tilelab/mma.hpp).
     std::uint64_t replaced;               ///< Elements replaced by their second value, at the hooks asked for.
+    std::uint64_t grid_blocks;            ///< Blocks of the grids launched, whether run or not (a sample's whole).
 };
 
 /// Starts a probe (between launches only): @p keys[i] (an element of M or N) maps to @p values[i]; @p hooks says
@@ -53,7 +55,17 @@ void start_operand_probe(const float* keys, const float* values, std::size_t cou
 /// Stops the probe and returns what it counted.
 ProbeCounts stop_operand_probe();
 
+/// The next launch runs only @p count of its blocks (all of them when the grid has no more), drawn from @p seed,
+/// its last block always among them; the others never run and write nothing. The technique check takes its evidence
+/// this way at the performance gate's shape, where running every block would take minutes: a kernel whose
+/// technique is there only at small shapes shows in the blocks run. 0 runs every block (the default; a launch
+/// takes the setting and resets it).
+void sample_next_launch_blocks(unsigned count, std::uint64_t seed);
+
 namespace detail {
+/// The blocks (linear indices, ascending) that a launch of @p block_count blocks runs: those of the sample asked for
+/// by sample_next_launch_blocks(), which this takes; empty when none was asked for (every block runs).
+std::vector<unsigned long long> take_block_sample(unsigned long long block_count);
 /// True while a probe runs: read inline on the emulator's paths, written only between launches.
 extern bool operand_probe_on;
 /// A float the kernel's own store puts into shared memory: counted, and replaced at hook_shared_store.
