@@ -135,6 +135,11 @@ _tilelab_add_technique_decoy(lab05-redux-launder 05_coarsened fail "reads shared
 _tilelab_add_technique_decoy(lab09-tf32-huge-skip 09_tensor_cores fail "one float32 step below a TF32 value" input-range)
 _tilelab_add_technique_decoy(lab10-tf32-k-range 10_mma_sync fail "one float32 step below a TF32 value" input-range)
 _tilelab_add_technique_decoy(lab02-scaled-overflow 02_tiled fail "elements wrong|wrong elements|are wrong" edges)
+# The technique only where the small shapes look: the naive kernel once every dimension is 1024 or more (round six),
+# or in every block past the first eight (a grid no small shape has). The technique check also takes its evidence at
+# the performance gate's shape, on three of the kit's launch's blocks.
+_tilelab_add_technique_decoy(lab03-big-shape-naive 03_tiled_boundary fail "at the performance gate's shape" technique)
+_tilelab_add_technique_decoy(lab02-late-blocks-naive 02_tiled fail "at the performance gate's shape" technique)
 
 # Lab 10: lab 09's wmma model under lab 10's launch: tensor cores, but not mma.sync, which is lab 10's lesson.
 if("cpu" IN_LIST TILELAB_BACKENDS)
