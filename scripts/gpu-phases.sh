@@ -2,10 +2,12 @@
 # The kit's GPU work cut into phases that each fit one call of a lent machine (10 minutes a command), on a machine
 # that keeps the build between calls. Logs accumulate in build/gpu-logs; each call packs them into one archive,
 # $OUT/logs.tar.gz (or build/gpu-phases/), since the device tool brings back few files.
-#   scripts/gpu-phases.sh build                 unpacks .deps/debs, configures build/dev (GPU backend, sm_90,
-#                                               TILE_WIDTH 16) and builds the kit and tilelab-bench
+#   scripts/gpu-phases.sh build                 unpacks .deps/debs, configures build/dev (the backends in
+#                                               TILELAB_BACKENDS, gpu by default; sm_90, TILE_WIDTH 16) and builds
+#                                               the kit and tilelab-bench
 #   scripts/gpu-phases.sh bench                 tilelab-bench at TILELAB_BENCH_SIZES (4096,8192,4095), 10 repeats
 #   scripts/gpu-phases.sh suite SECONDS         every GPU test (ctest -L gpu), stopped after SECONDS
+#   scripts/gpu-phases.sh cpu-suite SECONDS     every CPU-backend test (ctest -L cpu), after the GPU's
 #   scripts/gpu-phases.sh resume SECONDS        the tests the last suite run failed or did not reach
 #   scripts/gpu-phases.sh list FILE SECONDS     the tests named in FILE (one a line: those a machine given back
 #                                               before the suite ended did not reach), stopped after SECONDS
@@ -28,7 +30,7 @@ phase_build() {
   fi
   nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.sm,clocks.max.sm --format=csv,noheader \
     | tee "$logs/gpu.txt"
-  cmake --preset kit -B "$build" -DTILELAB_BACKENDS=gpu -DCMAKE_CUDA_ARCHITECTURES=90 -DTILELAB_TILE_WIDTHS=16 \
+  cmake --preset kit -B "$build" "-DTILELAB_BACKENDS=${TILELAB_BACKENDS:-gpu}" -DCMAKE_CUDA_ARCHITECTURES=90 -DTILELAB_TILE_WIDTHS=16 \
     >"$logs/build.log" 2>&1 &&
     cmake --build "$build" -j "$jobs" >>"$logs/build.log" 2>&1 &&
     cmake --build "$build" -j "$jobs" --target tilelab-bench >>"$logs/build.log" 2>&1
@@ -50,6 +52,13 @@ phase_suite() {
   ctest --test-dir "$build" -L gpu -j "$jobs" --stop-time "$(stop_time "$1")" --output-junit "$logs/suite.xml" \
     --output-on-failure >"$logs/suite.log" 2>&1
   grep -E 'tests passed|Total Test time' "$logs/suite.log"
+}
+
+phase_cpu_suite() {
+  ctest --test-dir "$build" -L cpu -j "$jobs" --stop-time "$(stop_time "$1")" --output-junit "$logs/cpu-suite.xml" \
+    --output-on-failure >"$logs/cpu-suite.log" 2>&1
+  grep -E 'tests passed|Total Test time' "$logs/cpu-suite.log"
+  sed -n '/The following tests FAILED/,$p' "$logs/cpu-suite.log" | head -40
 }
 
 phase_resume() {
@@ -89,6 +98,7 @@ while [ $# -gt 0 ]; do
     build) phase_build || status=1 ;;
     bench) phase_bench || status=1 ;;
     suite) phase_suite "$1" || status=1; shift ;;
+    cpu-suite) phase_cpu_suite "$1" || status=1; shift ;;
     resume) phase_resume "$1" || status=1; shift ;;
     list) phase_list "$1" "$2" || status=1; shift 2 ;;
     trials) phase_trials "$1" "$2" || status=1; shift 2 ;;
