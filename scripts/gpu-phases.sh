@@ -23,11 +23,13 @@ mkdir -p "$out" "$logs"
 export CMAKE_PREFIX_PATH=$root/.deps/root/usr
 jobs=$(nproc)
 
+# The Debian packages travel packed (Boost's headers unpacked are over the tool's 64 MiB), and a carried .deps
+# replaces the unpacked one: every call unpacks them, whatever its phases.
+if [ ! -d .deps/root/usr ]; then
+  for deb in .deps/debs/*.deb; do dpkg -x "$deb" .deps/root; done
+fi
+
 phase_build() {
-  # The Debian packages travel packed (Boost's headers unpacked are over the tool's 64 MiB).
-  if [ ! -d .deps/root/usr ]; then
-    for deb in .deps/debs/*.deb; do dpkg -x "$deb" .deps/root; done
-  fi
   nvidia-smi --query-gpu=name,driver_version,compute_cap,clocks.sm,clocks.max.sm --format=csv,noheader \
     | tee "$logs/gpu.txt"
   cmake --preset kit -B "$build" "-DTILELAB_BACKENDS=${TILELAB_BACKENDS:-gpu}" -DCMAKE_CUDA_ARCHITECTURES=90 -DTILELAB_TILE_WIDTHS=16 \

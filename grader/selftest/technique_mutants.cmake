@@ -137,7 +137,7 @@ _tilelab_add_technique_decoy(lab10-tf32-k-range 10_mma_sync fail "one float32 st
 _tilelab_add_technique_decoy(lab02-scaled-overflow 02_tiled fail "elements wrong|wrong elements|are wrong" edges)
 # The technique only where the small shapes look: the naive kernel once every dimension is 1024 or more (round six),
 # or in every block past the first eight (a grid no small shape has). The technique check also takes its evidence at
-# the performance gate's shape, on three of the kit's launch's blocks.
+# the performance gate's shape, on two of the kit's launch's blocks.
 _tilelab_add_technique_decoy(lab03-big-shape-naive 03_tiled_boundary fail "at the performance gate's shape" technique)
 _tilelab_add_technique_decoy(lab02-late-blocks-naive 02_tiled fail "at the performance gate's shape" technique)
 
