@@ -140,6 +140,17 @@ _tilelab_add_technique_decoy(lab02-scaled-overflow 02_tiled fail "elements wrong
 # the performance gate's shape, on two of the kit's launch's blocks.
 _tilelab_add_technique_decoy(lab03-big-shape-naive 03_tiled_boundary fail "at the performance gate's shape" technique)
 _tilelab_add_technique_decoy(lab02-late-blocks-naive 02_tiled fail "at the performance gate's shape" technique)
+# Round seven: the technique in the first blocks to run only, counted by a ticket every block takes with atomicInc
+# (wrapping at the grid's size), kept in a static variable of a __device__ function (refused by the source check) or
+# in a plain global variable (an atomic outside every device buffer and shared memory faults); and kernels that tell
+# the emulator from a GPU, by reading shared memory never written (NaN only in the emulator: under the probe it
+# holds finite values) or by counting shared atomics between barriers (one thread at a time in the emulator: under
+# the probe the block's threads interleave at each one).
+_tilelab_add_technique_decoy(lab05-block-ticket 05_coarsened build-fails "may not keep a static variable" technique)
+_tilelab_add_technique_decoy(lab10-block-ticket 10_mma_sync build-fails "may not keep a static variable" technique)
+_tilelab_add_technique_decoy(lab05-global-ticket 05_coarsened fail "neither a device buffer nor shared memory" technique)
+_tilelab_add_technique_decoy(lab06-fresh-shared-tell 06_register_tiled fail "P came out unchanged|not the product of the second values" technique)
+_tilelab_add_technique_decoy(lab08-atomic-schedule-tell 08_warp_tiled fail "P came out unchanged|not the product of the second values" technique)
 
 # Lab 10: lab 09's wmma model under lab 10's launch: tensor cores, but not mma.sync, which is lab 10's lesson.
 if("cpu" IN_LIST TILELAB_BACKENDS)

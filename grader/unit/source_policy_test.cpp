@@ -85,6 +85,16 @@ TEST_SUITE("source_policy") {
         CHECK(refused("# 40 \"kernel.cu\"\n", "#line is not allowed", 1));
         CHECK(broken("__device__ __forceinline__ float twice(float x) { return 2 * x; }\n"
                      "template <int N> __device__ void f(const float* p);\n").empty());
+        // A static variable in a device function outlasts the block (a ticket the blocks count themselves by): its
+        // tables and the host's own statics are fine.
+        CHECK(refused("__device__ unsigned* ticket() {\n  static unsigned count = 0;\n  return &count;\n}\n",
+                      "may not keep a static variable in a __global__ or __device__ function", 2));
+        CHECK(refused("__global__ void k(float* P) {\n  if (true) {\n    static int seen[4];\n  }\n}\n",
+                      "may not keep a static variable", 3));
+        CHECK(broken("__device__ float f(int i) {\n  static const float table[2] = {1, 2};\n"
+                     "  static constexpr int k = 3;\n  static __shared__ float tile[4];\n  return table[i] * k;\n}\n"
+                     "void launch() {\n  static bool configured = false;\n  configured = true;\n}\n"
+                     "struct Shape { static constexpr int rows = 4; static int count(); };\n").empty());
     }
 
     TEST_CASE("the kit's internals are refused, with the line") {

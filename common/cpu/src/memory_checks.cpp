@@ -74,6 +74,21 @@ void check_device_access(const unsigned char* address, std::size_t bytes, std::s
     if (remainder != 0) misaligned(access(), "a local or host address", alignment, remainder, hint);
 }
 
+void check_global_atomic(const void* address, std::size_t bytes) {
+    const auto* at = static_cast<const unsigned char*>(address);
+    std::size_t offset = 0;
+    const unsigned char* start = nullptr;
+    std::size_t size = 0;
+    if (shared_offset_of(at, &offset) || device_allocation_of(at, &start, &size)) {
+        check_device_access(at, bytes, bytes, true, "an atomic", "an atomic acts on an element inside its buffer");
+        return;
+    }
+    kernel_fault(cudaErrorIllegalAddress, "illegal memory access",
+                 "an atomic on memory that is neither a device buffer nor shared memory (a static or global "
+                 "variable, or a local one; cudaErrorIllegalAddress)\n  hint: a kernel's blocks are independent and "
+                 "keep no state between them: an atomic acts on P (after the block stored it) or on __shared__ memory");
+}
+
 }  // namespace tilelab::cpu::detail
 
 namespace tilelab::cpu {

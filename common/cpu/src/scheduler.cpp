@@ -58,10 +58,32 @@ struct StackAllocator {
     void deallocate(ctx::stack_context& stack) noexcept { pool->deallocate(stack); }
 };
 
+// Shared memory a block has not written yet, @p bytes at @p offset of the worker's arena: bytes that read as NaN,
+// or, while the technique checks' probe runs, finite values that differ from block to block, as a GPU's shared
+// memory holds what earlier blocks left. A kernel that told the emulator from a GPU by reading shared memory it never
+// wrote (NaN only here) then runs in the probe as it would on a GPU. The same in every run of a block, so that runs
+// with and without the probe's replacements compare.
+void fill_fresh_shared(Worker& w, std::size_t offset, std::size_t bytes) {
+    if (!detail::operand_probe_on) {
+        std::memset(w.arena + offset, garbage_byte, bytes);
+        return;
+    }
+    const std::uint64_t block = w.block_index.x + 65536ull * (w.block_index.y + 65536ull * w.block_index.z);
+    for (std::size_t word = offset / 4; word < (offset + bytes + 3) / 4 && 4 * word + 4 <= arena_bytes; ++word) {
+        std::uint64_t bits = (block << 24 ^ word) * 0x9e3779b97f4a7c15ull;
+        bits ^= bits >> 29;
+        // A float in [-1, 1) of 23 random mantissa bits, exponent -1 to -8: plain finite data.
+        const std::uint32_t value = static_cast<std::uint32_t>((bits >> 40) & 0x7fffffu) |
+                                    (static_cast<std::uint32_t>(126 - ((bits >> 8) & 7u)) << 23) |
+                                    (static_cast<std::uint32_t>(bits & 1u) << 31);
+        std::memcpy(w.arena + 4 * word, &value, sizeof value);
+    }
+}
+
 void start_block(Worker& w) {
-    std::memset(w.arena, garbage_byte, w.filled);
+    fill_fresh_shared(w, 0, w.filled);
     if (w.launch->dynamic_shared_bytes > 0)
-        std::memset(w.arena + max_static_shared_bytes, garbage_byte, w.launch->dynamic_shared_bytes);
+        fill_fresh_shared(w, max_static_shared_bytes, w.launch->dynamic_shared_bytes);
     w.sites.clear();
     w.static_used = 0;
     ++w.epoch;
@@ -163,13 +185,16 @@ void run_block(Worker& w, unsigned long long linear_block) {
     threads_run += count;
 
     for (;;) {
+        bool yielded = false;  // a thread that let the others run (yield_to_block) and is still runnable
         for (BlockThread& t : w.threads) {
             if (t.state != ThreadState::runnable) continue;
             w.current = &t;
             t.fiber = std::move(t.fiber).resume();
             if (detail::watching_output()) detail::after_thread_segment(w.block_index, t.index);
+            yielded = yielded || t.state == ThreadState::runnable;
         }
         w.current = nullptr;
+        if (yielded) continue;
         if (const int warps = settle_warp_calls(w); warps > 0)
             continue;
         else if (warps < 0)
@@ -323,6 +348,14 @@ int wait_at_barrier(Worker& w, int predicate, const char* name, const char* file
 }
 }  // namespace
 
+namespace detail {
+void yield_to_block() {
+    Worker* w = running_worker;
+    if (w == nullptr || w->current == nullptr) return;  // host code: no other thread
+    w->scheduler = std::move(w->scheduler).resume();
+}
+}  // namespace detail
+
 void sync_threads(const char* file, int line) {
     Worker* w = running_worker;
     if (w == nullptr || w->current == nullptr) return;  // host code: nothing to wait for
@@ -358,7 +391,7 @@ void* block_shared_storage(const void* key, std::size_t bytes, std::size_t align
     w->sites.push_back(SharedSite{key, offset, bytes, &declaration});
     w->static_used = offset + bytes;
     if (w->static_used > w->filled) {  // first use of these bytes by this worker: make them garbage too
-        std::memset(w->arena + w->filled, garbage_byte, w->static_used - w->filled);
+        fill_fresh_shared(*w, w->filled, w->static_used - w->filled);
         w->filled = w->static_used;
     }
     return w->arena + offset;

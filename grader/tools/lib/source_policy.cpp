@@ -220,8 +220,14 @@ public:
         collect_declared();
         for (std::size_t i = 0; i < t_.size(); ++i) {
             const Token& token = t_[i];
-            if (token.kind == Kind::punctuator && token.text == "{") ++depth_;
-            if (token.kind == Kind::punctuator && token.text == "}" && depth_ > 0) --depth_;
+            if (token.kind == Kind::punctuator && token.text == "{") {
+                ++depth_;
+                if (device_body_depth_ == 0 && opens_device_function(i)) device_body_depth_ = depth_;
+            }
+            if (token.kind == Kind::punctuator && token.text == "}" && depth_ > 0) {
+                if (depth_ == device_body_depth_) device_body_depth_ = 0;
+                --depth_;
+            }
             if (token.kind == Kind::punctuator && token.text == "#" && token.line_start) {
                 directive_line_ = token.logical;
                 directive(i);
@@ -241,7 +247,41 @@ private:
     SourceScan& out_;
     std::set<std::string> declared_;  // names of the OS's functions the file declares as variables of its own
     int depth_ = 0;                   // braces open at the token being read
+    int device_body_depth_ = 0;       // the depth of the __global__ or __device__ function's body being read, or 0
     int directive_line_ = -1;         // the logical line of the last directive
+
+    // Whether the brace at @p open starts the body of a function declared __global__ or __device__: its
+    // declaration, back to the statement before it, names one of them and ends in a parameter list.
+    bool opens_device_function(std::size_t open) const {
+        if (t_[open].logical == directive_line_) return false;
+        bool device = false, parameters = false;
+        for (std::size_t k = open; k-- > 0;) {
+            const std::string& text = t_[k].text;
+            if (text == ";" || text == "}" || text == "{" || (t_[k].line_start && text == "#")) break;
+            if (text == ")") parameters = true;
+            if (text == "__global__" || text == "__device__") device = true;
+        }
+        return device && parameters;
+    }
+
+    // A static variable declared inside a device function (at @p i, `static`): unless const, constexpr or
+    // __shared__, device memory beside M, N and P that outlasts the block.
+    void static_in_device_code(std::size_t i) {
+        for (std::size_t k = 1;; ++k) {
+            const Token* next = following(i, k);
+            if (next == nullptr || next->text == ";" || next->text == "=" || next->text == "(" || next->text == "{" ||
+                next->text == "[")
+                break;
+            if (next->text == "const" || next->text == "constexpr" || next->text == "__shared__" ||
+                next->text == "__constant__")
+                return;
+        }
+        add(t_[i], "a lab may not keep a static variable in a __global__ or __device__ function: it lives in device "
+                   "memory beside M, N and P and outlasts the block, so that blocks could pass each other state (a "
+                   "count of the blocks that ran, say), and a kernel's blocks are independent of each other; keep a "
+                   "value in a register, or in __shared__ memory for the block's own (static const and constexpr "
+                   "tables are fine)");
+    }
 
     // The names of os_functions that the file declares as a variable, parameter or member of its own (`int read
     // = 0;`, `bool write)`, a macro's parameter): their uses that are not calls are the student's, not libc's.
@@ -453,6 +493,10 @@ private:
             add(token, "student code may not call " + name + ", a function of the CPU backend's emulator (tilelab::cpu::" +
                            name + "), which it finds through a shared array's type: " + why_kit_names +
                            "; give a function of your own another name");
+            return;
+        }
+        if (name == "static" && device_body_depth_ > 0) {
+            static_in_device_code(i);
             return;
         }
         if (name == "__device__" || name == "__managed__" || name == "__constant__") {

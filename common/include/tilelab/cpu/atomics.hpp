@@ -34,11 +34,19 @@ void note_shared_atomic(const void* address, std::size_t bytes) noexcept;
 
 namespace detail {
 
+/// Before an atomic through a pointer: a device buffer's element inside it (or shared memory) goes on; anything else
+/// (a static or global variable, a local one) ends the thread with cudaErrorIllegalAddress, saying why.
+void check_global_atomic(const void* address, std::size_t bytes);
+/// While the technique checks' probe runs: lets the block's other threads run before this one goes on (after a
+/// shared-memory atomic), so that the block's threads interleave there as a GPU's warps do.
+void yield_to_block();
+
 /// An atomic read-modify-write of the object at @p address: new value = @p update(old), returns the old value.
 /// A compare-and-swap loop on the object's bits, which works for floats and doubles as well as integers.
 template <class T, class Update>
-T atomic_update(T* address, Update update) noexcept {
+T atomic_update(T* address, Update update) {
     static_assert(sizeof(T) == 4 || sizeof(T) == 8, "CUDA's atomics act on 4- or 8-byte values");
+    check_global_atomic(address, sizeof(T));
     using Bits = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
     Bits* word = reinterpret_cast<Bits*>(address);
     Bits expected = __atomic_load_n(word, __ATOMIC_RELAXED);
@@ -54,13 +62,16 @@ T atomic_update(T* address, Update update) noexcept {
 
 /// The same on a shared-memory element: one block's threads never run at once, so no hardware atomic is needed.
 template <class T, class Update>
-T atomic_update(Shared<T>* element, Update update) noexcept {
+T atomic_update(Shared<T>* element, Update update) {
     note_shared_atomic(element, sizeof(T));
     // The old value is a read of shared memory like any other: the technique checks' probe counts it.
     if (operand_probe_on) probe_shared_read(element, sizeof(T));
     T* value = reinterpret_cast<T*>(element);  // Shared<T> holds exactly one T
     const T old = *value;
     *value = scaled_for_shared(static_cast<T>(update(old)));
+    // The emulator runs a block's threads one at a time between barriers, which a count of shared atomics would
+    // show (one thread's where a GPU's warp gives 32): under the probe, the other threads run in between.
+    if (operand_probe_on) yield_to_block();
     return old;
 }
 
