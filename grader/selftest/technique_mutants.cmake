@@ -149,6 +149,7 @@ _tilelab_add_technique_decoy(lab02-late-blocks-naive 02_tiled fail "at the perfo
 _tilelab_add_technique_decoy(lab05-block-ticket 05_coarsened build-fails "may not keep a static variable" technique)
 _tilelab_add_technique_decoy(lab10-block-ticket 10_mma_sync build-fails "may not keep a static variable" technique)
 _tilelab_add_technique_decoy(lab05-global-ticket 05_coarsened fail "neither a device buffer nor shared memory" technique)
+_tilelab_add_technique_decoy(lab05-file-scope-ticket 05_coarsened build-fails "may not declare a variable at file scope" technique)
 _tilelab_add_technique_decoy(lab06-fresh-shared-tell 06_register_tiled fail "P came out unchanged|not the product of the second values" technique)
 _tilelab_add_technique_decoy(lab08-atomic-schedule-tell 08_warp_tiled fail "P came out unchanged|not the product of the second values" technique)
 

@@ -66,7 +66,7 @@ TEST_SUITE("source_policy") {
         CHECK(broken("// tilelab::cpu::note_shared_access, asm, ##\n/* TILELAB_CPU_BACKEND */\n"
                      "const char* s = \"tilelab::cpu ## asm\";\nconst char* r = R\"x(tilelab_reference_naive)x\";\n") == "");
         // A member of the same name as an emulator function is the student's own.
-        CHECK(broken("struct S { int stats(); };\nint f(S s) { return s.stats(); }\nint block_dim = 3;\n") == "");
+        CHECK(broken("struct S { int stats(); };\nint f(S s) { return s.stats(); }\nconst int block_dim = 3;\n") == "");
     }
 
     TEST_CASE("memory beside M, N and P and renamed lines are refused") {
@@ -95,6 +95,17 @@ TEST_SUITE("source_policy") {
                      "  static constexpr int k = 3;\n  static __shared__ float tile[4];\n  return table[i] * k;\n}\n"
                      "void launch() {\n  static bool configured = false;\n  configured = true;\n}\n"
                      "struct Shape { static constexpr int rows = 4; static int count(); };\n").empty());
+        // A variable at file scope that is neither const nor constexpr: host memory the CPU backend's kernel reaches.
+        CHECK(refused("#include <tilelab/labs.hpp>\nunsigned int tickets = 0;\n", "may not declare a variable at file scope", 2));
+        CHECK(refused("namespace {\nstatic float seen[4];\n}\n", "may not declare a variable at file scope", 2));
+        CHECK(refused("__attribute__((aligned(16))) float seen[4];\n", "may not declare a variable at file scope", 1));
+        CHECK(refused("[[maybe_unused]] unsigned seen = 0;\n", "may not declare a variable at file scope", 1));
+        CHECK(refused("alignas(16) float seen[4];\n", "may not declare a variable at file scope", 1));
+        CHECK(broken("namespace {\nconstexpr int kTile = 16;\nconst float kScale = 2.0f;\nusing Vec = float4;\n"
+                     "struct Tiles { float a[4]; int n = 0; };\ntemplate <int N>\n__device__ float f(float x);\n"
+                     "enum class Mode { fast, slow };\n}  // namespace\nstatic_assert(sizeof(float) == 4, \"x\");\n"
+                     "__global__ void k(float* P) { int local = 0; P[0] = local; }\n"
+                     "void launch(float* P) { dim3 grid(1, 1); k<<<grid, 1>>>(P); }\n").empty());
     }
 
     TEST_CASE("the kit's internals are refused, with the line") {
@@ -138,7 +149,7 @@ TEST_SUITE("source_policy") {
         // A lone carriage return ends a line for the compiler: the code after it is no comment.
         CHECK(refused("int a;\n// note\rvoid f() { auto p = &tilelab::cpu::launch; }\n", "carriage return", 2));
         CHECK(refused("// note\r#include \"../x.h\"\n", "carriage return", 1));
-        CHECK(broken("int a;\r\n// note\r\nint b;\r\n").empty());
+        CHECK(broken("const int a = 0;\r\n// note\r\nconst int b = 1;\r\n").empty());
         // A raw string's end found in the text as written: what follows it is code.
         CHECK(refused("const char* r = R\"(a)\\\n\" tilelab_x )\";\nint tilelab_y;\n", "tilelab_y", 3));
     }
@@ -181,7 +192,8 @@ TEST_SUITE("source_policy") {
         CHECK(refused("__attribute__((constructor)) void f() {}\n", "`constructor`", 1));
         CHECK(refused("[[gnu::constructor]] void f() {}\n", "`constructor`", 1));
         CHECK(refused("__attribute__((section(\".init_array\"))) void (*p)() = 0;\n", "`section`", 1));
-        CHECK(broken("__attribute__((aligned(16))) float a[4];\n[[maybe_unused]] int b;\nint c[2][2]; int d = c[0][1];\n") == "");
+        CHECK(broken("__attribute__((aligned(16))) const float a[4] = {};\n[[maybe_unused]] const int b = 0;\n"
+                     "const int c[2][2] = {}; const int d = c[0][1];\n") == "");
         CHECK(refused("extern \"C\" int close(int);\n", "extern \"C\"", 1));
         CHECK(broken("__global__ void k() { extern __shared__ float tile[]; }\nextern \"C++\" int g();\n") == "");
         CHECK(refused("#pragma weak write\n", "#pragma weak", 1));
@@ -208,7 +220,7 @@ TEST_SUITE("source_policy") {
         write(root.path / "kit/solutions/01_naive/kernel.cu", "// the model answer\n");
         write(root.path / "sub/02_tiled/kernel.cu", "#include \"helpers/tile.cuh\"\n");
         write(root.path / "sub/02_tiled/helpers/tile.cuh", "#include \"more.cuh\"\n");
-        write(root.path / "sub/02_tiled/helpers/more.cuh", "int tilelab_z;\n");
+        write(root.path / "sub/02_tiled/helpers/more.cuh", "const int tilelab_z = 0;\n");
         const auto sub = root.path / "sub";
         auto findings = check_lab_file(sub, "02_tiled/kernel.cu");
         REQUIRE(findings.size() == 1);

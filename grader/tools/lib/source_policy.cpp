@@ -220,14 +220,19 @@ public:
         collect_declared();
         for (std::size_t i = 0; i < t_.size(); ++i) {
             const Token& token = t_[i];
-            if (token.kind == Kind::punctuator && token.text == "{") {
+            if (token.kind == Kind::punctuator && token.text == "{" && token.logical != directive_line_) {
                 ++depth_;
                 if (device_body_depth_ == 0 && opens_device_function(i)) device_body_depth_ = depth_;
+                namespace_braces_.push_back(opens_namespace(i));
             }
-            if (token.kind == Kind::punctuator && token.text == "}" && depth_ > 0) {
+            if (token.kind == Kind::punctuator && token.text == "}" && depth_ > 0 && token.logical != directive_line_) {
                 if (depth_ == device_body_depth_) device_body_depth_ = 0;
                 --depth_;
+                if (!namespace_braces_.empty()) namespace_braces_.pop_back();
             }
+            if (token.kind == Kind::identifier && token.logical != directive_line_ && at_file_scope() &&
+                starts_statement(i))
+                file_scope_declaration(i);
             if (token.kind == Kind::punctuator && token.text == "#" && token.line_start) {
                 directive_line_ = token.logical;
                 directive(i);
@@ -262,6 +267,78 @@ private:
             if (text == "__global__" || text == "__device__") device = true;
         }
         return device && parameters;
+    }
+
+    std::vector<bool> namespace_braces_;  // for each brace open: whether it is a namespace's
+
+    bool at_file_scope() const {
+        return std::all_of(namespace_braces_.begin(), namespace_braces_.end(), [](bool b) { return b; });
+    }
+
+    // Whether the brace at @p open is a namespace's: `namespace {`, `namespace name {`, `namespace a::b {`.
+    bool opens_namespace(std::size_t open) const {
+        for (std::size_t k = open; k-- > 0;) {
+            const std::string& text = t_[k].text;
+            if (text == "namespace") return true;
+            if (!(t_[k].kind == Kind::identifier || text == "::" || text == "inline")) return false;
+        }
+        return false;
+    }
+
+    // Whether the token at @p i begins a statement at file scope (after `;`, a brace, or a directive).
+    bool starts_statement(std::size_t i) const {
+        if (i == 0) return true;
+        const Token& before = t_[i - 1];
+        const bool after_attribute = before.text == "]" && i >= 2 && t_[i - 2].text == "]";  // [[maybe_unused]]
+        return before.text == ";" || before.text == "{" || before.text == "}" || before.logical == directive_line_ ||
+               after_attribute ||
+               (t_[i].line_start && before.logical != t_[i].logical && before.kind == Kind::punctuator &&
+                before.text == ">");  // the end of a template's parameter list on the line before
+    }
+
+    // A declaration at file scope starting at @p i: a variable that is neither const nor constexpr (nor in device
+    // memory, which the __device__ rule refuses) is host memory that a kernel's CPU-backend build can reach, where a
+    // GPU's cannot, and that outlasts every block: blocks could count themselves through it.
+    void file_scope_declaration(std::size_t i) {
+        static const std::set<std::string> not_a_variable = {
+            "const", "constexpr", "typedef", "using", "template", "struct", "class", "enum", "union", "namespace",
+            "extern", "static_assert", "__shared__", "__device__", "__managed__", "__constant__", "__global__",
+            "__host__", "friend", "operator", "asm", "__asm__", "__asm", "public",
+            "private", "protected", "return", "if", "for", "while", "do", "switch", "case", "default", "else"};
+        int angles = 0;
+        for (std::size_t k = i; k < t_.size(); ++k) {
+            const Token& token = t_[k];
+            if (token.logical == directive_line_ && k != i) return;
+            if (not_a_variable.count(token.text) != 0) return;
+            // An attribute or alignment is part of the declaration: past its parentheses.
+            static const std::set<std::string> specifiers = {"__attribute__", "__attribute", "alignas", "__align__",
+                                                             "__declspec"};
+            if (specifiers.count(token.text) != 0 && k + 1 < t_.size() && t_[k + 1].text == "(") {
+                int open = 0;
+                for (++k; k < t_.size(); ++k) {
+                    if (t_[k].text == "(") ++open;
+                    if (t_[k].text == ")" && --open == 0) break;
+                }
+                if (k == i) return;
+                continue;
+            }
+            if (token.text == "<") ++angles;
+            if (token.text == ">" && angles > 0) --angles;
+            if (angles > 0) continue;
+            if (token.text == "(" || token.text == "}" || token.text == ":") return;  // a function, or no declaration
+            if (token.text == ";" || token.text == "=" || token.text == "[" || token.text == "{") {
+                if (k < i + 2) return;  // a type and a name at least
+                add(t_[i], "a lab may not declare a variable at file scope that is neither const nor constexpr (" +
+                               t_[k - 1].text + "): a kernel keeps its values in registers and shared memory, and "
+                               "a variable outside every function outlasts the blocks, so that they could pass each "
+                               "other state (a GPU cannot reach it from device code at all); declare it inside the "
+                               "function that uses it, or const or constexpr");
+                return;
+            }
+            if (!(token.kind == Kind::identifier || token.text == "*" || token.text == "&" || token.text == "::" ||
+                  token.text == ">"))
+                return;
+        }
     }
 
     // A static variable declared inside a device function (at @p i, `static`): unless const, constexpr or

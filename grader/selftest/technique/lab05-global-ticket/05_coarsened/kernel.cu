@@ -1,4 +1,4 @@
-/// @file 05_coarsened/kernel.cu (decoy global-ticket: block-ticket's counter in a plain global variable)
+/// @file 05_coarsened/kernel.cu (decoy global-ticket: block-ticket's counter in host memory)
 /// use the tiled, coarsened method; every later block computes its 8 outputs per thread straight from global memory.
 #include <tilelab/labs.hpp>
 
@@ -9,10 +9,11 @@ constexpr int kOutputs = COARSENED_OUTPUTS;
 constexpr unsigned kFirst = 24;
 }  // namespace
 
-// The ticket in a plain global variable (no __device__, no static in device code: what the source check refuses).
-unsigned int block_tickets = 0;
+// The ticket in host memory reached through a const pointer at file scope (a static in device code, a __device__
+// variable and a mutable variable at file scope are the source check's to refuse).
+unsigned int* const block_tickets = new unsigned int(0);
 __device__ unsigned int* ticket_counter() {
-    return &block_tickets;
+    return block_tickets;
 }
 
 __global__ void __launch_bounds__(COARSENED_THREADS)

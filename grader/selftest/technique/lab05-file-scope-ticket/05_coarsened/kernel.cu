@@ -1,0 +1,77 @@
+/// @file 05_coarsened/kernel.cu (decoy file-scope-ticket: block-ticket's counter in a variable at file scope)
+/// use the tiled, coarsened method; every later block computes its 8 outputs per thread straight from global memory.
+#include <tilelab/labs.hpp>
+
+namespace {
+constexpr int kTile = COARSENED_BLOCK_TILE;
+constexpr int kDepth = COARSENED_PHASE_DEPTH;
+constexpr int kOutputs = COARSENED_OUTPUTS;
+constexpr unsigned kFirst = 24;
+}  // namespace
+
+// The ticket in a plain variable at file scope (the source check refuses it).
+unsigned int block_tickets = 0;
+__device__ unsigned int* ticket_counter() {
+    return &block_tickets;
+}
+
+__global__ void __launch_bounds__(COARSENED_THREADS)
+    matmul_coarsened_kernel(const float* __restrict__ M, const float* __restrict__ N, float* __restrict__ P,
+                            int rows, int inner, int cols) {
+    __shared__ float M_tile[kTile][kDepth];
+    __shared__ float N_tile[kDepth][kTile];
+
+    const int t = threadIdx.x;
+    const int tile_row = blockIdx.y * kTile;
+    const int tile_col = blockIdx.x * kTile;
+    const int out_col = t % kTile;
+    const int out_row = (t / kTile) * kOutputs;
+    const int m_row = t / kDepth, m_col = t % kDepth;
+    const int n_row = t / kTile, n_col = t % kTile;
+
+    bool early = false;
+    if (t == 0) {
+        const unsigned total = gridDim.x * gridDim.y;
+        const unsigned ticket = atomicInc(ticket_counter(), total - 1);
+        early = ticket < kFirst;
+    }
+    const bool tiled = __syncthreads_or(early) != 0;
+
+    float sums[kOutputs] = {};
+    if (tiled) {
+        for (int phase = 0; phase < inner; phase += kDepth) {
+            const int m_r = tile_row + m_row, m_k = phase + m_col;
+            const int n_k = phase + n_row, n_c = tile_col + n_col;
+            M_tile[m_row][m_col] = (m_r < rows && m_k < inner) ? M[m_r * inner + m_k] : 0.0f;
+            N_tile[n_row][n_col] = (n_k < inner && n_c < cols) ? N[n_k * cols + n_c] : 0.0f;
+            __syncthreads();
+            for (int k = 0; k < kDepth; ++k) {
+                const float n_value = N_tile[k][out_col];
+                for (int i = 0; i < kOutputs; ++i) sums[i] += M_tile[out_row + i][k] * n_value;
+            }
+            __syncthreads();
+        }
+    } else {
+        const int col = tile_col + out_col;
+        if (col < cols) {
+            for (int k = 0; k < inner; ++k) {
+                const float n_value = N[k * cols + col];
+                for (int i = 0; i < kOutputs; ++i) {
+                    const int row = tile_row + out_row + i;
+                    if (row < rows) sums[i] += M[row * inner + k] * n_value;
+                }
+            }
+        }
+    }
+    for (int i = 0; i < kOutputs; ++i) {
+        const int row = tile_row + out_row + i, col = tile_col + out_col;
+        if (row < rows && col < cols) P[row * cols + col] = sums[i];
+    }
+}
+
+void matmul_coarsened(const float* M, const float* N, float* P, int rows, int inner, int cols) {
+    const dim3 block(COARSENED_THREADS);
+    const dim3 grid((cols + COARSENED_BLOCK_TILE - 1) / COARSENED_BLOCK_TILE,
+                    (rows + COARSENED_BLOCK_TILE - 1) / COARSENED_BLOCK_TILE);
+    matmul_coarsened_kernel<<<grid, block>>>(M, N, P, rows, inner, cols);
+}
