@@ -152,6 +152,14 @@ _tilelab_add_technique_decoy(lab05-global-ticket 05_coarsened fail "neither a de
 _tilelab_add_technique_decoy(lab05-file-scope-ticket 05_coarsened build-fails "may not declare a variable at file scope" technique)
 _tilelab_add_technique_decoy(lab06-fresh-shared-tell 06_register_tiled fail "P came out unchanged|not the product of the second values" technique)
 _tilelab_add_technique_decoy(lab08-atomic-schedule-tell 08_warp_tiled fail "P came out unchanged|not the product of the second values" technique)
+# Round eight: tells of the emulator that no probe sees, refused by the source check on both backends: a fast-math
+# intrinsic's exact value (__fdividef), the lanes the hardware runs together (__activemask), the type the CPU
+# backend gives shared memory (decltype of a __shared__ name, lab 10's at compile time), and a static in a macro.
+_tilelab_add_technique_decoy(lab05-fdividef-tell 05_coarsened build-fails "__fdividef is not allowed" technique)
+_tilelab_add_technique_decoy(lab09-activemask-tell 09_tensor_cores build-fails "__activemask[(][)] is not allowed" technique)
+_tilelab_add_technique_decoy(lab05-decltype-tell 05_coarsened build-fails "may not take the type of a __shared__ variable" technique)
+_tilelab_add_technique_decoy(lab10-decltype-tell 10_mma_sync build-fails "may not take the type of a __shared__ variable" technique)
+_tilelab_add_technique_decoy(lab05-macro-static 05_coarsened build-fails "a macro may not hold `static`" technique)
 
 # Lab 10: lab 09's wmma model under lab 10's launch: tensor cores, but not mma.sync, which is lab 10's lesson.
 if("cpu" IN_LIST TILELAB_BACKENDS)

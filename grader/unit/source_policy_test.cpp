@@ -95,6 +95,26 @@ TEST_SUITE("source_policy") {
                      "  static constexpr int k = 3;\n  static __shared__ float tile[4];\n  return table[i] * k;\n}\n"
                      "void launch() {\n  static bool configured = false;\n  configured = true;\n}\n"
                      "struct Shape { static constexpr int rows = 4; static int count(); };\n").empty());
+        // State and tells by other spellings (red team round eight): a static hidden in a macro, thread_local,
+        // mutable, a class's static variable, the C library's hidden state, the lanes the hardware runs together,
+        // the type the CPU backend gives shared memory, the GPU's approximate intrinsics.
+        CHECK(refused("#define KEEP static\n__device__ int* f() { KEEP int n = 0; return &n; }\n", "a macro may not hold `static`", 1));
+        CHECK(refused("__device__ int f() {\n  thread_local int n = 0;\n  return n;\n}\n", "`thread_local` is not allowed", 2));
+        CHECK(refused("struct Box { mutable int n; };\n", "`mutable` is not allowed", 1));
+        CHECK(refused("template <int N> struct Count {\n  static inline unsigned seen = 0;\n};\n", "may not keep a static variable", 2));
+        CHECK(refused("__device__ int f() { return rand(); }\n", "may not use rand", 1));
+        CHECK(refused("__device__ unsigned f() { return __activemask(); }\n", "__activemask() is not allowed", 1));
+        CHECK(refused("__global__ void k() {\n  __shared__ float tile[4];\n  bool r = std::is_reference<decltype(tile)>::value;\n}\n",
+                      "may not take the type of a __shared__ variable", 3));
+        CHECK(refused("__global__ void k() {\n  __shared__ __align__(16) float tile[4];\n  using T = decltype((tile));\n}\n",
+                      "may not take the type of a __shared__ variable", 3));
+        CHECK(refused("__device__ float f(float a, float b) { return __fdividef(a, b); }\n", "__fdividef is not allowed", 1));
+        CHECK(refused("__device__ float f(float a) {\n  return expf(a) + std::sin(a);\n}\n", "expf is not allowed in device code", 2));
+        CHECK(broken("#include <cmath>\ndouble gflops(double ms) { return 2.0 * std::pow(4096.0, 3) / (ms * 1e6); }\n"
+                     "__device__ float f(float a) { return sqrtf(a) + fmaxf(a, 0.0f) + a / 3.0f; }\n").empty());
+        CHECK(broken("struct Loader {\n  static constexpr int kRows = 4;\n  static __device__ float load(const float* p) { return p[0]; }\n"
+                     "  static const int kCols = 2;\n};\n__global__ void k(const float* M) {\n  __shared__ float tile[4];\n"
+                     "  using T = decltype(M);\n  tile[0] = Loader::load(M);\n}\n").empty());
         // A variable at file scope that is neither const nor constexpr: host memory the CPU backend's kernel reaches.
         CHECK(refused("#include <tilelab/labs.hpp>\nunsigned int tickets = 0;\n", "may not declare a variable at file scope", 2));
         CHECK(refused("namespace {\nstatic float seen[4];\n}\n", "may not declare a variable at file scope", 2));

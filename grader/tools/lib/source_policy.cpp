@@ -93,6 +93,29 @@ const std::vector<std::string> library_prefixes = {"cublas", "cusparse", "cusolv
 /// so the names are refused, not only the headers. Left out because the C++ library or a student's class has the
 /// same name for something else (std::remove, std::bind, a clone() member): remove, rename, bind, clone, link; the
 /// build check's look at the objects (first_os_symbol) refuses the C library's ones.
+/// Functions of the C library whose results depend on hidden state kept between calls (and which device code
+/// cannot call on a GPU): a kernel's CPU-backend build could pass values from block to block through them.
+const std::set<std::string> hidden_state_functions = {"rand", "srand", "rand_r", "random", "srandom", "drand48",
+                                                      "erand48", "lrand48", "nrand48", "mrand48", "jrand48",
+                                                      "srand48", "seed48", "lcong48", "strtok", "errno"};
+
+/// CUDA's fast-math intrinsics: approximations whose bits only the GPU's hardware gives (the CPU backend computes
+/// the exact function), so that comparing one with the exact value would tell the backends apart.
+const std::set<std::string> approximate_intrinsics = {"__fdividef", "__expf", "__exp10f", "__logf", "__log2f",
+                                                      "__log10f", "__sinf", "__cosf", "__tanf", "__sincosf",
+                                                      "__powf"};
+
+/// Math functions that a GPU computes within a few units in the last place of the exact result (CUDA's
+/// programming guide, "Mathematical Functions"), where the CPU backend's C library gives its own last bits: in device
+/// code, a comparison with a known value would tell the backends apart, and a matrix product needs none of them.
+const std::set<std::string> inexact_device_math = {
+    "expf", "exp2f", "exp10f", "expm1f", "logf", "log2f", "log10f", "log1pf", "sinf", "cosf", "tanf", "sincosf",
+    "sinpif", "cospif", "asinf", "acosf", "atanf", "atan2f", "sinhf", "coshf", "tanhf", "asinhf", "acoshf",
+    "atanhf", "powf", "rsqrtf", "cbrtf", "rcbrtf", "erff", "erfcf", "erfinvf", "erfcinvf", "hypotf", "rhypotf",
+    "normf", "rnormf", "tgammaf", "lgammaf", "j0f", "j1f", "y0f", "y1f", "exp", "exp2", "exp10", "expm1", "log",
+    "log2", "log10", "log1p", "sin", "cos", "tan", "sincos", "asin", "acos", "atan", "atan2", "sinh", "cosh",
+    "tanh", "pow", "rsqrt", "cbrt", "erf", "erfc", "hypot", "tgamma", "lgamma"};
+
 const std::set<std::string> os_functions = {
     "open", "open64", "openat", "openat2", "creat", "read", "readv", "write", "writev", "pread", "pwrite",
     "pread64", "pwrite64", "preadv", "pwritev", "close", "close_range", "dup", "dup2", "dup3", "pipe", "pipe2",
@@ -218,17 +241,20 @@ public:
 
     void run() {
         collect_declared();
+        collect_shared_names();
         for (std::size_t i = 0; i < t_.size(); ++i) {
             const Token& token = t_[i];
             if (token.kind == Kind::punctuator && token.text == "{" && token.logical != directive_line_) {
                 ++depth_;
                 if (device_body_depth_ == 0 && opens_device_function(i)) device_body_depth_ = depth_;
                 namespace_braces_.push_back(opens_namespace(i));
+                class_braces_.push_back(opens_class(i));
             }
             if (token.kind == Kind::punctuator && token.text == "}" && depth_ > 0 && token.logical != directive_line_) {
                 if (depth_ == device_body_depth_) device_body_depth_ = 0;
                 --depth_;
                 if (!namespace_braces_.empty()) namespace_braces_.pop_back();
+                if (!class_braces_.empty()) class_braces_.pop_back();
             }
             if (token.kind == Kind::identifier && token.logical != directive_line_ && at_file_scope() &&
                 starts_statement(i))
@@ -270,6 +296,41 @@ private:
     }
 
     std::vector<bool> namespace_braces_;  // for each brace open: whether it is a namespace's
+    std::vector<bool> class_braces_;      // for each brace open: whether it is a class's (struct, class, union)
+    std::set<std::string> shared_names_;  // the names the file declares __shared__
+
+    // Whether the brace at @p open begins a class's body: `struct Name {`, `template <...> class Name : Base {`.
+    bool opens_class(std::size_t open) const {
+        for (std::size_t k = open; k-- > 0;) {
+            const std::string& text = t_[k].text;
+            if (text == ";" || text == "{" || text == "}" || text == "(" || text == ")" || text == "=") return false;
+            if (text == "struct" || text == "class" || text == "union") return true;
+        }
+        return false;
+    }
+
+    // The names declared __shared__ (`__shared__ float tile[16][16];`, `extern __shared__ float smem[];`): the
+    // identifier before the declarator's first `[`, `;`, `=` or `,`.
+    void collect_shared_names() {
+        for (std::size_t i = 0; i < t_.size(); ++i) {
+            if (t_[i].text != "__shared__") continue;
+            for (std::size_t k = i + 1; k < t_.size(); ++k) {
+                const std::string& text = t_[k].text;
+                if (text == "(") {  // an alignment or attribute: past its parentheses
+                    int open = 0;
+                    for (; k < t_.size(); ++k) {
+                        if (t_[k].text == "(") ++open;
+                        if (t_[k].text == ")" && --open == 0) break;
+                    }
+                    continue;
+                }
+                if (text == "[" || text == ";" || text == "=" || text == "," || text == "{") {
+                    if (t_[k - 1].kind == Kind::identifier) shared_names_.insert(t_[k - 1].text);
+                    break;
+                }
+            }
+        }
+    }
 
     bool at_file_scope() const {
         return std::all_of(namespace_braces_.begin(), namespace_braces_.end(), [](bool b) { return b; });
@@ -343,9 +404,10 @@ private:
 
     // A static variable declared inside a device function (at @p i, `static`): unless const, constexpr or
     // __shared__, device memory beside M, N and P that outlasts the block.
-    void static_in_device_code(std::size_t i) {
+    void static_in_device_code(std::size_t i, bool in_class) {
         for (std::size_t k = 1;; ++k) {
             const Token* next = following(i, k);
+            if (in_class && next != nullptr && next->text == "(") return;  // a static member function
             if (next == nullptr || next->text == ";" || next->text == "=" || next->text == "(" || next->text == "{" ||
                 next->text == "[")
                 break;
@@ -353,8 +415,8 @@ private:
                 next->text == "__constant__")
                 return;
         }
-        add(t_[i], "a lab may not keep a static variable in a __global__ or __device__ function: it lives in device "
-                   "memory beside M, N and P and outlasts the block, so that blocks could pass each other state (a "
+        add(t_[i], "a lab may not keep a static variable in a __global__ or __device__ function or a class: it lives "
+                   "in memory beside M, N and P and outlasts the block, so that blocks could pass each other state (a "
                    "count of the blocks that ran, say), and a kernel's blocks are independent of each other; keep a "
                    "value in a register, or in __shared__ memory for the block's own (static const and constexpr "
                    "tables are fine)");
@@ -572,8 +634,57 @@ private:
                            "; give a function of your own another name");
             return;
         }
-        if (name == "static" && device_body_depth_ > 0) {
-            static_in_device_code(i);
+        if (name == "static" && token.logical == directive_line_) {
+            add(token, "a macro may not hold `static`: the kit reads a lab's declarations as written, and a static "
+                       "variable in device code or a class is refused (it outlasts the block); write the declaration "
+                       "out in full");
+            return;
+        }
+        if (name == "static" && (device_body_depth_ > 0 || (!class_braces_.empty() && class_braces_.back()))) {
+            static_in_device_code(i, device_body_depth_ == 0);
+            return;
+        }
+        if (name == "thread_local" || name == "mutable") {
+            add(token, "`" + name + "` is not allowed in a lab: it keeps state that outlasts a block (or changes an "
+                       "object declared const), and a kernel's blocks are independent of each other; keep values in "
+                       "registers, or in __shared__ memory for the block's own");
+            return;
+        }
+        if (name == "__activemask") {
+            add(token, "__activemask() is not allowed in a lab: it tells which lanes the hardware happens to be "
+                       "running together at that moment, which no rule of the code fixes (and which the CPU "
+                       "backend's emulator cannot know); name the lanes yourself, 0xffffffff for the whole warp, or "
+                       "take them from __ballot_sync");
+            return;
+        }
+        if (name == "decltype" && following(i) != nullptr && following(i)->text == "(") {
+            const Token* named = following(i, 2);
+            if (named != nullptr && named->text == "(") named = following(i, 3);
+            if (named != nullptr && shared_names_.count(named->text) != 0) {
+                add(token, "a lab may not take the type of a __shared__ variable (decltype(" + named->text +
+                               ")): the CPU backend's build gives shared memory a type of its own so that it can "
+                               "follow every access, and a kernel that looked would be another kernel on each "
+                               "backend; write the type out (float[16][16])");
+                return;
+            }
+        }
+        if (approximate_intrinsics.count(name) != 0) {
+            add(token, name + " is not allowed in a lab: a fast-math intrinsic gives the GPU's approximation, whose "
+                              "bits the CPU backend does not reproduce, and a matrix product needs none; use the "
+                              "exact operation (a / b, expf, ...)");
+            return;
+        }
+        if (device_body_depth_ > 0 && inexact_device_math.count(name) != 0 && following(i) != nullptr &&
+            following(i)->text == "(" && (qualifier(i).empty() || qualifier(i) == "std" || qualifier(i) == "::")) {
+            add(token, name + " is not allowed in device code in a lab: a GPU computes it within a few units in the "
+                              "last place, where the CPU backend's library gives other last bits, and a matrix "
+                              "product needs no such function (multiply-adds, and sqrtf or division where exact)");
+            return;
+        }
+        if (hidden_state_functions.count(name) != 0 && qualifier(i) != ".") {
+            add(token, "a lab may not use " + name + ": it keeps hidden state of the C library's that outlasts a "
+                       "block (and device code cannot call it on a GPU); a kernel's values depend only on M, N and "
+                       "the shape");
             return;
         }
         if (name == "__device__" || name == "__managed__" || name == "__constant__") {
