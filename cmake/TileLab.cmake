@@ -30,15 +30,11 @@ endmacro()
 # it decides. Graded on the GPU backend alone, such a check has no CPU backend to decide it: it fails, saying so,
 # rather than leave the speed points to the gate alone (the technique check is what stops the gate's decoys).
 function(_tilelab_add_skipped_test prefix check id tile_width backend reason labels)
-  set(record TEST ${prefix}.${check} LAB ${id} TILE_WIDTH ${tile_width})
-  if(backend STREQUAL "cpu")
-    tilelab_gpu_only_command(command ${record} REASON "${reason}")
-  elseif("cpu" IN_LIST TILELAB_BACKENDS)
-    tilelab_gpu_only_command(command ${record} REASON "${reason}" BACKEND gpu)
-  else()
-    tilelab_missing_file_command(command ${record} BACKEND gpu
-      MESSAGE "not graded: this check needs the CPU backend (${reason}), and this kit was built with the GPU backend alone (TILELAB_BACKENDS=gpu); grade with both backends (Boost.Context installed) to earn these points")
+  set(verdict --skip "${reason}")
+  if(backend STREQUAL "gpu" AND NOT "cpu" IN_LIST TILELAB_BACKENDS)
+    set(verdict --fail "not graded: this check needs the CPU backend (${reason}), and this kit was built with the GPU backend alone (TILELAB_BACKENDS=gpu); grade with both backends (Boost.Context installed) to earn these points")
   endif()
+  tilelab_record_command(command ${prefix}.${check} ${id} ${tile_width} ${backend} ${verdict})
   add_test(NAME ${prefix}.${check} COMMAND ${command})
   set_tests_properties(${prefix}.${check} PROPERTIES LABELS "${labels}" SKIP_RETURN_CODE 77)
 endfunction()
@@ -132,14 +128,15 @@ function(_tilelab_add_checks prefix run id target tile_width backend labels suit
   foreach(suite IN LISTS suites)
     math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * ${TILELAB_SUITE_${suite}_TIME_FACTOR}")
     math(EXPR seconds "${timeout} * 9 / 10")
+    set(other_backend_only "${TILELAB_SUITE_${suite}_GPU_ONLY}")  # why this backend cannot make the check
+    if(backend STREQUAL "gpu")
+      set(other_backend_only "${TILELAB_SUITE_${suite}_CPU_ONLY}")
+    endif()
     if(TILELAB_SUITE_${suite}_ONE_TILE_WIDTH AND NOT tile_width EQUAL TILELAB_PERF_TILE_WIDTH)
       # Lab 04's host code is the same at every tile width: its measuring checks run at one, as the gate does.
-    elseif(backend STREQUAL "cpu" AND NOT TILELAB_SUITE_${suite}_GPU_ONLY STREQUAL "")
-      _tilelab_add_skipped_test(${prefix} ${suite} ${id} ${tile_width} cpu "${TILELAB_SUITE_${suite}_GPU_ONLY}"
-                                "${labels};cpu;${suite}")
-    elseif(backend STREQUAL "gpu" AND NOT TILELAB_SUITE_${suite}_CPU_ONLY STREQUAL "")
-      _tilelab_add_skipped_test(${prefix} ${suite} ${id} ${tile_width} gpu "${TILELAB_SUITE_${suite}_CPU_ONLY}"
-                                "${labels};gpu;${suite}")
+    elseif(NOT other_backend_only STREQUAL "")
+      _tilelab_add_skipped_test(${prefix} ${suite} ${id} ${tile_width} ${backend} "${other_backend_only}"
+                                "${labels};${backend};${suite}")
     elseif(TILELAB_SUITE_${suite}_KIND STREQUAL "gate")
       list(APPEND gate_suites ${suite})
     else()

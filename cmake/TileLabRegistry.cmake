@@ -8,9 +8,9 @@
 #   TILELAB_<folder>_LAUNCHER, _KERNEL  the contract's names (no kernel: host code, graded with a kit kernel)
 #   TILELAB_<folder>_BLOCK_TILE, _THREADS  the labs.hpp constants of a lab configured by its own (0: the contract's)
 #   TILELAB_<folder>_KIT_KERNEL         the folder of the lab whose model kernel the kit builds into this lab
-#   TILELAB_<folder>_GATE_REFERENCES    the folders of the labs whose model answers the performance gate's rungs race
-#   TILELAB_<folder>_GATE_RUNG_REFERENCES  the same, one per rung, bottom to top (the rungs' suites are the lab's
-#                                       SUITES of kind gate, in the same order)
+#   TILELAB_<folder>_GATE_RUNG_REFERENCES  the folders of the labs whose model answers the performance gate's rungs
+#                                       race, one per rung, bottom to top (the rungs' suites are the lab's SUITES of
+#                                       kind gate, in the same order)
 #   TILELAB_<folder>_TECHNIQUE_REFERENCE  the folder of the lab whose model answer the technique check compares with
 #   TILELAB_<folder>_MIN_COMPUTE_CAPABILITY  "major.minor" ("": any GPU)
 # The rest of an entry is the C++ table's (grader/tools/tilelab_lab_table.cpp), which also checks the entry.
@@ -122,8 +122,6 @@ function(_tilelab_read_registry path)
         list(APPEND gate_rung_references ${folder_of_${reference}})
       endforeach()
     endif()
-    set(gate_references ${gate_rung_references})
-    list(REMOVE_DUPLICATES gate_references)
     _tilelab_json(technique_reference "${json}" "" labs ${i} technique reference)
     _tilelab_json(min_compute_capability "${json}" "" labs ${i} min_compute_capability version)
     foreach(field id files suites sanitizer_tools launcher kernel block_tile threads min_compute_capability)
@@ -131,7 +129,6 @@ function(_tilelab_read_registry path)
       set(TILELAB_${folder}_${name} "${${field}}" PARENT_SCOPE)
     endforeach()
     set(TILELAB_${folder}_KIT_KERNEL "${folder_of_${kit_kernel}}" PARENT_SCOPE)
-    set(TILELAB_${folder}_GATE_REFERENCES "${gate_references}" PARENT_SCOPE)
     set(TILELAB_${folder}_GATE_RUNG_REFERENCES "${gate_rung_references}" PARENT_SCOPE)
     set(TILELAB_${folder}_TECHNIQUE_REFERENCE "${folder_of_${technique_reference}}" PARENT_SCOPE)
   endforeach()

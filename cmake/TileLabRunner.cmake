@@ -89,11 +89,7 @@ function(_tilelab_source_check out_target out_launcher submission root lab)
   if(imported)
     get_target_property(launcher tilelab-sandbox-compile LOCATION)
   else()
-    get_target_property(dir tilelab-sandbox-compile BINARY_DIR)
-    get_target_property(output_dir tilelab-sandbox-compile RUNTIME_OUTPUT_DIRECTORY)
-    if(output_dir)
-      set(dir "${output_dir}")
-    endif()
+    get_target_property(dir tilelab-sandbox-compile BINARY_DIR)  # no RUNTIME_OUTPUT_DIRECTORY of its own
     set(launcher "${dir}/tilelab-sandbox-compile${CMAKE_EXECUTABLE_SUFFIX}")
   endif()
   file(REAL_PATH "${root}" real_root)
@@ -232,8 +228,8 @@ function(_tilelab_add_lab_targets out_build out_program prefix submission root l
   foreach(file IN LISTS TILELAB_${lab}_FILES)
     # A link counts as there (even one to nothing): the source check then refuses it, naming it.
     if(NOT EXISTS "${root}/${file}" AND NOT IS_SYMLINK "${root}/${file}")
-      tilelab_missing_file_command(build TEST ${prefix}.build LAB ${TILELAB_${lab}_ID} TILE_WIDTH ${tile_width}
-        BACKEND ${backend} MESSAGE "missing file: ${file} is not in ${root}. A submission keeps the layout of labs/ (one folder per lab, with the same file names) or, for an assignment of one lab, holds its files alone; add the file and grade again.")
+      tilelab_record_command(build ${prefix}.build ${TILELAB_${lab}_ID} ${tile_width} ${backend} --fail
+        "missing file: ${file} is not in ${root}. A submission keeps the layout of labs/ (one folder per lab, with the same file names) or, for an assignment of one lab, holds its files alone; add the file and grade again.")
       set(${out_build} ${build} PARENT_SCOPE)
       set(${out_program} "$<TARGET_FILE:tilelab-build-check>" --fail "not graded: a file of the lab is missing" PARENT_SCOPE)
       return()
@@ -257,10 +253,14 @@ function(_tilelab_add_lab_targets out_build out_program prefix submission root l
     add_custom_target(tilelab_${submission}_labs)
   endif()
   add_dependencies(tilelab_${submission}_labs ${targets})
-  # The build check (grader/tools/tilelab_build_check.cpp), which writes the build test's record.
-  tilelab_build_check_command(build TEST ${prefix}.build LAB ${TILELAB_${lab}_ID} TILE_WIDTH ${tile_width}
-    BACKEND ${backend} TARGETS ${targets} OBJECTS "$<JOIN:$<TARGET_OBJECTS:${target}_lab>,|>" SOURCES ${sources}
-    SOURCE_ROOT "${root}" SOURCE_FILES ${TILELAB_${lab}_FILES} SOURCE_LAUNCHER "${launcher}")
+  # The build check (grader/tools/tilelab_build_check.cpp), which writes the build test's record: the source check
+  # as the sandbox's user (the launcher), the build of the targets, and the library, interposition and system-call
+  # rules on the objects of the lab's files (a generator expression joined with "|").
+  tilelab_record_command(build ${prefix}.build ${TILELAB_${lab}_ID} ${tile_width} ${backend}
+    --build-dir "${CMAKE_BINARY_DIR}" --config "$<CONFIG>" --cmake "${CMAKE_COMMAND}" --target ${targets}
+    --object "$<JOIN:$<TARGET_OBJECTS:${target}_lab>,|>" --source ${sources} --nm "${CMAKE_NM}"
+    --cxxfilt "${TILELAB_CXXFILT}" --cxx "${CMAKE_CXX_COMPILER}" --source-check "$<TARGET_FILE:tilelab-source-check>"
+    --source-launcher "${launcher}" --source-root "${root}" --source-file ${TILELAB_${lab}_FILES})
   set(${out_build} ${build} PARENT_SCOPE)
   # The checker (no student code) grades the lab's runner, which it starts in a sandbox of its own: the lab's own
   # program, or the runner host with the lab's module.

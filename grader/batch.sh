@@ -28,7 +28,7 @@
 # (those CUDA_VISIBLE_DEVICES names, where set), each submission's GPU checks go to one GPU (round robin), and a
 # check that measures the GPU (performance gate, lab 04's clock and memory checks) holds it alone while it measures.
 set -uo pipefail
-# Only the kit's build is shell: the grading is the program tilelab-batch (grader/batch/), built with the kit.
+# Only the kit's build is shell: the rest is the program tilelab-batch (grader/batch/), built with the kit.
 root=$(cd "$(dirname "$0")/.." && pwd)
 usage() { sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 2; }
 [ "${1:-}" = --merge ] && [ $# -eq 2 ] && exec -a "$0" "$2/kit/grader/tilelab-batch" "$@"
@@ -50,41 +50,7 @@ if ! { cmake --preset grade -B "$out/kit" "${extra[@]}" -S "$root" &&
   exit 1
 fi
 echo "kit built in $SECONDS s" >&2 && echo "$SECONDS" >"$out/kit-seconds.txt"
-# Each gate's calibration on this machine's GPU, measured now, while nothing else runs, or kept from an earlier batch
-# with this kit: measured at a batch's first gates, on a busy machine, one once set a requirement too low for the
-# rest of that batch. Without a GPU (or a GPU build) there is nothing to calibrate.
-checker=$out/kit/grader/tilelab-checker-gpu
-gate_tile_width=$(sed -n 's/^TILELAB_PERF_TILE_WIDTH:[A-Z]*=//p' "$out/kit/CMakeCache.txt")
-if [ -x "$checker" ] && [ -n "$gate_tile_width" ]; then
-  SECONDS=0
-  "$checker" --calibrate-gates "$gate_tile_width" >"$out/calibration.log" 2>&1
-  case $? in
-    0) echo "gates calibrated on this GPU in $SECONDS s (log: $out/calibration.log)" >&2
-       echo "$SECONDS" >"$out/calibration-seconds.txt" ;;
-    77) ;;
-    *) tail -5 "$out/calibration.log" >&2
-       echo "the gates' calibration failed (log: $out/calibration.log): each gate calibrates when it first runs" >&2 ;;
-  esac
-fi
-[ "$kit_only" = 1 ] && exit 0
-# The CPU backend's labs run their blocks on two threads each (TILELAB_CPU_WORKERS; graded alone, on every hardware
-# thread). A class grades many at once: with a thread per core in each lab's program, the GPU checks' programs, which
-# answer one request at a time and whose gates time those answers, waited for a core. The checks are the same.
-export TILELAB_CPU_WORKERS=${TILELAB_CPU_WORKERS:-2}
-# What no clock judges (the CPU backend's checks, the compiles) runs at a lower CPU priority, so that the programs
-# whose answers the performance gate times, and the GPU checks waiting on them, get a core as soon as they wake.
-export TILELAB_CPU_NICE=${TILELAB_CPU_NICE:-10}
-# The class's compile cache (grader/tools/lib/compile_cache.hpp), new with each kit: a lab file that compiles as an
-# earlier one did (a stub left as given, a copy, the same code with other comments) takes that one's object. Used only
-# when grading as root; its folder is the grader's alone (0755).
-rm -rf "$out/compile-cache" && mkdir -m 0755 "$out/compile-cache" && export TILELAB_COMPILE_CACHE="$out/compile-cache"
-# One seed for the class, drawn now where TILELAB_SEED is not set: every submission is graded on the same operands.
-# Like the seed a grading alone draws, nobody knows it in advance (the labs' programs never see it: sandbox.hpp), and
-# each batch draws its own; the reports print it once graded.
-export TILELAB_SEED=${TILELAB_SEED:-$((16#$(od -An -N7 -tx1 /dev/urandom | tr -d ' \n')))}
-# The class's store of large float64 references (grader/src/reference_store.hpp): with one seed, every submission is
-# asked the same large shapes with the same operands, so each product (about a second of a checker's CPU at 1024^3)
-# is computed once for the class. Used only when grading as root; its folder is the grader's alone (0700): a lab's
-# program may neither read the products it is asked for nor plant one.
-rm -rf "$out/reference-store" && mkdir -m 0700 "$out/reference-store" && export TILELAB_REFERENCE_STORE="$out/reference-store"
+# The rest is the program's: the gates' calibration on this machine's GPU (all of --kit), then the class's shared
+# settings (its seed, compile cache and reference store) and the grading.
+[ "$kit_only" = 1 ] && exec -a "$0" "$out/kit/grader/tilelab-batch" --kit "$out"
 exec -a "$0" "$out/kit/grader/tilelab-batch" "$@"

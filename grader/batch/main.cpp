@@ -1,5 +1,6 @@
 // tilelab-batch: grades a class against a kit built once (grader/batch.sh builds the kit, then execs this
-// program from it). `tilelab-batch slurm-task OUT CHUNK` is one task of a Slurm job array (slurm.hpp).
+// program from it). `tilelab-batch slurm-task OUT CHUNK` is one task of a Slurm job array (slurm.hpp);
+// `tilelab-batch --kit OUT` calibrates the kit's gates and stops (batch.sh --kit).
 #include "batch_plan.hpp"
 #include "class_report.hpp"
 #include "grade_one.hpp"
@@ -11,8 +12,10 @@
 #include <nlohmann/json.hpp>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cstdlib>
+#include <deque>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -107,6 +110,78 @@ std::vector<std::string> start_batch(const fs::path& out, const fs::path& submis
     return entries;
 }
 
+/// Each gate's calibration on this machine's GPU (tilelab-checker-gpu --calibrate-gates), measured now, while
+/// nothing else runs, or kept from an earlier batch with this kit: measured at a batch's first gates, on a busy
+/// machine, one once set a requirement too low for the rest of that batch. A kit without the GPU backend has
+/// nothing to calibrate; the checker exits 77 where it finds no GPU.
+void calibrate_gates(const fs::path& out) {
+    const fs::path checker = out / "kit" / "grader" / "tilelab-checker-gpu";
+    if (::access(checker.c_str(), X_OK) != 0) return;
+    const fs::path log = out / "calibration.log";
+    const long started = now_seconds();
+    const pid_t pid = start(Command{{checker.string(), "--calibrate-gates", std::to_string(TILELAB_PERF_TILE_WIDTH)},
+                                    {}, log, false});
+    const int status = pid < 0 ? 127 : wait_for(pid, 0, false).status;
+    if (status == 0) {
+        std::cerr << "gates calibrated on this GPU in " << now_seconds() - started << " s (log: " << log.string()
+                  << ")\n";
+        std::ofstream(out / "calibration-seconds.txt") << now_seconds() - started << "\n";
+    } else if (status != 77) {
+        std::ifstream text(log);
+        std::deque<std::string> last;
+        for (std::string line; std::getline(text, line);) {
+            last.push_back(line);
+            if (last.size() > 5) last.pop_front();
+        }
+        for (const std::string& line : last) std::cerr << line << "\n";
+        std::cerr << "the gates' calibration failed (log: " << log.string()
+                  << "): each gate calibrates when it first runs\n";
+    }
+}
+
+/// Sets `name` to `value` where it is unset or empty (the instructor's own setting wins).
+void default_environment(const char* name, const std::string& value) {
+    const char* set = std::getenv(name);
+    if (set == nullptr || *set == '\0') ::setenv(name, value.c_str(), 1);
+}
+
+/// A folder of the grader's alone, made afresh, with exactly `mode` (as mkdir -m, whatever the umask).
+fs::path fresh_folder(const fs::path& folder, mode_t mode) {
+    std::error_code error;
+    fs::remove_all(folder, error);
+    ::mkdir(folder.c_str(), mode);
+    ::chmod(folder.c_str(), mode);
+    return folder;
+}
+
+/// What every grading of the class shares, in the environment of the gradings (and of a Slurm job's tasks).
+void share_class_settings(const fs::path& out) {
+    // The CPU backend's labs run their blocks on two threads each (TILELAB_CPU_WORKERS; graded alone, on every
+    // hardware thread). A class grades many at once: with a thread per core in each lab's program, the GPU checks'
+    // programs, which answer one request at a time and whose gates time those answers, waited for a core. The
+    // checks are the same.
+    default_environment("TILELAB_CPU_WORKERS", "2");
+    // What no clock judges (the CPU backend's checks, the compiles) runs at a lower CPU priority, so that the
+    // programs whose answers the performance gate times, and the GPU checks waiting on them, get a core as soon as
+    // they wake.
+    default_environment("TILELAB_CPU_NICE", "10");
+    // The class's compile cache (grader/tools/lib/compile_cache.hpp), new with each kit: a lab file that compiles as
+    // an earlier one did (a stub left as given, a copy, the same code with other comments) takes that one's object.
+    // Used only when grading as root; its folder is the grader's alone (0755).
+    ::setenv("TILELAB_COMPILE_CACHE", fresh_folder(out / "compile-cache", 0755).c_str(), 1);
+    // One seed for the class, drawn now where TILELAB_SEED is not set: every submission is graded on the same
+    // operands. Like the seed a grading alone draws, nobody knows it in advance (the labs' programs never see it:
+    // sandbox.hpp), and each batch draws its own (56 random bits); the reports print it once graded.
+    std::uint64_t seed = 0;
+    std::ifstream("/dev/urandom", std::ios::binary).read(reinterpret_cast<char*>(&seed), 7);
+    default_environment("TILELAB_SEED", std::to_string(seed));
+    // The class's store of large float64 references (grader/src/reference_store.hpp): with one seed, every
+    // submission is asked the same large shapes with the same operands, so each product (about a second of a
+    // checker's CPU at 1024^3) is computed once for the class. Used only when grading as root; its folder is the
+    // grader's alone (0700): a lab's program may neither read the products it is asked for nor plant one.
+    ::setenv("TILELAB_REFERENCE_STORE", fresh_folder(out / "reference-store", 0700).c_str(), 1);
+}
+
 /// How many GPUs `nvidia-smi -L` lists (0 without nvidia-smi).
 int gpu_count() {
     std::istringstream lines(output_of({"nvidia-smi", "-L"}));
@@ -122,6 +197,10 @@ int main(int argc, char** argv) {
     if (args.size() == 3 && args[0] == "slurm-task") {
         const fs::path out = args[1];
         return slurm_task_main(grading_from_environment(root, out), std::max(std::atoi(args[2].c_str()), 1));
+    }
+    if (args.size() == 2 && args[0] == "--kit") {
+        calibrate_gates(fs::absolute(args[1]));
+        return 0;
     }
     const std::optional<Options> options = parse_options(args, usable_cores(), root / "build" / "batch");
     if (!options) usage();
@@ -140,6 +219,8 @@ int main(int argc, char** argv) {
         std::cerr << "not grading: " << reason << "\n";
         return 1;
     }
+    calibrate_gates(out);
+    share_class_settings(out);
     write_class_record(out, submissions);
     const std::vector<std::string> entries = start_batch(out, submissions);
     // What the gradings share, in the environment too: a Slurm task reads it there. The progress line's estimate

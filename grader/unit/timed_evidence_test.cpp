@@ -1,4 +1,4 @@
-// Lab 04's judge of one call of matmul_timed (grader/src/timed_evidence.cpp), on observations made up here: what a
+// Lab 04's judge of one call of matmul_timed (grader/checks/timed_evidence.cpp), on observations made up here: what a
 // CPU-backend runner reports for honest and dishonest calls, in device memory and in managed or pinned memory.
 #include "timed_evidence.hpp"
 

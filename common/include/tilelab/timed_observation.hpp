@@ -2,7 +2,7 @@
 /// @brief What lab 04's runner observed during one call of matmul_timed, as it travels to the checker: the host
 /// arrays the call was given, the kit kernel's own record of its launches (tilelab/kernel_record.hpp) and, on the
 /// CPU backend, the emulator's trace of every runtime call (tilelab/cpu/runtime_trace.hpp). The runner only
-/// reports; the checker (grader/src/timed_evidence.cpp) judges.
+/// reports; the checker (grader/checks/timed_evidence.cpp) judges.
 #pragma once
 
 #include <tilelab/kernel_record.hpp>
