@@ -103,6 +103,8 @@ TEST_SUITE("source_policy") {
         CHECK(refused("struct Box { mutable int n; };\n", "`mutable` is not allowed", 1));
         CHECK(refused("template <int N> struct Count {\n  static inline unsigned seen = 0;\n};\n", "may not keep a static variable", 2));
         CHECK(refused("__device__ int f() { return rand(); }\n", "may not use rand", 1));
+        CHECK(refused("const auto ticket = []() -> unsigned* {\n  static unsigned n = 0;\n  return &n;\n};\n",
+                      "may not keep a static variable", 2));
         CHECK(refused("__device__ unsigned f() { return __activemask(); }\n", "__activemask() is not allowed", 1));
         CHECK(refused("__global__ void k() {\n  __shared__ float tile[4];\n  bool r = std::is_reference<decltype(tile)>::value;\n}\n",
                       "may not take the type of a __shared__ variable", 3));

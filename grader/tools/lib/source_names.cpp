@@ -153,4 +153,31 @@ const std::set<std::string> startup_attributes = {
     "externally_visible", "no_reorder", "__constructor__", "__destructor__", "__init_priority__", "__section__",
     "__weak__", "__visibility__", "__used__", "__retain__", "__externally_visible__", "__no_reorder__"};
 
+/// Pragmas a lab may use: loop unrolling, include guards and diagnostics.
+bool allowed_pragma(const std::vector<std::string>& words) {
+    if (words.empty()) return true;
+    static const std::set<std::string> alone = {"unroll", "nounroll", "once", "nv_diag_suppress", "nv_diag_default",
+                                                "nv_diag_warning", "diag_suppress", "diag_default"};
+    if (alone.count(words[0]) != 0) return true;
+    if ((words[0] == "GCC" || words[0] == "clang") && words.size() > 1)
+        return words[1] == "unroll" || words[1] == "diagnostic" || words[1] == "ivdep";
+    return false;
+}
+
+/// Macros that tell one compiler (or compilation pass) from another: a kernel that tests them can be one kernel
+/// on the GPU and another on the CPU backend.
+bool tests_backend(const std::string& name) {
+    return name == "__CUDA_ARCH__" || name == "__CUDA_ARCH_LIST__" || name.rfind("__CUDACC", 0) == 0 ||
+           name.rfind("__NVCC", 0) == 0 || name.rfind("__NVCOMPILER", 0) == 0;
+}
+
+/// Attributes that give a declaration another symbol's name, or resolve it at load time.
+extern const std::set<std::string> symbol_attributes;
+const std::set<std::string> symbol_attributes = {"alias", "__alias__", "weakref", "__weakref__", "ifunc",
+                                                 "__ifunc__", "symver", "__symver__", "redefine_extname"};
+
+/// Functions that find code by its symbol's name at run time.
+extern const std::set<std::string> lookups_by_name;
+const std::set<std::string> lookups_by_name = {"dlsym", "dlvsym", "dlopen", "dlmopen"};
+
 }  // namespace tilelab::grader::source_names

@@ -29,4 +29,12 @@ extern const std::set<std::string> os_library_names;
 extern const std::set<std::string> frame_builtins;
 extern const std::set<std::string> startup_attributes;
 
+extern const std::set<std::string> symbol_attributes;
+extern const std::set<std::string> lookups_by_name;
+
+/// Pragmas a lab may use (@p words after `#pragma`): loop unrolling, include guards and diagnostics.
+bool allowed_pragma(const std::vector<std::string>& words);
+/// Whether @p name is a macro that tells one compiler (or compilation pass) from another.
+bool tests_backend(const std::string& name);
+
 }  // namespace tilelab::grader::source_names

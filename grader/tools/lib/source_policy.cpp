@@ -30,35 +30,10 @@ using lexing::Token;
 
 using namespace source_names;  // the tables (source_names.hpp)
 
-/// Pragmas a lab may use: loop unrolling, include guards and diagnostics.
-bool allowed_pragma(const std::vector<std::string>& words) {
-    if (words.empty()) return true;
-    static const std::set<std::string> alone = {"unroll", "nounroll", "once", "nv_diag_suppress", "nv_diag_default",
-                                                "nv_diag_warning", "diag_suppress", "diag_default"};
-    if (alone.count(words[0]) != 0) return true;
-    if ((words[0] == "GCC" || words[0] == "clang") && words.size() > 1)
-        return words[1] == "unroll" || words[1] == "diagnostic" || words[1] == "ivdep";
-    return false;
-}
-
 const std::string why_os =
     "a lab needs only CUDA and the C++ standard library; lab code runs in the runner's process, next to the "
     "channel that carries its results to the checker, so it may not reach files, descriptors, processes, threads, "
     "signals or the environment";
-
-/// Macros that tell one compiler (or compilation pass) from another: a kernel that tests them can be one kernel
-/// on the GPU and another on the CPU backend.
-bool tests_backend(const std::string& name) {
-    return name == "__CUDA_ARCH__" || name == "__CUDA_ARCH_LIST__" || name.rfind("__CUDACC", 0) == 0 ||
-           name.rfind("__NVCC", 0) == 0 || name.rfind("__NVCOMPILER", 0) == 0;
-}
-
-/// Attributes that give a declaration another symbol's name, or resolve it at load time.
-const std::set<std::string> symbol_attributes = {"alias", "__alias__", "weakref", "__weakref__", "ifunc",
-                                                 "__ifunc__", "symver", "__symver__", "redefine_extname"};
-
-/// Functions that find code by its symbol's name at run time.
-const std::set<std::string> lookups_by_name = {"dlsym", "dlvsym", "dlopen", "dlmopen"};
 
 const std::string why_kit_names =
     "the grader's measurements must come from the kit, not from the lab. A lab may use tilelab::DeviceBuffer, "
@@ -117,11 +92,14 @@ public:
             if (token.kind == Kind::punctuator && token.text == "{" && token.logical != directive_line_) {
                 ++depth_;
                 if (device_body_depth_ == 0 && opens_device_function(i)) device_body_depth_ = depth_;
+                if (host_body_depth_ == 0 && device_body_depth_ == 0 && at_file_scope() && opens_host_function(i))
+                    host_body_depth_ = depth_;
                 namespace_braces_.push_back(opens_namespace(i));
                 class_braces_.push_back(opens_class(i));
             }
             if (token.kind == Kind::punctuator && token.text == "}" && depth_ > 0 && token.logical != directive_line_) {
                 if (depth_ == device_body_depth_) device_body_depth_ = 0;
+                if (depth_ == host_body_depth_) host_body_depth_ = 0;
                 --depth_;
                 if (!namespace_braces_.empty()) namespace_braces_.pop_back();
                 if (!class_braces_.empty()) class_braces_.pop_back();
@@ -149,6 +127,20 @@ private:
     std::set<std::string> declared_;  // names of the OS's functions the file declares as variables of its own
     int depth_ = 0;                   // braces open at the token being read
     int device_body_depth_ = 0;       // the depth of the __global__ or __device__ function's body being read, or 0
+    int host_body_depth_ = 0;         // the depth of a host function's body (a named one at file scope), or 0
+
+    // Whether the brace at @p open (at file scope) starts a named host function's body: a declaration back to the
+    // statement before it that ends in a parameter list, with no `=` or `[` (a lambda's) and no __device__.
+    bool opens_host_function(std::size_t open) const {
+        bool parameters = false;
+        for (std::size_t k = open; k-- > 0;) {
+            const std::string& text = t_[k].text;
+            if (text == ";" || text == "}" || text == "{" || (t_[k].line_start && text == "#")) break;
+            if (text == ")") parameters = true;
+            if (text == "=" || text == "[" || text == "]" || text == "__global__" || text == "__device__") return false;
+        }
+        return parameters;
+    }
     int directive_line_ = -1;         // the logical line of the last directive
 
     // Whether the brace at @p open starts the body of a function declared __global__ or __device__: its
@@ -510,8 +502,10 @@ private:
                        "out in full");
             return;
         }
-        if (name == "static" && (device_body_depth_ > 0 || (!class_braces_.empty() && class_braces_.back()))) {
-            static_in_device_code(i, device_body_depth_ == 0);
+        // Anywhere but at file scope (the file-scope rule's) and in a host function's own body: device code, a
+        // class, a lambda.
+        if (name == "static" && depth_ > 0 && host_body_depth_ == 0 && !at_file_scope()) {
+            static_in_device_code(i, !class_braces_.empty() && class_braces_.back());
             return;
         }
         if (name == "thread_local" || name == "mutable") {
