@@ -190,9 +190,30 @@ bool same_accesses(const wire::ProbeCounts& a, const wire::ProbeCounts& b) {
 // Whether P, from a run with the probe's replacements, is M2 N2: everywhere, or for 16-byte loads but for one
 // element in a hundred (a kernel may load a stray element one by one, a prefetch's edge, say, and still move its
 // tiles by float4; a decoy whose float4 loads feed nothing shows everywhere).
-bool second_product(TechniqueMeasure measure, const Comparison& both, std::size_t elements) {
-    const std::size_t off = both.wrong + both.unwritten;
+// @p off of @p elements are not.
+bool second_product(TechniqueMeasure measure, std::uint64_t off, std::uint64_t elements) {
     return off == 0 || (measure == TechniqueMeasure::vector_accesses && 100 * off <= elements);
+}
+
+bool second_product(TechniqueMeasure measure, const Comparison& both, std::size_t elements) {
+    return second_product(measure, both.wrong + both.unwritten, elements);
+}
+
+// Each element of M and N staged into shared memory must be read from there by threads other than the one that
+// stored it at least this often on average (7 times or more in every model answer).
+constexpr double least_reads_per_element = 2;
+
+// How often, on average, other threads read each element of M and N that the run staged, counted over
+// @p elements at least (every element a tiled kernel needs passes through the tiles once or more, so a kernel that
+// stages a few values for all to read, and takes the rest from global memory, shares next to nothing).
+double reads_by_others_per_element(const wire::ProbeCounts& counts, std::uint64_t elements) {
+    return static_cast<double>(counts.shared_reads_from_others) /
+           static_cast<double>(std::max(counts.operand_words_staged, elements));
+}
+
+// The reference lab's model as the verdicts name it.
+std::string reference_name_of(const LabEntry& entry) {
+    return *entry.technique.reference_name != '\0' ? entry.technique.reference_name : "the naive kernel";
 }
 
 // Fails the check unless P came out as M2 N2 with the probe at @p probe, making the same accesses as the run without
@@ -409,8 +430,7 @@ TEST_SUITE("technique") {
         const TechniqueMeasure measure = technique_measure(entry->technique.measure);
         const std::uint64_t seed = base_seed();
         const Shape shape = technique_shape(lab, measure, seed);
-        const std::string reference_name =
-            *entry->technique.reference_name != '\0' ? entry->technique.reference_name : "the naive kernel";
+        const std::string reference_name = reference_name_of(*entry);
         // The evidence first: the operands must pass where the technique says, edge blocks included, or the counts
         // prove nothing.
         const Shape probed = probe_shape(lab, measure, seed);
@@ -461,18 +481,11 @@ TEST_SUITE("technique") {
         // the tiles, and its multiply-adds take their operands from somewhere else (shuffles, global memory, P used
         // as scratch), however the counts above look.
         if (measure != TechniqueMeasure::tensor_cores && measure != TechniqueMeasure::mma_sync) {
-            const auto& k = c.kernel_counts;
-            const double shared_words = static_cast<double>(k.shared_reads_from_others);
-            // Over every element of M and N at least: each passes through the tiles once or more in a tiled kernel,
-            // so a kernel that stages a few values for all to read, and takes the rest from global memory, shares
-            // next to nothing.
-            const double staged_words = std::max(static_cast<double>(k.operand_words_staged),
-                                                 static_cast<double>(operand_elements(shape)));
-            constexpr double least_reads_per_element = 2;
-            if (shared_words < least_reads_per_element * staged_words) {
+            const double reads = reads_by_others_per_element(c.kernel_counts, operand_elements(shape));
+            if (reads < least_reads_per_element) {
                 held = false;
                 FAIL_CHECK(("the kernel's threads read each element of M and N staged into shared memory by another "
-                            "thread " + fixed(shared_words / staged_words, 2) +
+                            "thread " + fixed(reads, 2) +
                             " times on average on " + to_string(shape) + " (it must be at least " +
                             fixed(least_reads_per_element, 0) + "; in the model answer each is read by 7 threads or "
                             "more besides the one that loaded it): a tile is staged so that the block's threads all "
@@ -538,7 +551,7 @@ TEST_SUITE("technique") {
                      "): a kernel's memory accesses depend on the shape, never on the values of M and N"));
             const SampledComparison second = compare_sampled(probed.P, operands.M2, operands.N2, lab.input_precision);
             const std::uint64_t off = second.wrong + (plain.written - std::min(plain.written, second.written));
-            if (!(off == 0 || (measure == TechniqueMeasure::vector_accesses && 100 * off <= plain.written)))
+            if (!second_product(measure, off, plain.written))
                 FAIL((where + ", the kit replaced each element of M and N by a second value wherever it was " +
                      probe.where + ", and " + std::to_string(off) + " of the " + std::to_string(plain.written) +
                      " elements of P the blocks wrote are not the product of the second values: at this shape the "
@@ -547,23 +560,20 @@ TEST_SUITE("technique") {
                      "timed at this one). " + teaching(measure)));
             const std::uint64_t n = plain.written * static_cast<std::uint64_t>(shape.inner);
             const std::uint64_t elements = static_cast<std::uint64_t>(shape.inner) * (plain.rows + plain.cols);
-            // Shared as on the small shapes (the case above): each staged element read twice or more by other
-            // threads of its block.
-            const double staged_words = static_cast<double>(std::max(probed.counts.operand_words_staged, elements));
+            // Shared as on the small shapes (the case above).
+            const double reads = reads_by_others_per_element(probed.counts, elements);
             if (measure != TechniqueMeasure::tensor_cores && measure != TechniqueMeasure::mma_sync &&
-                static_cast<double>(probed.counts.shared_reads_from_others) < 2 * staged_words)
+                reads < least_reads_per_element)
                 FAIL((where + ", the kernel's threads read each element of M and N staged into shared memory by "
-                      "another thread " + fixed(static_cast<double>(probed.counts.shared_reads_from_others) /
-                                                staged_words, 2) +
-                      " times on average (at least 2 on every shape): compute every multiply-add from the tiles in "
-                      "shared memory, at every shape, not from copies of them kept elsewhere"));
+                      "another thread " + fixed(reads, 2) + " times on average (at least " +
+                      fixed(least_reads_per_element, 0) + " on every shape): compute every multiply-add from the "
+                      "tiles in shared memory, at every shape, not from copies of them kept elsewhere"));
             const double gain = technique_gain(measure, technique_value(measure, probed.counts, n, elements),
                                                entry->technique.reference_value);
             const double model_gain =
                 technique_gain(measure, entry->technique.model_value, entry->technique.reference_value);
             const double required = technique_requirement(measure, model_gain, entry->technique.fraction);
-            const std::string reference_name =
-                *entry->technique.reference_name != '\0' ? entry->technique.reference_name : "the naive kernel";
+            const std::string reference_name = reference_name_of(*entry);
             const std::string verdict = where + ", the kernel " + stated(measure, gain, reference_name) +
                                         " (required " + stated_level(measure, required) + ", as on the small shape)";
             if (gain >= required)
