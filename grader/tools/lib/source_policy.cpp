@@ -91,8 +91,10 @@ public:
             const Token& token = t_[i];
             if (token.kind == Kind::punctuator && token.text == "{" && token.logical != directive_line_) {
                 ++depth_;
-                if (device_body_depth_ == 0 && opens_device_function(i)) device_body_depth_ = depth_;
-                if (host_body_depth_ == 0 && device_body_depth_ == 0 && at_file_scope() && opens_host_function(i))
+                const BraceHeader header = header_of(i);
+                if (device_body_depth_ == 0 && header.parameters && header.device) device_body_depth_ = depth_;
+                if (host_body_depth_ == 0 && device_body_depth_ == 0 && at_file_scope() && header.parameters &&
+                    !header.device && !header.lambda)
                     host_body_depth_ = depth_;
                 namespace_braces_.push_back(opens_namespace(i));
                 class_braces_.push_back(opens_class(i));
@@ -127,34 +129,37 @@ private:
     std::set<std::string> declared_;  // names of the OS's functions the file declares as variables of its own
     int depth_ = 0;                   // braces open at the token being read
     int device_body_depth_ = 0;       // the depth of the __global__ or __device__ function's body being read, or 0
-    int host_body_depth_ = 0;         // the depth of a host function's body (a named one at file scope), or 0
-
-    // Whether the brace at @p open (at file scope) starts a named host function's body: a declaration back to the
-    // statement before it that ends in a parameter list, with no `=` or `[` (a lambda's) and no __device__.
-    bool opens_host_function(std::size_t open) const {
-        bool parameters = false;
-        for (std::size_t k = open; k-- > 0;) {
-            const std::string& text = t_[k].text;
-            if (text == ";" || text == "}" || text == "{" || (t_[k].line_start && text == "#")) break;
-            if (text == ")") parameters = true;
-            if (text == "=" || text == "[" || text == "]" || text == "__global__" || text == "__device__") return false;
-        }
-        return parameters;
-    }
+    int host_body_depth_ = 0;         // the depth of a named host function's body at file scope, or 0
     int directive_line_ = -1;         // the logical line of the last directive
 
-    // Whether the brace at @p open starts the body of a function declared __global__ or __device__: its
-    // declaration, back to the statement before it, names one of them and ends in a parameter list.
-    bool opens_device_function(std::size_t open) const {
-        if (t_[open].logical == directive_line_) return false;
-        bool device = false, parameters = false;
+    // What the declaration before a brace says of it, back to the statement before: a function's body follows a
+    // parameter list, a device function's names __global__ or __device__, and a lambda's (or an initialiser's)
+    // holds `=` or brackets.
+    struct BraceHeader {
+        bool parameters = false;
+        bool device = false;
+        bool lambda = false;
+    };
+    BraceHeader header_of(std::size_t open) const {
+        BraceHeader header;
         for (std::size_t k = open; k-- > 0;) {
             const std::string& text = t_[k].text;
             if (text == ";" || text == "}" || text == "{" || (t_[k].line_start && text == "#")) break;
-            if (text == ")") parameters = true;
-            if (text == "__global__" || text == "__device__") device = true;
+            if (text == ")") header.parameters = true;
+            if (text == "__global__" || text == "__device__") header.device = true;
+            if (text == "=" || text == "[" || text == "]") header.lambda = true;
         }
-        return device && parameters;
+        return header;
+    }
+
+    // The token closing the parenthesis at @p open, or the last token.
+    std::size_t closing_parenthesis(std::size_t open) const {
+        int depth = 0;
+        for (std::size_t k = open; k < t_.size(); ++k) {
+            if (t_[k].text == "(") ++depth;
+            if (t_[k].text == ")" && --depth == 0) return k;
+        }
+        return t_.size() - 1;
     }
 
     std::vector<bool> namespace_braces_;  // for each brace open: whether it is a namespace's
@@ -179,11 +184,7 @@ private:
             for (std::size_t k = i + 1; k < t_.size(); ++k) {
                 const std::string& text = t_[k].text;
                 if (text == "(") {  // an alignment or attribute: past its parentheses
-                    int open = 0;
-                    for (; k < t_.size(); ++k) {
-                        if (t_[k].text == "(") ++open;
-                        if (t_[k].text == ")" && --open == 0) break;
-                    }
+                    k = closing_parenthesis(k);
                     continue;
                 }
                 if (text == "[" || text == ";" || text == "=" || text == "," || text == "{") {
@@ -237,12 +238,7 @@ private:
             static const std::set<std::string> specifiers = {"__attribute__", "__attribute", "alignas", "__align__",
                                                              "__declspec"};
             if (specifiers.count(token.text) != 0 && k + 1 < t_.size() && t_[k + 1].text == "(") {
-                int open = 0;
-                for (++k; k < t_.size(); ++k) {
-                    if (t_[k].text == "(") ++open;
-                    if (t_[k].text == ")" && --open == 0) break;
-                }
-                if (k == i) return;
+                k = closing_parenthesis(k + 1);
                 continue;
             }
             if (token.text == "<") ++angles;
