@@ -173,18 +173,53 @@ std::size_t page_end_padding(std::size_t guard, std::size_t count, bool guard_af
 #endif
 }
 
-// Inputs in device buffers between guard zones, P poisoned, one launch, and every element of P's buffer back.
-Writer multiply(Reader& in, const RunnerLab& lab) {
-    const auto mode = in.get<LaunchMode>();
-    const int rows = in.get<std::int32_t>(), inner = in.get<std::int32_t>(), cols = in.get<std::int32_t>();
-    const auto guard = in.get<std::uint64_t>();
-    const bool guard_after = in.get<std::uint8_t>() != 0;
-    const float guard_value = bits_to_float(in.get<std::uint32_t>());
-    const float unwritten = bits_to_float(in.get<std::uint32_t>());
-    const std::vector<float> M = in.get_floats(), N = in.get_floats();
-    check_sizes(rows, inner, cols);
-    if (!in.at_end() || M.size() != product(rows, inner) || N.size() != product(inner, cols) || guard > (1u << 24))
-        unsupported("malformed multiply request");
+// A multiply request: the launch, the shape, the guard zones and P's poison, and the operands.
+struct MultiplyRequest {
+    LaunchMode mode;
+    int rows, inner, cols;
+    std::uint64_t guard;
+    bool guard_after;
+    std::uint32_t guard_bits, unwritten_bits;
+    std::vector<float> M, N;
+};
+
+// A multiply request's fields, the operands left empty when @p operands_follow is false (a pooled probed
+// multiply's, which the runner draws itself).
+MultiplyRequest read_multiply(Reader& in, bool operands_follow = true) {
+    MultiplyRequest request;
+    request.mode = in.get<LaunchMode>();
+    request.rows = in.get<std::int32_t>();
+    request.inner = in.get<std::int32_t>();
+    request.cols = in.get<std::int32_t>();
+    request.guard = in.get<std::uint64_t>();
+    request.guard_after = in.get<std::uint8_t>() != 0;
+    request.guard_bits = in.get<std::uint32_t>();
+    request.unwritten_bits = in.get<std::uint32_t>();
+    check_sizes(request.rows, request.inner, request.cols);
+    if (operands_follow) {
+        request.M = in.get_floats();
+        request.N = in.get_floats();
+    }
+    if (!in.at_end() || request.guard > (1u << 24)) unsupported("malformed multiply request");
+    return request;
+}
+
+// How P goes back: every element of its buffer, or (a sampled probed multiply, whose other blocks never ran) only
+// the elements the kernel wrote, as WrittenElement records.
+enum class ProductReply { every_element, written_elements };
+
+// Inputs in device buffers between guard zones, P poisoned, one launch, and P back (@p product_reply).
+Writer multiply(const MultiplyRequest& request, const RunnerLab& lab,
+                ProductReply product_reply = ProductReply::every_element) {
+    const auto mode = request.mode;
+    const int rows = request.rows, inner = request.inner, cols = request.cols;
+    const std::uint64_t guard = request.guard;
+    const bool guard_after = request.guard_after;
+    const float guard_value = bits_to_float(request.guard_bits);
+    const float unwritten = bits_to_float(request.unwritten_bits);
+    const std::vector<float>& M = request.M;
+    const std::vector<float>& N = request.N;
+    if (M.size() != product(rows, inner) || N.size() != product(inner, cols)) unsupported("malformed multiply request");
 
     // Each buffer's zone before it is `guard` elements and its padding (page_end_padding).
     auto front = [&](std::size_t count) { return guard + page_end_padding(guard, count, guard_after); };
@@ -243,10 +278,23 @@ Writer multiply(Reader& in, const RunnerLab& lab) {
     const std::size_t padding = front(count_P) - guard;
     const std::vector<float> all_P = device_P.download(padding, device_P.size() - padding);
     Writer out = reply(Status::ok);
-    out.put_floats(all_P);
+    if (product_reply == ProductReply::every_element) {
+        out.put_floats(all_P);
+    } else {
+        std::vector<WrittenElement> written;
+        for (std::size_t i = 0; i < count_P; ++i) {
+            const float value = all_P[guard + i];
+            std::uint32_t bits;
+            std::memcpy(&bits, &value, sizeof bits);
+            if (bits != request.unwritten_bits) written.push_back(WrittenElement{static_cast<std::uint32_t>(i), value});
+        }
+        out.put_records(written);
+    }
     put_counters(out, before, after);
     return out;
 }
+
+Writer multiply(Reader& in, const RunnerLab& lab) { return multiply(read_multiply(in), lab); }
 
 // A multiply (the checker asks for the contract launch) with the emulator watching P: the reply is multiply's,
 // followed by the launch's grid and block, the kernels run, whether the record was cut short, and which thread
@@ -307,7 +355,18 @@ Writer probed_multiply(Reader& in, const RunnerLab& lab) {
     const auto sampled_blocks = in.get<std::uint32_t>();
     const auto sample_seed = in.get<std::uint64_t>();
     const std::vector<float> keys = in.get_floats(), values = in.get_floats();
-    if (keys.size() != values.size() || keys.size() > (1u << 24)) unsupported("malformed probed multiply request");
+    const bool pooled = in.get<std::uint8_t>() != 0;
+    const auto pool_seed = in.get<std::uint64_t>();
+    if (keys.size() != values.size() || keys.size() > (1u << 24) || (pooled && keys.empty()))
+        unsupported("malformed probed multiply request");
+    MultiplyRequest request = read_multiply(in, !pooled);
+    if (pooled) {  // M's elements, then N's, each the pool's value that pooled_operand draws for it
+        request.M.resize(product(request.rows, request.inner));
+        request.N.resize(product(request.inner, request.cols));
+        std::uint64_t index = 0;
+        for (std::vector<float>* operand : {&request.M, &request.N})
+            for (float& element : *operand) element = keys[pooled_operand(pool_seed, index++, keys.size())];
+    }
     // The contract's launch is the request's only kernel: it runs the sample.
     tilelab::cpu::sample_next_launch_blocks(sampled_blocks, sample_seed);
     struct StopProbe {
@@ -319,7 +378,7 @@ Writer probed_multiply(Reader& in, const RunnerLab& lab) {
     };
     tilelab::cpu::start_operand_probe(keys.data(), values.data(), keys.size(), hooks);
     StopProbe stop;
-    Writer out = multiply(in, lab);
+    Writer out = multiply(request, lab, pooled ? ProductReply::written_elements : ProductReply::every_element);
     stop.on = false;
     out.put(tilelab::cpu::stop_operand_probe());
     return out;

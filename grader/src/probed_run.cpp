@@ -105,24 +105,18 @@ ProbeOperands probe_operands(const Shape& shape, std::uint64_t seed, InputPrecis
     return operands;
 }
 
-ProbeOperands probe_operands_from_pool(const Shape& shape, std::uint64_t seed, InputPrecision precision,
-                                       std::size_t pool) {
-    ProbeOperands operands{HostMatrix(shape.rows, shape.inner), HostMatrix(shape.inner, shape.cols),
-                           HostMatrix(shape.rows, shape.inner), HostMatrix(shape.inner, shape.cols), {}, {}};
+ProbeOperands probe_operands_from_pool(std::uint64_t seed, InputPrecision precision, std::size_t pool) {
+    ProbeOperands operands{HostMatrix(0, 0), HostMatrix(0, 0), HostMatrix(0, 0), HostMatrix(0, 0), {}, {}, 0};
     const std::vector<float> values = distinct_values(2 * pool, seed, precision == InputPrecision::tf32);
     operands.keys.assign(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(pool));
     operands.values.assign(values.begin() + static_cast<std::ptrdiff_t>(pool), values.end());
-    std::mt19937_64 draw(seed ^ 0x9e3779b97f4a7c15ull);
-    const auto fill = [&](HostMatrix& matrix, HostMatrix& second) {
-        for (std::size_t i = 0; i < matrix.size(); ++i) {
-            const std::size_t which = static_cast<std::size_t>(draw() % pool);
-            matrix.data()[i] = operands.keys[which];
-            second.data()[i] = operands.values[which];
-        }
-    };
-    fill(operands.M, operands.M2);
-    fill(operands.N, operands.N2);
+    operands.pool_seed = seed ^ 0x9e3779b97f4a7c15ull;
     return operands;
+}
+
+float pooled_element(const ProbeOperands& operands, std::uint64_t index, bool second) noexcept {
+    const std::size_t which = wire::pooled_operand(operands.pool_seed, index, operands.keys.size());
+    return second ? operands.values[which] : operands.keys[which];
 }
 
 std::unique_ptr<ProbeTarget> lab_program() { return std::make_unique<LabProgram>(); }
@@ -136,7 +130,7 @@ std::unique_ptr<ProbeTarget> model_program(const std::string& folder, const std:
 ProbedRun run_probed(ProbeTarget& target, const Shape& shape, const ProbeOperands& operands, std::uint32_t hooks,
                      BlockSample sample) {
     std::vector<float> keys = operands.keys, values = operands.values;
-    if (keys.empty()) {
+    if (!operands.pooled()) {
         keys.assign(operands.M.data(), operands.M.data() + operands.M.size());
         keys.insert(keys.end(), operands.N.data(), operands.N.data() + operands.N.size());
         values.assign(operands.M2.data(), operands.M2.data() + operands.M2.size());
@@ -146,25 +140,34 @@ ProbedRun run_probed(ProbeTarget& target, const Shape& shape, const ProbeOperand
     request.put(wire::Op::probed_multiply).put<std::uint32_t>(hooks);
     request.put<std::uint32_t>(sample.count).put<std::uint64_t>(sample.seed);
     request.put_floats(keys).put_floats(values);
+    request.put<std::uint8_t>(operands.pooled() ? 1 : 0).put<std::uint64_t>(operands.pool_seed);
     request.put(wire::LaunchMode::contract).put<std::int32_t>(shape.rows);
     request.put<std::int32_t>(shape.inner).put<std::int32_t>(shape.cols);
     // No guard zones: the correctness checks look after writes outside P.
     request.put<std::uint64_t>(0).put<std::uint8_t>(0).put(guard_bits).put(unwritten_bits);
-    request.put_floats(operands.M.data(), operands.M.size()).put_floats(operands.N.data(), operands.N.size());
+    if (!operands.pooled())
+        request.put_floats(operands.M.data(), operands.M.size()).put_floats(operands.N.data(), operands.N.size());
     const std::string doing = "multiplying " + to_string(shape) + " with " + target.who() + ", its operands probed";
     const Reply reply = target.ask(request, doing);
     require_ok(reply, target.who());
     wire::Reader in = body(reply);
     ProbedRun run;
-    run.P = in.get_floats();
+    if (operands.pooled())
+        run.written = in.get_records<wire::WrittenElement>();
+    else
+        run.P = in.get_floats();
     in.get<std::uint8_t>();   // counted
     in.get<std::uint64_t>();  // threads
     in.get<std::uint64_t>();  // shared reads and writes: the probe's own counts say more
     in.get<std::uint64_t>();
     run.counts = in.get<wire::ProbeCounts>();
     require_complete(in, doing);
-    if (run.P.size() != static_cast<std::size_t>(shape.rows) * shape.cols)
+    const std::size_t elements = static_cast<std::size_t>(shape.rows) * shape.cols;
+    if (operands.pooled() ? run.written.size() > elements : run.P.size() != elements)
         throw RunnerGone("the lab's program sent back a P of the wrong size while " + doing);
+    for (const wire::WrittenElement& element : run.written)
+        if (element.element >= elements)
+            throw RunnerGone("the lab's program sent back an element outside P while " + doing);
     return run;
 }
 

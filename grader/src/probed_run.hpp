@@ -21,24 +21,31 @@ namespace tilelab::grader {
 /// The operands of a probed multiply: M and N, every element distinct from every other and nonzero (so that the
 /// emulator knows each by its value), and a second value for each (M2, N2), distinct from all of them.
 struct ProbeOperands {
-    HostMatrix M, N;    ///< What the kernel multiplies.
+    HostMatrix M, N;    ///< What the kernel multiplies (empty when pooled: the lab's program draws them).
     HostMatrix M2, N2;  ///< The second values: where the probe replaces, P must come out as M2 · N2.
     /// The probe's table when the elements are drawn from a pool (probe_operands_from_pool): each value, and its
     /// second value. Empty: every element is its own key.
     std::vector<float> keys, values;
+    std::uint64_t pool_seed = 0;  ///< Pooled: the seed of wire::pooled_operand's draw of every element.
+    /// Whether the elements are drawn from a pool, by the lab's program as by the checker (pooled_element).
+    bool pooled() const noexcept { return !keys.empty(); }
 };
+
+/// Element @p index of pooled @p operands (M's elements first, then N's, row by row), or its second value.
+float pooled_element(const ProbeOperands& operands, std::uint64_t index, bool second) noexcept;
 
 /// Operands for @p shape drawn from @p seed. For a lab whose kernel may round its inputs to TF32 every value is
 /// exactly representable in TF32 (a kernel that converts while staging stores the element itself); otherwise
 /// uniform in [-1, 1), redrawn where two would collide.
 ProbeOperands probe_operands(const Shape& shape, std::uint64_t seed, InputPrecision precision);
 
-/// Operands for @p shape whose elements are drawn from a pool of @p pool distinct values (with TF32's rule above),
+/// Operands of any shape whose elements are drawn from a pool of @p pool distinct values (with TF32's rule above),
 /// each mapped to its own second value: a table the size of the pool, however large the shape (the performance
 /// gate's, whose 2048² elements TF32 has too few values to keep distinct). Repeats do not weaken the evidence: the
 /// second value is a function of the value, so P must still come out as M2 · N2 exactly where the operands passed.
-ProbeOperands probe_operands_from_pool(const Shape& shape, std::uint64_t seed, InputPrecision precision,
-                                       std::size_t pool);
+/// No matrix is built: the lab's program draws each element where it runs (wire::pooled_operand), and the checker
+/// those it compares.
+ProbeOperands probe_operands_from_pool(std::uint64_t seed, InputPrecision precision, std::size_t pool);
 
 /// The blocks a probed multiply runs: all (count 0), or count of them drawn from seed
 /// (tilelab::cpu::sample_next_launch_blocks).
@@ -49,7 +56,8 @@ struct BlockSample {
 
 /// What one probed multiply gave back.
 struct ProbedRun {
-    std::vector<float> P;       ///< The product the kernel wrote.
+    std::vector<float> P;       ///< The product the kernel wrote (empty for pooled operands: see written).
+    std::vector<wire::WrittenElement> written;  ///< Pooled operands: the elements of P the kernel wrote, only.
     wire::ProbeCounts counts{};  ///< What the emulator counted.
 };
 

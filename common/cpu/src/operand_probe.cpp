@@ -6,11 +6,9 @@
 #include "runtime_state.hpp"
 
 #include <algorithm>
-#include <atomic>
+#include <mutex>
 #include <cstring>
 #include <random>
-#include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 namespace tilelab::cpu {
@@ -22,21 +20,32 @@ bool operand_probe_on = false;
 namespace {
 
 // The probe's settings, written only between launches (start and stop), read by every worker during one.
-std::unordered_map<std::uint32_t, std::uint32_t> second_value;
-std::unordered_set<std::uint32_t> replacement_values;  // second_value's values
 std::uint32_t probe_hooks = 0;
 float scale_before_probe = 1.0f;
 
-// The counts, added by the workers running blocks at once.
-struct AtomicCounts {
-    std::atomic<std::uint64_t> operand_words_staged{0}, other_words_staged{0}, async_operand_words{0},
-        shared_reads{0}, vector_shared_reads{0}, shared_reads_from_others{0}, vector_global_operand_words{0}, async_word_reads{0},
-        in_flight_reads{0}, tensor_core_multiply_adds{0}, mma_sync_multiply_adds{0}, replaced{0}, grid_blocks{0};
-};
-AtomicCounts counts;
+// The counts. Each worker thread adds to its own (an atomic shared by the workers, added to on every shared-memory
+// read, cost more than the rest of the probe); they reach the totals as the thread's part of a launch ends
+// (flush_probe_counts) and at the probe's stop.
+thread_local ProbeCounts counts{};
+ProbeCounts totals{};
+std::mutex totals_lock;
 
-void add(std::atomic<std::uint64_t>& counter, std::uint64_t n) noexcept {
-    if (n != 0) counter.fetch_add(n, std::memory_order_relaxed);
+void add(std::uint64_t& counter, std::uint64_t n) noexcept { counter += n; }
+
+void add_counts(ProbeCounts& to, const ProbeCounts& from) noexcept {
+    to.operand_words_staged += from.operand_words_staged;
+    to.other_words_staged += from.other_words_staged;
+    to.async_operand_words += from.async_operand_words;
+    to.shared_reads += from.shared_reads;
+    to.vector_shared_reads += from.vector_shared_reads;
+    to.shared_reads_from_others += from.shared_reads_from_others;
+    to.vector_global_operand_words += from.vector_global_operand_words;
+    to.async_word_reads += from.async_word_reads;
+    to.in_flight_reads += from.in_flight_reads;
+    to.tensor_core_multiply_adds += from.tensor_core_multiply_adds;
+    to.mma_sync_multiply_adds += from.mma_sync_multiply_adds;
+    to.replaced += from.replaced;
+    to.grid_blocks += from.grid_blocks;
 }
 
 std::uint32_t bits_of(float value) noexcept {
@@ -56,19 +65,59 @@ struct Seen {
     bool operand;
     float value;
 };
-// Whether @p value is an element of M or N in the probe's run: a key, or the second value that replaced one.
-bool is_operand_value(float value) noexcept {
-    const std::uint32_t bits = bits_of(value);
-    return second_value.count(bits) != 0 || replacement_values.count(bits) != 0;
+// The probe's table: each key (an element of M or N) and its second value, both findable by their bits. Open
+// addressing over a power-of-two array: read on every hooked float, where std::unordered_map's lookups cost a tenth
+// of a probed run. Bits 0 (+0.0f, never an operand) mark an empty slot.
+struct TableSlot {
+    std::uint32_t bits = 0;
+    std::uint32_t second = 0;  // for a key, its second value
+    bool key = false;          // false: a second value (the replacement of some key)
+};
+std::vector<TableSlot> table;
+std::size_t table_mask = 0;
+int table_shift = 60;  // 64 - log2 of the table's size: a multiplicative hash keeps its product's top bits
+
+std::size_t slot_of(std::uint32_t bits) noexcept {
+    return static_cast<std::size_t>((bits * 0x9e3779b97f4a7c15ull) >> table_shift);
 }
 
+const TableSlot* find_slot(std::uint32_t bits) noexcept {
+    if (bits == 0 || table.empty()) return nullptr;
+    for (std::size_t at = slot_of(bits);; at = (at + 1) & table_mask) {
+        if (table[at].bits == bits) return &table[at];
+        if (table[at].bits == 0) return nullptr;
+    }
+}
+
+void insert_slot(std::uint32_t bits, std::uint32_t second, bool key) {
+    if (bits == 0) return;
+    std::size_t at = slot_of(bits);
+    while (table[at].bits != 0 && table[at].bits != bits) at = (at + 1) & table_mask;
+    if (table[at].bits == bits && !key) return;  // a key keeps its slot
+    table[at] = TableSlot{bits, second, key};
+}
+
+void fill_table(const float* keys, const float* values, std::size_t count) {
+    // Keys and second values, at most half full.
+    std::size_t size = 16;
+    table_shift = 60;
+    while (size < 4 * count) size *= 2, --table_shift;
+    table.assign(size, TableSlot{});
+    table_mask = size - 1;
+    for (std::size_t i = 0; i < count; ++i) insert_slot(bits_of(values[i]), 0, false);
+    for (std::size_t i = 0; i < count; ++i) insert_slot(bits_of(keys[i]), bits_of(values[i]), true);
+}
+
+// Whether @p value is an element of M or N in the probe's run: a key, or the second value that replaced one.
+bool is_operand_value(float value) noexcept { return find_slot(bits_of(value)) != nullptr; }
+
 Seen see(float value, std::uint32_t hook) noexcept {
-    const auto found = second_value.find(bits_of(value));
+    const TableSlot* found = find_slot(bits_of(value));
+    if (found == nullptr) return Seen{false, value};
     // A second value already (replaced at an earlier hook, a float4 load say): an operand still, so that a run with
     // replacements counts what the same run without them counts.
-    if (found == second_value.end()) return Seen{replacement_values.count(bits_of(value)) != 0, value};
-    if ((probe_hooks & hook) == 0) return Seen{true, value};
-    counts.replaced.fetch_add(1, std::memory_order_relaxed);
+    if (!found->key || (probe_hooks & hook) == 0) return Seen{true, value};
+    ++counts.replaced;
     return Seen{true, from_bits(found->second)};
 }
 
@@ -124,7 +173,10 @@ void sample_next_launch_blocks(unsigned count, std::uint64_t seed) {
 
 namespace detail {
 std::vector<unsigned long long> take_block_sample(unsigned long long block_count) {
-    if (operand_probe_on) add(counts.grid_blocks, block_count);
+    if (operand_probe_on) {
+        const std::lock_guard<std::mutex> lock(totals_lock);
+        totals.grid_blocks += block_count;
+    }
     const unsigned count = sampled_blocks;
     sampled_blocks = 0;
     if (count == 0 || count >= block_count) return {};
@@ -141,21 +193,10 @@ std::vector<unsigned long long> take_block_sample(unsigned long long block_count
 }  // namespace detail
 
 void start_operand_probe(const float* keys, const float* values, std::size_t count, std::uint32_t hooks) {
-    second_value.clear();
-    second_value.reserve(count);
-    replacement_values.clear();
-    replacement_values.reserve(count);
-    for (std::size_t i = 0; i < count; ++i) {
-        second_value.emplace(bits_of(keys[i]), bits_of(values[i]));
-        replacement_values.insert(bits_of(values[i]));
-    }
+    fill_table(keys, values, count);
     probe_hooks = hooks;
-    for (auto* counter : {&counts.operand_words_staged, &counts.other_words_staged, &counts.async_operand_words,
-                          &counts.shared_reads, &counts.vector_shared_reads, &counts.shared_reads_from_others,
-                          &counts.vector_global_operand_words,
-                          &counts.async_word_reads, &counts.in_flight_reads, &counts.tensor_core_multiply_adds,
-                          &counts.mma_sync_multiply_adds, &counts.replaced, &counts.grid_blocks})
-        counter->store(0);
+    counts = ProbeCounts{};
+    totals = ProbeCounts{};
     // Every path that stores into shared memory tests the scale first (emulator.hpp): a factor other than 1 sends
     // them all to the hooks below, and costs nothing when no probe runs.
     scale_before_probe = detail::shared_store_scale;
@@ -164,16 +205,11 @@ void start_operand_probe(const float* keys, const float* values, std::size_t cou
 }
 
 ProbeCounts stop_operand_probe() {
+    detail::flush_probe_counts();
     detail::operand_probe_on = false;
     detail::shared_store_scale = scale_before_probe;
-    second_value.clear();
-    return ProbeCounts{counts.operand_words_staged.load(), counts.other_words_staged.load(),
-                       counts.async_operand_words.load(), counts.shared_reads.load(),
-                       counts.vector_shared_reads.load(), counts.shared_reads_from_others.load(),
-                       counts.vector_global_operand_words.load(),
-                       counts.async_word_reads.load(), counts.in_flight_reads.load(),
-                       counts.tensor_core_multiply_adds.load(), counts.mma_sync_multiply_adds.load(),
-                       counts.replaced.load(), counts.grid_blocks.load()};
+    table.clear();
+    return totals;
 }
 
 namespace detail {
@@ -223,13 +259,19 @@ void probe_shared_read(const void* address, std::size_t bytes) noexcept {
         in_flight += (mark & landed_in_flight) != 0;
     }
     add(counts.shared_reads, last - first);
-    if (bytes == 16) counts.vector_shared_reads.fetch_add(1, std::memory_order_relaxed);
+    if (bytes == 16) ++counts.vector_shared_reads;
     add(counts.shared_reads_from_others, others);
     add(counts.async_word_reads, async_words);
     add(counts.in_flight_reads, in_flight);
 }
 
-void probe_lane_exchange() noexcept { counts.shared_reads.fetch_add(1, std::memory_order_relaxed); }
+void probe_lane_exchange() noexcept { ++counts.shared_reads; }
+
+void flush_probe_counts() noexcept {
+    const std::lock_guard<std::mutex> lock(totals_lock);
+    add_counts(totals, counts);
+    counts = ProbeCounts{};
+}
 
 void probe_vector_load(const void* address, void* value, std::size_t bytes) noexcept {
     auto* words = static_cast<unsigned char*>(value);

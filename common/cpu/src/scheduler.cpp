@@ -281,6 +281,7 @@ void work(Worker& w, LaunchState& launch) {
         if (next >= launch.blocks_to_run || launch.failed) break;
         run_block(w, launch.sample.empty() ? next : launch.sample[next]);
     }
+    if (detail::operand_probe_on) detail::flush_probe_counts();
     w.launch = nullptr;
     running_worker = nullptr;
 }

@@ -68,6 +68,9 @@ namespace detail {
 std::vector<unsigned long long> take_block_sample(unsigned long long block_count);
 /// True while a probe runs: read inline on the emulator's paths, written only between launches.
 extern bool operand_probe_on;
+/// Adds what the calling worker thread counted to the probe's totals (each thread counts on its own): called as its
+/// part of a launch ends, and by stop_operand_probe() for the thread that stops.
+void flush_probe_counts() noexcept;
 /// A float the kernel's own store puts into shared memory: counted, and replaced at hook_shared_store.
 float probe_shared_store(float value) noexcept;
 /// An accumulator's element that store_matrix_sync puts into shared memory: a result, never an operand, whatever
