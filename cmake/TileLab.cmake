@@ -77,6 +77,7 @@ function(_tilelab_add_gate_tests prefix run suites target labels backend)
   _tilelab_runner_is_module(module ${backend})
   set(series "")
   set(series_timeout ${TILELAB_GPU_QUEUE_SECONDS})
+  set(cost 0)  # CTest starts the costliest series first: their suites' time factors, twice at TILE_WIDTH 32
   foreach(suite IN LISTS suites)
     math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * ${TILELAB_SUITE_${suite}_TIME_FACTOR}")
     if(module AND program MATCHES "tilelab-checker")
@@ -125,6 +126,7 @@ function(_tilelab_add_checks prefix run id target tile_width backend labels suit
   set(series "")
   set(measuring_series "")
   set(series_timeout ${TILELAB_GPU_QUEUE_SECONDS})
+  set(cost 0)  # CTest starts the costliest series first: their suites' time factors, twice at TILE_WIDTH 32
   foreach(suite IN LISTS suites)
     math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * ${TILELAB_SUITE_${suite}_TIME_FACTOR}")
     math(EXPR seconds "${timeout} * 9 / 10")
@@ -146,6 +148,7 @@ function(_tilelab_add_checks prefix run id target tile_width backend labels suit
         list(APPEND series --suite ${suite}:${seconds})
       endif()
       math(EXPR series_timeout "${series_timeout} + ${timeout}")
+      math(EXPR cost "${cost} + ${TILELAB_SUITE_${suite}_TIME_FACTOR}")
       _tilelab_add_shown_check(${prefix} ${suite} "${labels};${backend};${suite}" ${backend} checked)
     endif()
   endforeach()
@@ -169,8 +172,11 @@ function(_tilelab_add_checks prefix run id target tile_width backend labels suit
     return()
   endif()
   add_test(NAME ${prefix}.checks COMMAND ${command})
+  if(tile_width EQUAL 32)
+    math(EXPR cost "${cost} * 2")  # four times the threads a block, whose emulation shows in every suite
+  endif()
   set_tests_properties(${prefix}.checks PROPERTIES LABELS "${labels};${backend};checks" TIMEOUT ${series_timeout}
-                       FIXTURES_REQUIRED ${prefix}.built FIXTURES_SETUP ${prefix}.checked)
+                       FIXTURES_REQUIRED ${prefix}.built FIXTURES_SETUP ${prefix}.checked COST ${cost})
   if(NOT measuring_series STREQUAL "" AND NOT TILELAB_GPU_LEASE)
     # Alone on the GPU: cudaMemGetInfo sees the whole GPU (another test allocating at the same time would look
     # like a leak), and the clock check compares timings that another kernel would disturb. Graded against a

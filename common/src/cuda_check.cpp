@@ -54,6 +54,9 @@ std::string hint_for(cudaError_t code) {
                    "bounds test or an early return";
         case cudaErrorTileLabKernelException:
             return "the kernel threw an exception";
+        case cudaErrorTileLabOutputAccess:
+            return "a thread read an element of P it had not stored itself: keep each sum in a register and store it "
+                   "once (the message says which element, and who stored it)";
 #endif
         default:
             return {};

@@ -14,6 +14,7 @@
 #ifdef TILELAB_CPU_BACKEND
 #include <tilelab/cpu/emulator.hpp>
 #include <tilelab/cpu/named_matrices.hpp>
+#include <tilelab/cpu/output_reads.hpp>
 #endif
 
 #include <unistd.h>
@@ -255,6 +256,15 @@ Writer multiply(const MultiplyRequest& request, const RunnerLab& lab,
     // on this shape did) before anything is counted or watched: that call's other kernels are not the kernel's.
     if (mode == LaunchMode::contract && lab.contract_dynamic_shared != nullptr)
         lab.contract_dynamic_shared(rows, inner, cols);
+#ifdef TILELAB_CPU_BACKEND
+    // Every read of P is judged from here to the reply (tilelab/cpu/output_reads.hpp): a kernel reads only what it
+    // computed.
+    struct StopFollowing {
+        ~StopFollowing() { tilelab::cpu::stop_tracking_output(); }
+    } stop_following;
+    tilelab::cpu::track_output(device_P.data() + front(count_P), static_cast<std::size_t>(rows),
+                               static_cast<std::size_t>(cols), request.unwritten_bits);
+#endif
     const Counters before = counters();
     start_watch_if_armed(device_P.data() + front(count_P), count_P);
     const auto launch = mode == LaunchMode::contract ? lab.contract_launch : lab.launcher;

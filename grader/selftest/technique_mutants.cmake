@@ -130,7 +130,7 @@ _tilelab_add_technique_decoy(lab08-spin-poll 08_warp_tiled fail "copies ran ahea
 # shuffle's word was counted, a vote's or a reduction's was not).
 _tilelab_add_technique_decoy(lab05-redux-launder 05_coarsened fail "reads shared memory [01][.][0-9]+x less per multiply-add" technique)
 # Wrong only on values or depths no check drew: TF32 conversion skipped for elements of 2^25 and more, or past k =
-# 4096 (the TF32 steps' elements now span 2^-112 to 2^112, and one of their shapes is 12,421 deep), and a sum kept
+# 4096 (the TF32 steps' elements now span 2^-112 to 2^112, and one of their shapes is 4,357 deep), and a sum kept
 # scaled by 2^64, which overflows on products the uniform draw now reaches (rows and columns scaled up to 2^56).
 _tilelab_add_technique_decoy(lab09-tf32-huge-skip 09_tensor_cores fail "one float32 step below a TF32 value" input-range)
 _tilelab_add_technique_decoy(lab10-tf32-k-range 10_mma_sync fail "one float32 step below a TF32 value" input-range)
@@ -160,6 +160,12 @@ _tilelab_add_technique_decoy(lab09-activemask-tell 09_tensor_cores build-fails "
 _tilelab_add_technique_decoy(lab05-decltype-tell 05_coarsened build-fails "may not take the type of a __shared__ variable" technique)
 _tilelab_add_technique_decoy(lab10-decltype-tell 10_mma_sync build-fails "may not take the type of a __shared__ variable" technique)
 _tilelab_add_technique_decoy(lab05-macro-static 05_coarsened build-fails "a macro may not hold `static`" technique)
+# Round eight: P as a tell. lane-order reads an element of P that another thread of its block stored before the same
+# barrier (the emulator's threads run one at a time, a GPU's warp in step); pblock-order reads P[0] to learn whether
+# block (0, 0) ran (never, in the gate shape's sample of blocks). The emulator now follows every kernel access to P:
+# a read of an element its own thread did not store fails the launch (tilelab/cpu/output_reads.hpp).
+_tilelab_add_technique_decoy(lab05-lane-order 05_coarsened fail "no matrix multiply makes" technique)
+_tilelab_add_technique_decoy(lab05-pblock-order 05_coarsened fail "no matrix multiply makes" technique)
 
 # Lab 10: lab 09's wmma model under lab 10's launch: tensor cores, but not mma.sync, which is lab 10's lesson.
 if("cpu" IN_LIST TILELAB_BACKENDS)

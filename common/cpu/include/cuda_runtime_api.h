@@ -35,6 +35,8 @@ enum cudaError_t {
     cudaErrorTileLabSharedMemoryRace = 10002,
     /// The kernel threw a C++ exception (only possible on the CPU backend).
     cudaErrorTileLabKernelException = 10003,
+    /// The kernel read an element of P that its thread had not stored (tilelab/cpu/output_reads.hpp).
+    cudaErrorTileLabOutputAccess = 10004,
 };
 
 enum cudaMemcpyKind {

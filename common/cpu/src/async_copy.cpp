@@ -2,6 +2,7 @@
 // <cuda/pipeline>, <cooperative_groups/memcpy_async.h>) on the CPU backend: a copy reads its source when issued and
 // lands when the issuing thread waits for its batch; until then its destination is pending, and touching it is a
 // race (race_check.cpp reports it). See common/cpu/include/cuda_pipeline.h.
+#include <tilelab/cpu/output_reads.hpp>
 #include <tilelab/cpu/async_copy.hpp>
 
 #include "memory_checks.hpp"
@@ -68,6 +69,7 @@ void issue(const char* file, int line, unsigned char* to, const unsigned char* f
         // The source is aligned to the copy's size; only the bytes it gives (not the zero fill) must be in its buffer.
         detail::check_device_access(from, read, alignment, false, "an asynchronous copy's", hint);
         if (detail::operand_probe_on) detail::probe_shared_read(from, read);  // a source in shared memory is read
+        if (detail::output_tracked) detail::note_output_access(from, read, detail::OutputAccess::read);
         std::memcpy(copy.data, from, read);
     }
     std::memset(copy.data + read, 0, zero_fill);
@@ -124,6 +126,10 @@ void async_copy(const char* file, int line, void* destination, const void* sourc
             detail::check_device_access(to + at, size, std::min(promised, piece), true, "an asynchronous copy's", hint);
             // A read of shared memory like any other (into a register, say): the technique checks count it.
             if (detail::operand_probe_on) detail::probe_shared_read(from + at, size);
+            if (detail::output_tracked) {
+                detail::note_output_access(from + at, size, detail::OutputAccess::read);
+                detail::note_output_access(to + at, size, detail::OutputAccess::write);
+            }
             std::memcpy(to + at, from + at, size);
             continue;
         }

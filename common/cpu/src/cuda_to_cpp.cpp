@@ -496,6 +496,60 @@ void rewrite_device_parameters(const std::string& s, const Scan& sc, std::vector
     }
 }
 
+// The non-const pointer parameters "T* [__restrict__] name" of a __global__ function's definition ->
+// "T* tilelab_raw_name", and "::tilelab::cpu::KernelPointer<T> name(tilelab_raw_name);" first in its body: every
+// access through it is then seen, P's included (tilelab/cpu/output_reads.hpp: a kernel reads only what it
+// computed), while the kernel's signature stays the one the launch calls.
+void rewrite_kernel_parameters(const std::string& s, const Scan& sc, std::vector<Edit>& edits) {
+    for (std::size_t at = find_code(s, sc, "__global__", 0); at != std::string::npos;
+         at = find_code(s, sc, "__global__", at + 1)) {
+        // The parameter list: the first '(' that is not __launch_bounds__'s, before any ';', '{' or '='.
+        std::size_t open = std::string::npos;
+        for (std::size_t i = at + 10; i < s.size(); ++i) {
+            if (!sc.code[i]) continue;
+            if (s[i] == ';' || s[i] == '{' || s[i] == '=') break;
+            if (s[i] != '(') continue;
+            std::size_t word_end = i;
+            while (word_end > at && std::isspace(static_cast<unsigned char>(s[word_end - 1]))) --word_end;
+            std::size_t word_begin = word_end;
+            while (word_begin > at && is_word(s[word_begin - 1])) --word_begin;
+            if (s.compare(word_begin, word_end - word_begin, "__launch_bounds__") != 0) {
+                open = i;
+                break;
+            }
+            i = matching_close(s, sc, i);
+            if (i == std::string::npos) break;
+        }
+        if (open == std::string::npos) continue;
+        const std::size_t close = matching_close(s, sc, open);
+        if (close == std::string::npos) continue;
+        std::size_t body = close + 1;
+        while (body < s.size() && (!sc.code[body] || std::isspace(static_cast<unsigned char>(s[body])))) ++body;
+        if (body >= s.size() || s[body] != '{') continue;  // a declaration: its definition is rewritten
+        std::string declarations;
+        std::size_t piece = open + 1;
+        int depth = 0;
+        for (std::size_t k = open + 1; k <= close; ++k) {
+            if (!sc.code[k]) continue;
+            if (s[k] == '(' || s[k] == '[' || s[k] == '<') ++depth;
+            if ((s[k] == ')' || s[k] == ']' || s[k] == '>') && k != close) --depth;
+            if (k == close || (depth == 0 && s[k] == ',')) {
+                std::size_t b = piece;
+                while (b < k && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+                std::string type, name;
+                std::size_t end = 0;
+                if (read_pointer_declaration(s, sc, b, &type, &name, &end) && end <= k &&
+                    type.compare(0, 6, "const ") != 0) {
+                    edits.push_back(Edit{b, end, type + "* tilelab_raw_" + name});
+                    declarations += " ::tilelab::cpu::KernelPointer<" + type + "> " + name + "(tilelab_raw_" + name + ");";
+                }
+                piece = k + 1;
+            }
+        }
+        if (!declarations.empty()) edits.push_back(Edit{body + 1, body + 1, declarations});
+    }
+}
+
 // The words and stars of @p text, spaces dropped: "(const void *)" -> "(constvoid*)".
 std::string without_spaces(const std::string& text) {
     std::string out;
@@ -575,6 +629,7 @@ std::string cuda_to_cpp(const std::string& source) {
     const std::set<std::string> aliases = array_aliases(source, sc);
     rewrite_view_declarations(source, sc, aliases, small);
     rewrite_device_parameters(source, sc, small);
+    rewrite_kernel_parameters(source, sc, small);
     rewrite_array_parameters(source, sc, aliases, twins, small);
     blank_unroll_pragmas(source, sc, small);
     strip_launch_kernel_casts(source, sc, small);

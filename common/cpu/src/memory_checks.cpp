@@ -1,4 +1,5 @@
 // Alignment and range checks of wide accesses (see memory_checks.hpp).
+#include <tilelab/cpu/output_reads.hpp>
 #include "memory_checks.hpp"
 
 #include "runtime_state.hpp"
@@ -84,6 +85,7 @@ void check_global_atomic(const void* address, std::size_t bytes) {
     std::size_t size = 0;
     if (shared_offset_of(at, &offset) || device_allocation_of(at, &start, &size)) {
         check_device_access(at, bytes, bytes, true, "an atomic", "an atomic acts on an element inside its buffer");
+        if (output_tracked) note_output_access(at, bytes, OutputAccess::atomic);
         return;
     }
     // The program's own static data: the kit's __device__ variables (lab 04's launch record), which the CPU backend

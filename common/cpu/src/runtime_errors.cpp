@@ -91,6 +91,7 @@ const char* cudaGetErrorName(cudaError_t error) {
         case cudaErrorTileLabBarrierDivergence: return "barrier divergence (TileLab CPU backend)";
         case cudaErrorTileLabSharedMemoryRace: return "shared-memory race (TileLab CPU backend)";
         case cudaErrorTileLabKernelException: return "exception in a kernel (TileLab CPU backend)";
+        case cudaErrorTileLabOutputAccess: return "read of P that no matrix multiply makes (TileLab CPU backend)";
     }
     return "cudaErrorUnknown";
 }

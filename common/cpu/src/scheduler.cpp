@@ -10,6 +10,7 @@
 
 #include <tilelab/cpu/atomics.hpp>
 #include <tilelab/cpu/operand_probe.hpp>
+#include <tilelab/cpu/output_reads.hpp>
 
 #include <boost/context/fiber.hpp>
 #include <signal.h>
@@ -321,6 +322,7 @@ void execute_kernel(const QueuedKernel& kernel) {
     const unsigned helpers =
         watched ? 0u : static_cast<unsigned>(std::min<unsigned long long>(pool.size(), launch.blocks_to_run)) - 1;
     std::vector<std::thread> threads;
+    detail::output_launch_begins();
     for (unsigned i = 1; i <= helpers; ++i) threads.emplace_back([&, i] { work(*pool[i], launch); });
     work(*pool[0], launch);
     for (std::thread& t : threads) t.join();
@@ -408,7 +410,11 @@ void note_shared_access(const void* address, std::size_t bytes, bool write) noex
     Worker* w = running_worker;
     if (w == nullptr || w->current == nullptr) return;
     const std::size_t offset = static_cast<std::size_t>(static_cast<const unsigned char*>(address) - w->arena);
-    if (offset >= arena_bytes) return;
+    if (offset >= arena_bytes) {  // global memory, through a checked pointer: P is followed (output_reads.hpp)
+        if (detail::output_tracked)
+            detail::note_output_access(address, bytes, write ? detail::OutputAccess::write : detail::OutputAccess::read);
+        return;
+    }
     // The usual access (a tile element read or stored), decided without a call so that this stays a leaf: one word
     // of static shared memory that no other thread touched in this interval and no copy fills, in a block without
     // __syncwarp. It records exactly what the general path would; anything else goes there untouched. A third of

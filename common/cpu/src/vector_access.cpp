@@ -1,6 +1,7 @@
 // Vector accesses (float4, float2) on the CPU backend: checked for alignment and range before they happen, as a
 // GPU would fault on them, and tracked like any shared-memory access (see tilelab/cpu/vector_access.hpp).
 #include <tilelab/cpu/emulator.hpp>
+#include <tilelab/cpu/output_reads.hpp>
 #include <tilelab/cpu/vector_access.hpp>
 
 #include "memory_checks.hpp"
@@ -23,6 +24,7 @@ void vector_access(unsigned char* address, void* value, std::size_t bytes, bool 
         std::memcpy(value, address, bytes);
         if (operand_probe_on) probe_vector_load(address, value, bytes);
     }
+    if (output_tracked) note_output_access(address, bytes, write ? OutputAccess::write : OutputAccess::read);
 }
 
 }  // namespace tilelab::cpu::detail

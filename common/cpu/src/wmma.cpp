@@ -1,6 +1,7 @@
 // The warp matrix functions of <mma.h> on the CPU backend (TF32, m16n16k8): a rendezvous of the warp's lanes, CUDA's
 // rules on ldm and alignment, each lane's element accesses checked as element accesses are, and the warp's product
 // computed once when the lanes meet. See common/cpu/include/mma.h for the semantics.
+#include <tilelab/cpu/output_reads.hpp>
 #include <tilelab/cpu/emulator.hpp>
 #include <tilelab/cpu/warp.hpp>
 #include <tilelab/cpu/wmma.hpp>
@@ -255,6 +256,8 @@ void move_elements(const MatrixOperands& o, unsigned lane, const char* file, int
                              call_site(o.function, file, line) + "'s tile, starting at " + place_of(o.memory) +
                                  " with ldm " + std::to_string(o.ldm) + ", runs past the end of shared memory");
             note_shared_access(element, sizeof(float), write);
+        } else if (output_tracked) {
+            note_output_access(element, sizeof(float), write ? OutputAccess::write : OutputAccess::read);
         }
         if (write) {
             // An accumulator's element is a result: the probe never takes it for an operand (operand_probe.hpp).

@@ -108,7 +108,9 @@ __global__ void matmul_tiled_boundary_kernel(const float* M, const float* N, flo
     if (first_thread && atomicAdd(reinterpret_cast<unsigned long long*>(&record.blocks_digested), 1ull) + 1 ==
                             static_cast<unsigned long long>(gridDim.x) * gridDim.y * gridDim.z) {
         record.blocks_digested = 0;
-        record.P_digest = rows > 0 && cols > 0 ? tilelab::gate::digest(P, static_cast<std::uint64_t>(rows) * cols) : 0;
+        // The raw parameter (tools/tilelab_cuda_to_cpp): the kit's own read of every block's P is no kernel's.
+        record.P_digest =
+            rows > 0 && cols > 0 ? tilelab::gate::digest(tilelab_raw_P, static_cast<std::uint64_t>(rows) * cols) : 0;
         record.digested = 1;
     }
 #endif

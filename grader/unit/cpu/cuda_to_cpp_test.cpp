@@ -116,8 +116,19 @@ TEST_SUITE("cuda-to-cpp") {
             "__global__ void k(float* A, const float* B) {}\n"
             "__device__ float4 load(const float* row) { return *reinterpret_cast<const float4*>(row); }\n");
         CHECK(has(out, "float dot(::tilelab::cpu::DevicePointer<const float> a, ::tilelab::cpu::DevicePointer<float> b, int n);"));
-        CHECK(has(out, "__global__ void k(float* A, const float* B) {}"));  // kernels take global pointers only
+        CHECK(has(out, "__global__ void k(float* tilelab_raw_A, const float* B) {"));  // its signature kept
         CHECK(has(out, "load(::tilelab::cpu::DevicePointer<const float> row)"));
+    }
+
+    TEST_CASE("a kernel's non-const pointer parameters become checked pointers, its signature kept") {
+        const std::string out = cuda_to_cpp(
+            "__global__ void __launch_bounds__(256) k(const float* M, float* __restrict__ P, int n) /* c */ {\n"
+            "    P[n] = M[n];\n}\n"
+            "__global__ void declared(float* P);\n");
+        CHECK(has(out, "k(const float* M, float* tilelab_raw_P, int n) /* c */ { "
+                       "::tilelab::cpu::KernelPointer<float> P(tilelab_raw_P);"));
+        CHECK(has(out, "__launch_bounds__(256)"));
+        CHECK(has(out, "__global__ void declared(float* P);"));  // a declaration: the definition is rewritten
     }
 
     TEST_CASE("a reinterpret_cast to an integer takes the emulator's pointers too, its type kept as written") {

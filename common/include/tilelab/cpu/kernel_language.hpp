@@ -128,6 +128,8 @@ public:
         return *this;
     }
     Shared& operator=(const Shared& other) noexcept { return *this = static_cast<T>(other); }
+    /// A volatile variable's value (`out[i] = flag;` through a kernel's checked pointer parameter).
+    Shared& operator=(const volatile T& value) noexcept { return *this = static_cast<T>(value); }
     template <class U>
     Shared& operator+=(const U& value) noexcept { return *this = static_cast<T>(static_cast<T>(*this) + value); }
     template <class U>
