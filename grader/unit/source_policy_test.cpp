@@ -275,6 +275,91 @@ TEST_SUITE("source_policy") {
         CHECK(findings[0].message.find("names no file of the lab's folder") != std::string::npos);
     }
 
+    TEST_CASE("tells of the backend are refused: long double, macros, printf's value, NaN bits, local addresses") {
+        // long double: 80-bit on the CPU backend, a double in a GPU's device code (red9 a1).
+        CHECK(refused("__device__ bool f() {\n  const long double u = 1.0;\n  return u == 1;\n}\n", "long double", 2));
+        CHECK(refused("double long x = 0;\n", "long double", 1));
+        CHECK(refused("__device__ bool f(int b) { return 1.0 + b * 1e-19L == 1.0; }\n", "long double (1e-19L)", 1));
+        CHECK(refused("auto x = 0x1p-60L;\n", "long double", 1));
+        CHECK(refused("__float128 x;\n", "__float128", 1));
+        CHECK(broken("const long n = 1L + 0xEL;\nconst double d = 1.0;\nconst float f = 2.5e-3f;\nconst long long k = 3;\n") == "");
+
+        // Conditionals only on TILE_WIDTH and the lab's own macros (red9 a9: CUDART_VERSION).
+        CHECK(refused("#if defined(CUDART_VERSION)\n#endif\n", "toolkit's version (CUDART_VERSION)", 1));
+        CHECK(refused("int v = CUDA_VERSION;\n", "toolkit's version", 1));
+        CHECK(refused("#ifdef __CUDA_RUNTIME_H__\n#endif\n", "not __CUDA_RUNTIME_H__", 1));
+        CHECK(refused("#define HAS defined(__CUDA_RUNTIME_H__)\n#if HAS\n#endif\n", "__CUDA_RUNTIME_H__ (through HAS)", 2));
+        CHECK(refused("#if __has_builtin(__builtin_fmaf)\n#endif\n", "not __has_builtin", 1));
+        CHECK(refused("int x;\n#elif __cplusplus > 201703L\n", "not __cplusplus", 2));
+        CHECK(broken("#if TILE_WIDTH == 32\n#endif\n#ifndef SPIN\n#define SPIN 256\n#endif\n#if SPIN > 8 && defined(SPIN)\n"
+                     "#endif\n#ifndef HELPERS_CUH\n#define HELPERS_CUH\n#endif\n#define TWICE(x) ((x) * 2)\n"
+                     "#if TWICE(TILE_WIDTH) > 16\n#endif\n") == "");
+
+        // printf's value: arguments parsed on a GPU, characters printed on the CPU backend (red9 a6).
+        CHECK(broken("#define DEBUG(...) printf(__VA_ARGS__)\n__device__ void f(int t) {\n  printf(\"%d\\n\", t);\n"
+                     "  if (t == 0) printf(\"zero\\n\");\n  for (int i = 0; i < 2; ++i) std::printf(\"%d\", i);\n"
+                     "  DEBUG(\"%d\", t);\n  if (t) { printf(\"a\"); } else printf(\"b\");\n}\n"
+                     "int host() { return printf(\"host code is the same on both\\n\"); }\n") == "");
+        CHECK(refused("__device__ bool f() { return __syncthreads_or(printf(\"%s\", \"\") == 1); }\n", "printf only as a statement", 1));
+        CHECK(refused("__device__ void f() {\n  int n = printf(\"x\");\n}\n", "printf only as a statement", 2));
+        CHECK(refused("__device__ void f() {\n  printf(\"x\") == 1 ? g() : h();\n}\n", "printf only as a statement", 2));
+        CHECK(refused("#define SAY(...) printf(__VA_ARGS__)\n__device__ void f() {\n  if (SAY(\"x\") == 1) g();\n}\n",
+                      "SAY only as a statement", 3));
+        CHECK(refused("#define COUNT (printf(\"x\") == 1)\n", "printf only as a statement", 1));
+
+        // A NaN's sign and bits: 0x7FFFFFFF on a GPU, 0xFFC00000 on x86 (red9 a3; __float_as_uint faults on a NaN in
+        // the emulator instead, so that launders of finite values stay the technique check's).
+        CHECK(refused("__device__ bool f(float z) { return signbit(z / z); }\n", "signbit is not allowed", 1));
+        CHECK(refused("__device__ float f(float z) { return copysignf(1.0f, z); }\n", "copysignf", 1));
+        CHECK(refused("__device__ unsigned f(float z) { return std::bit_cast<unsigned>(z); }\n", "bit_cast", 1));
+        CHECK(refused("__device__ unsigned f(float z) {\n  union { float f; unsigned u; } v;\n  return v.u;\n}\n", "a union", 2));
+        CHECK(broken("bool host(float z) { return std::signbit(z); }\n") == "");
+
+        // A local's address: one per frame offset on a GPU, one per fiber stack on the CPU backend (red9 a7).
+        CHECK(refused("__device__ bool f() {\n  int probe = 0;\n  volatile int* where = &probe;\n"
+                      "  const unsigned long long mine = reinterpret_cast<unsigned long long>(where);\n"
+                      "  return mine == __shfl_sync(~0u, mine, 0);\n}\n", "cast to an integer", 4));
+        CHECK(refused("__device__ bool f() {\n  float x = 0;\n  return (unsigned long long)&x % 64 == 0;\n}\n",
+                      "cast to an integer", 3));
+        CHECK(refused("__device__ int f() {\n  float x = 0;\n  return *reinterpret_cast<int*>(&x);\n}\n", "cast to an integer", 3));
+        CHECK(refused("__global__ void k() {\n  __shared__ int* slot;\n  int probe;\n  if (threadIdx.x == 0) slot = &probe;\n"
+                      "  __syncthreads();\n  bool same = &probe == slot;\n}\n", "store in shared memory", 4));
+        CHECK(refused("__global__ void k() {\n  __shared__ int* slot;\n  int probe;\n  bool same = &probe == slot;\n}\n",
+                      "compare", 4));
+        CHECK(refused("__global__ void k(int* q) {\n  int a[2];\n  long d = a - q;\n}\n", "subtract", 3));
+        CHECK(broken("__device__ bool aligned(const float* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }\n"
+                     "__device__ void add(float* acc, float v) { acc[0] += v; }\n"
+                     "__global__ void k(const float* M, float* P, int n) {\n  __shared__ float tile[16][16];\n"
+                     "  float acc[4] = {};\n  float* a = acc;\n  float* end = &acc[0] + 4;\n  add(acc, M[0]);\n"
+                     "  for (int i = 0; i < n && i < 4; ++i) a[i] += tile[0][i];\n  float4 v;\n"
+                     "  float* f = reinterpret_cast<float*>(&v);\n  f[0] = a[3] - a[1];\n"
+                     "  if ((size_t)&tile[0][0] % 16 == 0 && reinterpret_cast<uintptr_t>(P) % 16 == 0) P[0] = acc[0];\n"
+                     "  const int row = blockIdx.y * 16 + threadIdx.y;\n  if (row < n && row - 1 > 0) P[row] = f[0];\n}\n") == "");
+
+        // An overload set of a template and a plain function: a tile element picks one on a GPU, the other on the CPU
+        // backend, whose shared elements have a type of their own (red9 a8).
+        CHECK(refused("__device__ bool plain(const float&) { return true; }\ntemplate <class T>\n"
+                      "__device__ bool plain(const T&) { return false; }\n", "overload plain", 3));
+        CHECK(broken("template <class T>\n__device__ T twice(T x) { return x + x; }\n__device__ float half(float x) { return x / 2; }\n"
+                     "__device__ double half(double x) { return x / 2; }\n__host__ __device__ int one() { return 1; }\n") == "");
+    }
+
+    TEST_CASE("the rules on macros and overloads read every file of the lab") {
+        Folder root;
+        write(root.path / "02_tiled/kernel.cu", "#include \"config.cuh\"\n#if USE_WIDE\n#endif\n#if NOT_DEFINED\n#endif\n"
+                                                "__device__ int pick(float x) { return 0; }\n");
+        write(root.path / "02_tiled/config.cuh", "#pragma once\n#define USE_WIDE 1\ntemplate <class T>\n"
+                                                 "__device__ int pick(T x) { return 1; }\n");
+        const auto findings = check_lab_file(root.path, "02_tiled/kernel.cu");
+        REQUIRE(findings.size() == 2);
+        CHECK(findings[0].file == "02_tiled/kernel.cu");
+        CHECK(findings[0].line == 4);
+        CHECK(findings[0].message.find("not NOT_DEFINED") != std::string::npos);
+        CHECK(findings[1].file == "02_tiled/config.cuh");
+        CHECK(findings[1].line == 4);
+        CHECK(findings[1].message.find("overload pick") != std::string::npos);
+    }
+
     TEST_CASE("device code calls device functions only: host helpers and raw-memory functions are refused") {
         // A host helper of the lab's own, called from a kernel: nvcc refuses it; the CPU backend would not follow it.
         const std::string host_helper =

@@ -9,6 +9,10 @@
 /// Defined in the CPU backend's builds only, for the few places where the grader must know.
 #define TILELAB_CPU_BACKEND 1
 
+/// The runtime's version, as NVIDIA's cuda_runtime_api.h gives it: the toolkit whose API these stand-ins follow
+/// (CUDA 13.0). A lab may not test it (the source check refuses it: a GPU's machine has its own toolkit).
+#define CUDART_VERSION 13000
+
 /// The runtime's error codes, with the values CUDA gives them, plus the emulator's own findings.
 enum cudaError_t {
     cudaSuccess = 0,

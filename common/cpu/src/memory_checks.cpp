@@ -112,4 +112,13 @@ void untracked_shared_cast() {
                          "array itself); a struct or int4 pointer into shared memory is not followed");
 }
 
+void nan_bits_read(const char* intrinsic) {
+    detail::kernel_fault(cudaErrorInvalidValue, "the bits of a NaN read",
+                         std::string(intrinsic) + " was given a NaN, whose bits differ between a GPU and the CPU "
+                         "backend (a GPU's arithmetic makes the NaN 0x7FFFFFFF, x86's makes 0xFFC00000, its sign bit "
+                         "set), so that the CPU backend cannot give a GPU's answer (cudaErrorInvalidValue on the CPU "
+                         "backend)\n"
+                         "  hint: a matrix product needs no float's bits; compare values (isnan(x), x < 0.0f)");
+}
+
 }  // namespace tilelab::cpu

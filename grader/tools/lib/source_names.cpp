@@ -171,6 +171,27 @@ bool tests_backend(const std::string& name) {
            name.rfind("__NVCC", 0) == 0 || name.rfind("__NVCOMPILER", 0) == 0;
 }
 
+/// The toolkit's version macros (NVIDIA's cuda_runtime_api.h and cuda.h): the CPU backend's stand-ins define
+/// the version whose API they follow, a GPU's machine has its own toolkit.
+extern const std::set<std::string> toolkit_version_macros;
+const std::set<std::string> toolkit_version_macros = {"CUDART_VERSION", "CUDA_VERSION", "__CUDART_API_VERSION"};
+
+/// Floating types wider than double (GCC's on x86) that a GPU's device code does not have.
+extern const std::set<std::string> extended_floating_types;
+const std::set<std::string> extended_floating_types = {"__float80", "__float128", "_Float128", "_Float64x",
+                                                       "__ibm128", "_Float128x"};
+
+/// Functions that read a float's sign bit or bits: for a NaN the kernel computes, they differ between a GPU
+/// (0x7FFFFFFF) and x86 (0xFFC00000).
+extern const std::set<std::string> float_sign_functions;
+const std::set<std::string> float_sign_functions = {"signbit", "copysign", "copysignf", "copysignl", "bit_cast",
+                                                    "__builtin_bit_cast", "__builtin_signbit", "__builtin_signbitf",
+                                                    "__builtin_copysign", "__builtin_copysignf"};
+
+/// Macros a lab's conditionals may test besides its own: the tile width the build sets (labs.hpp).
+extern const std::set<std::string> lab_macros;
+const std::set<std::string> lab_macros = {"TILE_WIDTH"};
+
 /// Attributes that give a declaration another symbol's name, or resolve it at load time.
 extern const std::set<std::string> symbol_attributes;
 const std::set<std::string> symbol_attributes = {"alias", "__alias__", "weakref", "__weakref__", "ifunc",

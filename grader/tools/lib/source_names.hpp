@@ -31,6 +31,10 @@ extern const std::set<std::string> startup_attributes;
 
 extern const std::set<std::string> symbol_attributes;
 extern const std::set<std::string> lookups_by_name;
+extern const std::set<std::string> toolkit_version_macros;
+extern const std::set<std::string> extended_floating_types;
+extern const std::set<std::string> float_sign_functions;
+extern const std::set<std::string> lab_macros;
 
 /// Pragmas a lab may use (@p words after `#pragma`): loop unrolling, include guards and diagnostics.
 bool allowed_pragma(const std::vector<std::string>& words);

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -31,10 +32,31 @@ struct QuotedInclude {
     int line = 0;
 };
 
+/// A name a preprocessor conditional tests (`#if NAME`, `#ifdef NAME`, `defined(NAME)`), and its line.
+struct MacroTest {
+    std::string name;
+    int line = 0;
+};
+
+/// A function declared __device__ or __global__ (or both __host__ and __device__): its name, whether it is a
+/// template, and its line.
+struct DeviceFunction {
+    std::string name;
+    bool is_template = false;
+    int line = 0;
+};
+
 /// What check_source_text found in one file's text.
 struct SourceScan {
     std::vector<SourceFinding> findings;  ///< Rules broken (file left empty: the caller names it).
     std::vector<QuotedInclude> quoted;    ///< Quoted includes that passed the name rules, for the caller.
+    /// The macros the file #defines, each with the identifiers of its body (its parameters left out).
+    std::map<std::string, std::vector<std::string>> defines;
+    /// Names the file's conditionals test that no other rule refused: each must be a macro of the lab's own files
+    /// (defines, of every file the lab includes) or one the kit gives labs (resolve_lab_scans).
+    std::vector<MacroTest> macro_tests;
+    /// Device functions the file declares: a name both a template and a plain function is refused.
+    std::vector<DeviceFunction> device_functions;
 };
 
 /// The rules on one file's text, as written: includes (public kit headers, an allowlist of CUDA's and the C++
@@ -44,7 +66,14 @@ struct SourceScan {
 /// `extern "C"`, startup attributes, frame builtins, pragmas but unroll and diagnostics, symbol aliases and
 /// look-ups by name, token pasting, trigraphs and universal character names in code. Line splices, comments, string and raw string literals and digraphs are handled
 /// as the compiler handles them, so nothing the compiler sees as code is hidden from the rules.
+/// The rules that need every file of the lab (macros tested but defined nowhere, overload sets of device functions)
+/// run on this one file as if it were the lab's only one.
 SourceScan check_source_text(const std::string& text);
+
+/// Adds to each scan of @p scans (the files of one lab) the findings of the rules that need all of them: a
+/// conditional on a macro that none of the files #defines and the kit does not give labs; a device function's name
+/// that is both a template and a plain function in any of the files.
+void resolve_lab_scans(std::vector<SourceScan*>& scans);
 
 /// The rules on the lab file @p relative of the submission folder @p root: every folder from @p root down to
 /// the file, and everything in the file's folder, must be a plain folder or file (no symbolic link, no hard

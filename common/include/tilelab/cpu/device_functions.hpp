@@ -179,13 +179,35 @@ inline float fdividef(float a, float b) { return a / b; }
 inline float saturatef(float x) { return __saturatef(x); }
 /// @}
 
-/// @name Reinterpretations: the same bits as another type.
+namespace tilelab::cpu {
+/// Ends the running CUDA thread: @p intrinsic was given a NaN, whose bits (sign and payload) a GPU and x86 give
+/// differently (a GPU's arithmetic makes 0x7FFFFFFF, x86's 0xFFC00000), so that no answer would be a GPU's.
+[[noreturn]] void nan_bits_read(const char* intrinsic);
+}  // namespace tilelab::cpu
+
+/// @name Reinterpretations: the same bits as another type. A NaN's bits are the kernel's failure: a GPU's arithmetic
+/// makes another NaN than x86's, and a matrix product never reads one's bits.
 /// @{
-inline int __float_as_int(float x) { int r; std::memcpy(&r, &x, 4); return r; }
-inline unsigned __float_as_uint(float x) { unsigned r; std::memcpy(&r, &x, 4); return r; }
+inline int __float_as_int(float x) {
+    if (x != x) ::tilelab::cpu::nan_bits_read("__float_as_int");
+    int r;
+    std::memcpy(&r, &x, 4);
+    return r;
+}
+inline unsigned __float_as_uint(float x) {
+    if (x != x) ::tilelab::cpu::nan_bits_read("__float_as_uint");
+    unsigned r;
+    std::memcpy(&r, &x, 4);
+    return r;
+}
 inline float __int_as_float(int x) { float r; std::memcpy(&r, &x, 4); return r; }
 inline float __uint_as_float(unsigned x) { float r; std::memcpy(&r, &x, 4); return r; }
-inline long long __double_as_longlong(double x) { long long r; std::memcpy(&r, &x, 8); return r; }
+inline long long __double_as_longlong(double x) {
+    if (x != x) ::tilelab::cpu::nan_bits_read("__double_as_longlong");
+    long long r;
+    std::memcpy(&r, &x, 8);
+    return r;
+}
 inline double __longlong_as_double(long long x) { double r; std::memcpy(&r, &x, 8); return r; }
 /// @}
 

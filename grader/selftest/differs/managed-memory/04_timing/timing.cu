@@ -51,17 +51,12 @@ float matmul_timed(const float* M, const float* N, float* P, int rows, int inner
     // Prefetch the data to the GPU so that the kernel's time has no page faults in it
     int device = -1;
     TILELAB_CUDA_CHECK(cudaGetDevice(&device));
-#if defined(CUDART_VERSION) && CUDART_VERSION < 13000
-    TILELAB_CUDA_CHECK(cudaMemPrefetchAsync(a.x, m_count * sizeof(float), device, 0));
-    TILELAB_CUDA_CHECK(cudaMemPrefetchAsync(a.y, n_count * sizeof(float), device, 0));
-#else
-    // CUDA 13 names the destination with a cudaMemLocation and takes flags
+    // CUDA 13's form (the destination is a cudaMemLocation, and flags follow); CUDA 12's took the device's number
     cudaMemLocation location{};
     location.type = cudaMemLocationTypeDevice;
     location.id = device;
     TILELAB_CUDA_CHECK(cudaMemPrefetchAsync(a.x, m_count * sizeof(float), location, 0, 0));
     TILELAB_CUDA_CHECK(cudaMemPrefetchAsync(a.y, n_count * sizeof(float), location, 0, 0));
-#endif
 
     const dim3 block(TILE_WIDTH, TILE_WIDTH);
     const dim3 grid((cols + TILE_WIDTH - 1) / TILE_WIDTH, (rows + TILE_WIDTH - 1) / TILE_WIDTH);
