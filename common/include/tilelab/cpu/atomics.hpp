@@ -63,6 +63,9 @@ T atomic_update(T* address, Update update) {
 /// The same on a shared-memory element: one block's threads never run at once, so no hardware atomic is needed.
 template <class T, class Update>
 T atomic_update(Shared<T>* element, Update update) {
+    // An element through a kernel's checked pointer parameter (KernelPointer) is global memory: other blocks' threads
+    // run at once, so it takes the hardware atomic.
+    if (!is_block_shared_address(element)) return atomic_update(reinterpret_cast<T*>(element), update);
     note_shared_atomic(element, sizeof(T));
     // The old value is a read of shared memory like any other: the technique checks' probe counts it.
     if (operand_probe_on) probe_shared_read(element, sizeof(T));
