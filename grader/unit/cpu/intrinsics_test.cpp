@@ -2,7 +2,10 @@
 // values just past the integer range, shift counts 0, 31, 32, 33 and 64. Each expected value is what a GPU returns:
 // the PTX instruction nvcc emits for the intrinsic (shf, cvt, prmt, ...) or the result CUDA's Math API documents.
 // A difference is a "tell" a kernel could use to run one path on the emulator and another on a GPU.
+#include "builtin_kernels.hpp"
+
 #include <tilelab/cpu/device_functions.hpp>
+#include <tilelab/device_buffer.hpp>
 
 #include <doctest/doctest.h>
 
@@ -10,6 +13,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 namespace {
 
@@ -340,4 +344,18 @@ TEST_SUITE("cpu-intrinsics") {
         CHECK(__usad(UINT_MAX, 1u, 0u) == 0xFFFFFFFEu);
     }
 
+    TEST_CASE("a*b + c in device code is one fused multiply-add, as nvcc's default --fmad=true makes it") {
+        // e = 1 + 2^-12: e·e = 1 + 2^-11 + 2^-24, whose last term only a fused multiply-add keeps.
+        const float e = 1.0f + 0x1p-12f, c = -(1.0f + 0x1p-11f);
+        tilelab::DeviceBuffer<float> out(32);
+        REQUIRE(product_sum(e, c, out.data()) == cudaSuccess);
+        std::vector<float> got(32);
+        out.copy_to_host(got.data(), got.size());
+#if TILELAB_CPU_CONTRACTS
+        for (float value : got) CHECK(value == 0x1p-24f);
+#else
+        MESSAGE("this build compiles lab code without FMA contraction (cmake/TileLabRunner.cmake said why)");
+        for (float value : got) CHECK(value == 0.0f);
+#endif
+    }
 }
