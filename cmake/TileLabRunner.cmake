@@ -6,10 +6,43 @@ include_guard(GLOBAL)
 # c++filt, for readable names in the build check's messages.
 find_program(TILELAB_CXXFILT c++filt DOC "Demangles C++ names in the build check's messages")
 
+# Floating-point contraction on the CPU backend, as nvcc's default --fmad=true: a*b + c in device code becomes one
+# fused multiply-add, rounded once, on a GPU. Without it the CPU rounds the product first, and a kernel could test
+# which it runs on (e*e - 1 - 2^-11 is 2^-24 fused, 0 unfused, for e = 1 + 2^-12). So lab code is compiled with
+# contraction on and the FMA instruction available (-mfma on x86-64; aarch64 has it in its baseline), where the
+# compiler takes the flags and this machine runs the result; else without, said at configure time. The compiler
+# cannot contract exactly the expressions nvcc does: this closes the plain a*b + c, not every last-bit difference.
+# A submission's build takes the kit's flags (tilelab-kit-settings.cmake), so both compile lab code alike;
+# -DTILELAB_CPU_FMA_FLAGS= turns it off. A kit built here must grade on machines with FMA, as this one has.
+if(NOT DEFINED TILELAB_CPU_FMA_FLAGS)
+  include(CheckCXXSourceRuns)
+  set(_tilelab_fma_flags -ffp-contract=fast)
+  if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64|i[3-6]86)$")
+    list(APPEND _tilelab_fma_flags -mfma)
+  endif()
+  list(JOIN _tilelab_fma_flags " " CMAKE_REQUIRED_FLAGS)
+  set(_tilelab_fma_shown "${CMAKE_REQUIRED_FLAGS}")
+  string(APPEND CMAKE_REQUIRED_FLAGS " -O2")  # contraction is an optimisation: as lab code is built (Release)
+  # Exits 0 only where the product was fused: e*e is 1 + 2^-11 + 2^-24, which one rounding of e*e + c keeps.
+  check_cxx_source_runs([[
+    volatile float e = 1.0f + 0x1p-12f, c = -(1.0f + 0x1p-11f);
+    int main() { const float x = e, y = c; return x * x + y == 0x1p-24f ? 0 : 1; }
+  ]] TILELAB_CPU_FMA_RUNS)
+  if(TILELAB_CPU_FMA_RUNS)
+    set(TILELAB_CPU_FMA_FLAGS "${_tilelab_fma_flags}" CACHE STRING "Flags that compile CPU-backend lab code with FMA contraction")
+    message(STATUS "TileLab: the CPU backend compiles lab code with FMA contraction (${_tilelab_fma_shown}), as nvcc's --fmad=true")
+  else()
+    set(TILELAB_CPU_FMA_FLAGS "" CACHE STRING "Flags that compile CPU-backend lab code with FMA contraction")
+    message(STATUS "TileLab: no FMA contraction on the CPU backend (${_tilelab_fma_shown} failed to build or run here): "
+                   "a*b + c in lab code is rounded twice, where a GPU rounds it once")
+  endif()
+  unset(CMAKE_REQUIRED_FLAGS)
+endif()
+
 # The sources as the CPU backend compiles them: each rewritten by tilelab-cuda-to-cpp (launches and __shared__
 # declarations, lines kept) and compiled as C++ with the stand-in cuda_runtime.h force-included. The rewrite waits
 # for the lab's source check (@p checked, a target): it reads the files with the build's rights, so it must never
-# read through a link.
+# read through a link. With TILELAB_CPU_FMA_FLAGS, as device code is on a GPU, products and sums are contracted.
 function(_tilelab_cpu_sources target root checked out_var)
   set(out "")
   foreach(source IN LISTS ARGN)
@@ -18,7 +51,7 @@ function(_tilelab_cpu_sources target root checked out_var)
     add_custom_command(OUTPUT "${rewritten}" COMMAND tilelab-cuda-to-cpp "${source}" "${rewritten}"
                        DEPENDS "${source}" tilelab-cuda-to-cpp ${checked}
                        COMMENT "CPU backend: rewriting ${relative}" VERBATIM)
-    set_source_files_properties("${rewritten}" PROPERTIES COMPILE_OPTIONS "-include;cuda_runtime.h")
+    set_source_files_properties("${rewritten}" PROPERTIES COMPILE_OPTIONS "-include;cuda_runtime.h;${TILELAB_CPU_FMA_FLAGS}")
     list(APPEND out "${rewritten}")
   endforeach()
   set(${out_var} ${out} PARENT_SCOPE)

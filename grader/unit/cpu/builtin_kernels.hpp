@@ -75,3 +75,5 @@ enum class GroupCopyMode {
 /// 64 threads add up @p chunks chunks of 256 floats of @p in, each chunk copied by the whole block with
 /// cooperative_groups::memcpy_async, double-buffered; every out[t] is the total.
 cudaError_t group_copy_sum(const float* in, float* out, int chunks, GroupCopyMode mode);
+/// out[t] = e * e + c for 32 threads, the expression as written in device code (which nvcc contracts into an FMA).
+cudaError_t product_sum(float e, float c, float* out);
