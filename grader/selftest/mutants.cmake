@@ -569,7 +569,7 @@ tilelab_add_mutant(NAME tensor-edge-store-unchecked LAB 09_tensor_cores
 
 # The fragments' elements rounded to half precision (FP16: 11 significant bits, as TF32, but range 6e-5 to 65504)
 # instead of TF32: right on operands in [-1, 1), wrong on the input-range check's, which span float32's range.
-set(tilelab_round_to_half "/// FP16's rounding in float arithmetic: 11 significant bits, to nearest; steps of 2^-24 below 2^-14; infinite from 65520.\n__device__ __forceinline__ float round_to_half(float x) {\n    const float a = fabsf(x);\n    if (a >= 65520.0f) return copysignf(INFINITY, x);\n    const float quantum = a < 6.103515625e-05f ? 5.9604644775390625e-08f : ldexpf(1.0f, ilogbf(a) - 10);\n    return rintf(x / quantum) * quantum;\n}\n\n/// Rounds every element")
+set(tilelab_round_to_half "/// FP16's rounding in float arithmetic: 11 significant bits, to nearest; steps of 2^-24 below 2^-14; infinite from 65520.\n__device__ __forceinline__ float round_to_half(float x) {\n    const float a = fabsf(x);\n    if (a >= 65520.0f) return x < 0.0f ? -INFINITY : INFINITY;\n    const float quantum = a < 6.103515625e-05f ? 5.9604644775390625e-08f : ldexpf(1.0f, ilogbf(a) - 10);\n    return rintf(x / quantum) * quantum;\n}\n\n/// Rounds every element")
 tilelab_add_mutant(NAME tensor-inputs-rounded-to-half LAB 09_tensor_cores SUITES input-range
   FIND "fragment.x[t] = wmma::__float_to_tf32(fragment.x[t]);"
   REPLACE "fragment.x[t] = round_to_half(fragment.x[t]);"
