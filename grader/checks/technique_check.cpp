@@ -521,8 +521,8 @@ TEST_SUITE("technique") {
         if (small_shape_verdict == SmallShapeVerdict::failed)
             FAIL("not taken: the technique's evidence on the small shapes failed already (the case above)");
         // The gate times a lab at one tile width: its speed points are earned there, and so is this evidence.
-        if (lab.tile() != TILELAB_PERF_TILE_WIDTH) {
-            MESSAGE(("not needed at TILE_WIDTH " + std::to_string(lab.tile()) + ": the performance gate times the "
+        if (lab.tile_width != TILELAB_PERF_TILE_WIDTH) {
+            MESSAGE(("not needed at TILE_WIDTH " + std::to_string(lab.tile_width) + ": the performance gate times the "
                      "kernel at TILE_WIDTH " + std::to_string(TILELAB_PERF_TILE_WIDTH) + ", where this case runs"));
             return;
         }
