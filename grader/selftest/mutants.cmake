@@ -646,11 +646,12 @@ tilelab_add_mutant(NAME naive-skips-far-columns LAB 01_naive SUITES odd-shapes
   MATCH "elements of P were never written")
 
 # Sums added into P (atomicAdd) that nobody cleared: P starts as the kit's NaN, not zero. On the CPU backend the NaN
-# keeps its bits through the additions and reads as "never written"; the hint names the cause either way.
+# keeps its bits through the additions and reads as "never written"; the hint names the cause either way. The CPU
+# backend now stops at the first atomic, which reads the poison (tilelab/cpu/output_reads.hpp).
 tilelab_add_mutant(NAME naive-accumulates-into-P LAB 01_naive SUITES tiny
   FIND "    float sum = 0.0f;\n    for (int k = 0; k < inner; ++k) sum += M[row * inner + k] * N[k * cols + col];\n    P[row * cols + col] = sum;"
   REPLACE "    for (int k = 0; k < inner; ++k) atomicAdd(&P[row * cols + col], M[row * inner + k] * N[k * cols + col]);"
-  MATCH "P does not start at zero")
+  MATCH "P does not start at zero|before anything stored it")
 
 # M's tile elements outside M left unset instead of 0.0f (N's still zero-filled): each is multiplied by 0, which
 # gives 0 for any finite leftover but NaN for an unwritten one. The CPU backend's fresh shared memory is NaN, and
