@@ -464,6 +464,28 @@ void rewrite_local_pointers(const std::string& s, const Scan& sc, std::vector<Ed
     }
 }
 
+// Each pointer parameter "[const] T* [__restrict__] name" of the parameter list between @p open and @p close:
+// @p visit(begin, end, type, name) of its declaration (read_pointer_declaration).
+template <class Visit>
+void for_each_pointer_parameter(const std::string& s, const Scan& sc, std::size_t open, std::size_t close,
+                                Visit visit) {
+    std::size_t piece = open + 1;
+    int depth = 0;
+    for (std::size_t k = open + 1; k <= close; ++k) {
+        if (!sc.code[k]) continue;
+        if (s[k] == '(' || s[k] == '[' || s[k] == '<') ++depth;
+        if ((s[k] == ')' || s[k] == ']' || s[k] == '>') && k != close) --depth;
+        if (k == close || (depth == 0 && s[k] == ',')) {
+            std::size_t b = piece;
+            while (b < k && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+            std::string type, name;
+            std::size_t end = 0;
+            if (read_pointer_declaration(s, sc, b, &type, &name, &end) && end <= k) visit(b, end, type, name);
+            piece = k + 1;
+        }
+    }
+}
+
 // The parameters "[const] T* [__restrict__] name" of __device__ functions (declarations and definitions) ->
 // "::tilelab::cpu::DevicePointer<[const] T> name": a pointer that may point into global or shared memory.
 void rewrite_device_parameters(const std::string& s, const Scan& sc, std::vector<Edit>& edits) {
@@ -477,22 +499,10 @@ void rewrite_device_parameters(const std::string& s, const Scan& sc, std::vector
         if (s.substr(at, open - at).find("__global__") != std::string::npos) continue;
         const std::size_t close = matching_close(s, sc, open);
         if (close == std::string::npos) continue;
-        std::size_t piece = open + 1;
-        int depth = 0;
-        for (std::size_t k = open + 1; k <= close; ++k) {
-            if (!sc.code[k]) continue;
-            if (s[k] == '(' || s[k] == '[' || s[k] == '<') ++depth;
-            if ((s[k] == ')' || s[k] == ']' || s[k] == '>') && k != close) --depth;
-            if (k == close || (depth == 0 && s[k] == ',')) {
-                std::size_t b = piece;
-                while (b < k && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-                std::string type, name;
-                std::size_t end = 0;
-                if (read_pointer_declaration(s, sc, b, &type, &name, &end) && end <= k)
-                    edits.push_back(Edit{b, end, "::tilelab::cpu::DevicePointer<" + type + "> " + name});
-                piece = k + 1;
-            }
-        }
+        for_each_pointer_parameter(s, sc, open, close, [&](std::size_t b, std::size_t end, const std::string& type,
+                                                           const std::string& name) {
+            edits.push_back(Edit{b, end, "::tilelab::cpu::DevicePointer<" + type + "> " + name});
+        });
     }
 }
 
@@ -527,25 +537,12 @@ void rewrite_kernel_parameters(const std::string& s, const Scan& sc, std::vector
         while (body < s.size() && (!sc.code[body] || std::isspace(static_cast<unsigned char>(s[body])))) ++body;
         if (body >= s.size() || s[body] != '{') continue;  // a declaration: its definition is rewritten
         std::string declarations;
-        std::size_t piece = open + 1;
-        int depth = 0;
-        for (std::size_t k = open + 1; k <= close; ++k) {
-            if (!sc.code[k]) continue;
-            if (s[k] == '(' || s[k] == '[' || s[k] == '<') ++depth;
-            if ((s[k] == ')' || s[k] == ']' || s[k] == '>') && k != close) --depth;
-            if (k == close || (depth == 0 && s[k] == ',')) {
-                std::size_t b = piece;
-                while (b < k && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-                std::string type, name;
-                std::size_t end = 0;
-                if (read_pointer_declaration(s, sc, b, &type, &name, &end) && end <= k &&
-                    type.compare(0, 6, "const ") != 0) {
-                    edits.push_back(Edit{b, end, type + "* tilelab_raw_" + name});
-                    declarations += " ::tilelab::cpu::KernelPointer<" + type + "> " + name + "(tilelab_raw_" + name + ");";
-                }
-                piece = k + 1;
-            }
-        }
+        for_each_pointer_parameter(s, sc, open, close, [&](std::size_t b, std::size_t end, const std::string& type,
+                                                           const std::string& name) {
+            if (type.compare(0, 6, "const ") == 0) return;
+            edits.push_back(Edit{b, end, type + "* tilelab_raw_" + name});
+            declarations += " ::tilelab::cpu::KernelPointer<" + type + "> " + name + "(tilelab_raw_" + name + ");";
+        });
         if (!declarations.empty()) edits.push_back(Edit{body + 1, body + 1, declarations});
     }
 }
