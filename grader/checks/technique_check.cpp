@@ -190,10 +190,13 @@ bool same_accesses(const wire::ProbeCounts& a, const wire::ProbeCounts& b) {
 
 // Whether P, from a run with the probe's replacements, is M2 N2: everywhere, or for 16-byte loads but for one
 // element in a hundred (a kernel may load a stray element one by one, a prefetch's edge, say, and still move its
-// tiles by float4; a decoy whose float4 loads feed nothing shows everywhere).
-// @p off of @p elements are not.
+// tiles by float4; a decoy whose float4 loads feed nothing shows everywhere). @p off of @p elements are not.
+// A few elements may be off by chance in any lab: a float a kernel computed passes for an operand one time in 2^17
+// (tilelab/gate_data.hpp's check bits), and is replaced if the kernel stores it into shared memory (its results,
+// staged there before a coalesced store, say). Eight elements are nothing a kernel computing otherwise could use.
+constexpr std::uint64_t chance_replacements = 8;
 bool second_product(TechniqueMeasure measure, std::uint64_t off, std::uint64_t elements) {
-    return off == 0 || (measure == TechniqueMeasure::vector_accesses && 100 * off <= elements);
+    return off <= chance_replacements || (measure == TechniqueMeasure::vector_accesses && 100 * off <= elements);
 }
 
 bool second_product(TechniqueMeasure measure, const Comparison& both, std::size_t elements) {
@@ -241,7 +244,8 @@ bool require_probe(const LabUnderTest& lab, TechniqueMeasure measure, const Prob
         MESSAGE((how + "P came out as the product of the second values" +
                  (off == 0 ? std::string()
                            : " but for " + std::to_string(off) + " of " + std::to_string(run.P.size()) +
-                                 " elements (at most one in a hundred)") +
+                                 " elements (a computed value that passed for an operand by chance, or, for 16-byte "
+                                 "loads, a stray element loaded one by one)") +
                  " (" + std::to_string(run.counts.replaced) + " replacements): " + probe.lesson));
         return true;
     }
@@ -274,7 +278,7 @@ struct SampledComparison {
     std::uint64_t cols = 0;
 };
 
-// @p written against the product of pooled @p operands (their second values when @p second) on @p shape.
+// @p written against the product of @p operands drawn by the runner (their second values when @p second) on @p shape.
 SampledComparison compare_sampled(const std::vector<wire::WrittenElement>& written, const ProbeOperands& operands,
                                   const Shape& shape, bool second, InputPrecision precision) {
     SampledComparison c;
@@ -289,12 +293,12 @@ SampledComparison compare_sampled(const std::vector<wire::WrittenElement>& writt
         const std::size_t row = element.element / cols, col = element.element % cols;
         if (row_slot[row] == SIZE_MAX) {
             row_slot[row] = m_rows.size() / inner;
-            for (std::size_t k = 0; k < inner; ++k) m_rows.push_back(pooled_element(operands, row * inner + k, second));
+            for (std::size_t k = 0; k < inner; ++k) m_rows.push_back(probe_element(operands, gate::Operand::M, row * inner + k, second));
         }
         if (column_slot[col] == SIZE_MAX) {
             column_slot[col] = n_columns.size() / inner;
             for (std::size_t k = 0; k < inner; ++k)
-                n_columns.push_back(pooled_element(operands, rows * inner + k * cols + col, second));
+                n_columns.push_back(probe_element(operands, gate::Operand::N, k * cols + col, second));
         }
     }
     c.rows = m_rows.size() / std::max<std::size_t>(1, inner);
@@ -322,9 +326,6 @@ SmallShapeVerdict small_shape_verdict = SmallShapeVerdict::not_run;
 // multiply-adds for the emulator, two of them about 3 s of CPU time for the slowest correct style in the self-test
 // (sgemm-warptiling), within the CPU backend's 10 s for one request even on a loaded machine.
 constexpr unsigned gate_shape_blocks = 2;
-// Values the gate shape's operands are drawn from (probe_operands_from_pool): few enough that TF32 holds them
-// distinct in a range whose products stay finite.
-constexpr std::size_t gate_shape_pool = 4096;
 
 }  // namespace
 
@@ -370,7 +371,7 @@ Shape probe_shape(const LabUnderTest& lab, TechniqueMeasure measure, std::uint64
 
 TechniqueComparison compare_technique(const LabUnderTest& lab, const LabEntry& entry, TechniqueMeasure measure,
                                       const Shape& shape, std::uint64_t seed, double fraction) {
-    const ProbeOperands operands = probe_operands(shape, derive_seed(seed, "technique operands"), lab.input_precision);
+    const ProbeOperands operands = probe_operands(shape, derive_seed(seed, "technique operands"));
     TechniqueComparison c;
     // Counted in the run whose P proves where the operands passed (the probe's replacements at the lab's hooks), so
     // that what is measured is what computed P: a kernel that recognises the probe's run can only do the technique
@@ -436,7 +437,7 @@ TEST_SUITE("technique") {
         // The evidence first: the operands must pass where the technique says, edge blocks included, or the counts
         // prove nothing.
         const Shape probed = probe_shape(lab, measure, seed);
-        const ProbeOperands operands = probe_operands(probed, derive_seed(seed, "probe operands"), lab.input_precision);
+        const ProbeOperands operands = probe_operands(probed, derive_seed(seed, "probe operands"));
         try {
             const ProbedRun counted = run_probed(*lab_program(), probed, operands, 0);
             const Comparison check =
@@ -532,8 +533,7 @@ TEST_SUITE("technique") {
         if (lab.needs_tile_multiples) side = (side + lab.tile() - 1) / lab.tile() * lab.tile();
         const Shape shape{side, side, side};
         const std::uint64_t seed = derive_seed(base_seed(), "technique at the gate's shape");
-        const ProbeOperands operands =
-            probe_operands_from_pool(derive_seed(seed, "operands"), lab.input_precision, gate_shape_pool);
+        const ProbeOperands operands = probe_operands_drawn_by_runner(shape, derive_seed(seed, "operands"));
         const BlockSample sample{gate_shape_blocks, derive_seed(seed, "blocks")};
         const std::string where = "at the performance gate's shape " + to_string(shape) + " (the emulator ran " +
                                   std::to_string(sample.count) + " of the kit's launch's blocks, the grid's last "

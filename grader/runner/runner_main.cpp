@@ -8,6 +8,7 @@
 #include "runner_lab.hpp"
 
 #include <tilelab/cuda_check.hpp>
+#include <tilelab/gate_data.hpp>
 #include <tilelab/wire.hpp>
 
 #include <cuda_runtime_api.h>
@@ -184,7 +185,7 @@ struct MultiplyRequest {
     std::vector<float> M, N;
 };
 
-// A multiply request's fields, the operands left empty when @p operands_follow is false (a pooled probed
+// A multiply request's fields, the operands left empty when @p operands_follow is false (a drawn probed
 // multiply's, which the runner draws itself).
 MultiplyRequest read_multiply(Reader& in, bool operands_follow = true) {
     MultiplyRequest request;
@@ -357,25 +358,26 @@ Writer scaled_multiply(Reader& in, const RunnerLab& lab) {
 }
 
 // A multiply with the CPU backend's operand probe on (the technique checks, tilelab/cpu/operand_probe.hpp): the
-// probe's hooks, the blocks to run (a count, 0 for all, and the seed that draws them), its keys (every value of M and
-// N) and their second values, then multiply's request; the reply is multiply's, then what the probe counted.
+// probe's hooks, the blocks to run (a count, 0 for all, and the seed that draws them), the seed of its second values,
+// whether the runner draws M and N itself (and the seed it draws them from), then multiply's request; the reply is
+// multiply's, then what the probe counted.
 Writer probed_multiply(Reader& in, const RunnerLab& lab) {
 #ifdef TILELAB_CPU_BACKEND
     const auto hooks = in.get<std::uint32_t>();
     const auto sampled_blocks = in.get<std::uint32_t>();
     const auto sample_seed = in.get<std::uint64_t>();
-    const std::vector<float> keys = in.get_floats(), values = in.get_floats();
-    const bool pooled = in.get<std::uint8_t>() != 0;
-    const auto pool_seed = in.get<std::uint64_t>();
-    if (keys.size() != values.size() || keys.size() > (1u << 24) || (pooled && keys.empty()))
-        unsupported("malformed probed multiply request");
-    MultiplyRequest request = read_multiply(in, !pooled);
-    if (pooled) {  // M's elements, then N's, each the pool's value that pooled_operand draws for it
+    const auto second_seed = in.get<std::uint64_t>();
+    const bool drawn = in.get<std::uint8_t>() != 0;
+    const auto draw_seed = in.get<std::uint64_t>();
+    MultiplyRequest request = read_multiply(in, !drawn);
+    if (drawn) {  // as the gate draws its operands (tilelab/gate_data.hpp)
+        const auto inner = static_cast<std::uint64_t>(request.inner), cols = static_cast<std::uint64_t>(request.cols);
         request.M.resize(product(request.rows, request.inner));
         request.N.resize(product(request.inner, request.cols));
-        std::uint64_t index = 0;
-        for (std::vector<float>* operand : {&request.M, &request.N})
-            for (float& element : *operand) element = keys[pooled_operand(pool_seed, index++, keys.size())];
+        for (std::size_t i = 0; i < request.M.size(); ++i)
+            request.M[i] = tilelab::gate::product_operand(draw_seed, tilelab::gate::Operand::M, i, inner, cols);
+        for (std::size_t i = 0; i < request.N.size(); ++i)
+            request.N[i] = tilelab::gate::product_operand(draw_seed, tilelab::gate::Operand::N, i, inner, cols);
     }
     // The contract's launch is the request's only kernel: it runs the sample.
     tilelab::cpu::sample_next_launch_blocks(sampled_blocks, sample_seed);
@@ -386,9 +388,9 @@ Writer probed_multiply(Reader& in, const RunnerLab& lab) {
             if (on) tilelab::cpu::stop_operand_probe();
         }
     };
-    tilelab::cpu::start_operand_probe(keys.data(), values.data(), keys.size(), hooks);
+    tilelab::cpu::start_operand_probe(second_seed, hooks);
     StopProbe stop;
-    Writer out = multiply(request, lab, pooled ? ProductReply::written_elements : ProductReply::every_element);
+    Writer out = multiply(request, lab, drawn ? ProductReply::written_elements : ProductReply::every_element);
     stop.on = false;
     out.put(tilelab::cpu::stop_operand_probe());
     return out;

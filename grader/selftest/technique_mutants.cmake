@@ -166,6 +166,10 @@ _tilelab_add_technique_decoy(lab05-macro-static 05_coarsened build-fails "a macr
 # a read of an element its own thread did not store fails the launch (tilelab/cpu/output_reads.hpp).
 _tilelab_add_technique_decoy(lab05-lane-order 05_coarsened fail "no matrix multiply makes" technique)
 _tilelab_add_technique_decoy(lab05-pblock-order 05_coarsened fail "no matrix multiply makes" technique)
+# Round ten: the evidence's operands as a tell. The GPU's gate draws operands with fixed fraction bits; the technique
+# check's runs drew theirs otherwise (uniform, or from a pool with repeats), so a kernel could take the technique only
+# where the operands did not look like the gate's. Every probed run now draws them as the gate does.
+_tilelab_add_technique_decoy(lab05-gate-fingerprint 05_coarsened fail "P came out unchanged" technique)
 
 # Lab 10: lab 09's wmma model under lab 10's launch: tensor cores, but not mma.sync, which is lab 10's lesson.
 if("cpu" IN_LIST TILELAB_BACKENDS)

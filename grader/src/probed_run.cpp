@@ -7,56 +7,19 @@
 
 #include <tilelab/compare.hpp>
 #include <tilelab/cpu/operand_probe.hpp>
+#include <tilelab/random.hpp>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <random>
 #include <stdexcept>
-#include <unordered_set>
 
 namespace fs = std::filesystem;
 
 namespace tilelab::grader {
 namespace {
-
-std::uint32_t bits_of(float value) {
-    std::uint32_t bits;
-    std::memcpy(&bits, &value, sizeof bits);
-    return bits;
-}
-
-// Values a kernel might make up without reading M or N (a constant tile, an identity): never an operand.
-bool too_plain(float value) {
-    return value == 0.0f || std::fabs(value) == 1.0f || std::fabs(value) == 2.0f || std::fabs(value) == 0.5f;
-}
-
-// Distinct values, none plain, drawn from @p seed: TF32-exact ones (sign, one of 1024 mantissas, an exponent from a
-// range just wide enough for @p count with room to spare) or float32's uniform in [-1, 1).
-std::vector<float> distinct_values(std::size_t count, std::uint64_t seed, bool tf32) {
-    std::mt19937_64 draw(seed);
-    std::unordered_set<std::uint32_t> seen;
-    std::vector<float> values;
-    values.reserve(count);
-    int exponents = 2;
-    while (static_cast<std::size_t>(2048) * exponents < 2 * count) exponents += 2;
-    while (values.size() < count) {
-        float value;
-        if (tf32) {
-            const std::uint64_t bits = draw();
-            const int mantissa = static_cast<int>(bits & 1023u);
-            const int exponent = static_cast<int>((bits >> 10) % static_cast<std::uint64_t>(exponents)) - exponents / 2;
-            value = std::ldexp(1.0f + static_cast<float>(mantissa) / 1024.0f, exponent) * ((bits >> 40) & 1 ? -1.0f : 1.0f);
-        } else {
-            value = 2.0f * static_cast<float>(draw() >> 40) * (1.0f / 16777216.0f) - 1.0f;
-        }
-        if (too_plain(value) || !seen.insert(bits_of(value)).second) continue;
-        values.push_back(value);
-    }
-    return values;
-}
 
 // The lab's own program.
 class LabProgram final : public ProbeTarget {
@@ -93,30 +56,34 @@ private:
 
 }  // namespace
 
-ProbeOperands probe_operands(const Shape& shape, std::uint64_t seed, InputPrecision precision) {
-    ProbeOperands operands{HostMatrix(shape.rows, shape.inner), HostMatrix(shape.inner, shape.cols),
-                           HostMatrix(shape.rows, shape.inner), HostMatrix(shape.inner, shape.cols)};
-    const std::size_t m = operands.M.size(), n = operands.N.size();
-    const std::vector<float> values = distinct_values(2 * (m + n), seed, precision == InputPrecision::tf32);
-    std::copy_n(values.begin(), m, operands.M.data());
-    std::copy_n(values.begin() + static_cast<std::ptrdiff_t>(m), n, operands.N.data());
-    std::copy_n(values.begin() + static_cast<std::ptrdiff_t>(m + n), m, operands.M2.data());
-    std::copy_n(values.begin() + static_cast<std::ptrdiff_t>(2 * m + n), n, operands.N2.data());
+ProbeOperands probe_operands_drawn_by_runner(const Shape& shape, std::uint64_t seed) {
+    ProbeOperands operands{seed, derive_seed(seed, "second values"), shape.inner, shape.cols, true,
+                           HostMatrix(0, 0), HostMatrix(0, 0), HostMatrix(0, 0), HostMatrix(0, 0)};
     return operands;
 }
 
-ProbeOperands probe_operands_from_pool(std::uint64_t seed, InputPrecision precision, std::size_t pool) {
-    ProbeOperands operands{HostMatrix(0, 0), HostMatrix(0, 0), HostMatrix(0, 0), HostMatrix(0, 0), {}, {}, 0};
-    const std::vector<float> values = distinct_values(2 * pool, seed, precision == InputPrecision::tf32);
-    operands.keys.assign(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(pool));
-    operands.values.assign(values.begin() + static_cast<std::ptrdiff_t>(pool), values.end());
-    operands.pool_seed = seed ^ 0x9e3779b97f4a7c15ull;
+ProbeOperands probe_operands(const Shape& shape, std::uint64_t seed) {
+    ProbeOperands operands = probe_operands_drawn_by_runner(shape, seed);
+    operands.drawn_by_runner = false;
+    operands.M = HostMatrix(shape.rows, shape.inner);
+    operands.N = HostMatrix(shape.inner, shape.cols);
+    operands.M2 = HostMatrix(shape.rows, shape.inner);
+    operands.N2 = HostMatrix(shape.inner, shape.cols);
+    for (std::size_t i = 0; i < operands.M.size(); ++i) {
+        operands.M.data()[i] = probe_element(operands, gate::Operand::M, i, false);
+        operands.M2.data()[i] = probe_element(operands, gate::Operand::M, i, true);
+    }
+    for (std::size_t i = 0; i < operands.N.size(); ++i) {
+        operands.N.data()[i] = probe_element(operands, gate::Operand::N, i, false);
+        operands.N2.data()[i] = probe_element(operands, gate::Operand::N, i, true);
+    }
     return operands;
 }
 
-float pooled_element(const ProbeOperands& operands, std::uint64_t index, bool second) noexcept {
-    const std::size_t which = wire::pooled_operand(operands.pool_seed, index, operands.keys.size());
-    return second ? operands.values[which] : operands.keys[which];
+float probe_element(const ProbeOperands& operands, gate::Operand which, std::uint64_t index, bool second) noexcept {
+    const float value = gate::product_operand(operands.seed, which, index, static_cast<std::uint64_t>(operands.inner),
+                                              static_cast<std::uint64_t>(operands.cols));
+    return second ? gate::probe_second_value(operands.second_seed, value) : value;
 }
 
 std::unique_ptr<ProbeTarget> lab_program() { return std::make_unique<LabProgram>(); }
@@ -129,30 +96,23 @@ std::unique_ptr<ProbeTarget> model_program(const std::string& folder, const std:
 
 ProbedRun run_probed(ProbeTarget& target, const Shape& shape, const ProbeOperands& operands, std::uint32_t hooks,
                      BlockSample sample) {
-    std::vector<float> keys = operands.keys, values = operands.values;
-    if (!operands.pooled()) {
-        keys.assign(operands.M.data(), operands.M.data() + operands.M.size());
-        keys.insert(keys.end(), operands.N.data(), operands.N.data() + operands.N.size());
-        values.assign(operands.M2.data(), operands.M2.data() + operands.M2.size());
-        values.insert(values.end(), operands.N2.data(), operands.N2.data() + operands.N2.size());
-    }
     wire::Writer request;
     request.put(wire::Op::probed_multiply).put<std::uint32_t>(hooks);
     request.put<std::uint32_t>(sample.count).put<std::uint64_t>(sample.seed);
-    request.put_floats(keys).put_floats(values);
-    request.put<std::uint8_t>(operands.pooled() ? 1 : 0).put<std::uint64_t>(operands.pool_seed);
+    request.put<std::uint64_t>(operands.second_seed);
+    request.put<std::uint8_t>(operands.drawn_by_runner ? 1 : 0).put<std::uint64_t>(operands.seed);
     request.put(wire::LaunchMode::contract).put<std::int32_t>(shape.rows);
     request.put<std::int32_t>(shape.inner).put<std::int32_t>(shape.cols);
     // No guard zones: the correctness checks look after writes outside P.
     request.put<std::uint64_t>(0).put<std::uint8_t>(0).put(guard_bits).put(unwritten_bits);
-    if (!operands.pooled())
+    if (!operands.drawn_by_runner)
         request.put_floats(operands.M.data(), operands.M.size()).put_floats(operands.N.data(), operands.N.size());
     const std::string doing = "multiplying " + to_string(shape) + " with " + target.who() + ", its operands probed";
     const Reply reply = target.ask(request, doing);
     require_ok(reply, target.who());
     wire::Reader in = body(reply);
     ProbedRun run;
-    if (operands.pooled())
+    if (operands.drawn_by_runner)
         run.written = in.get_records<wire::WrittenElement>();
     else
         run.P = in.get_floats();
@@ -163,7 +123,7 @@ ProbedRun run_probed(ProbeTarget& target, const Shape& shape, const ProbeOperand
     run.counts = in.get<wire::ProbeCounts>();
     require_complete(in, doing);
     const std::size_t elements = static_cast<std::size_t>(shape.rows) * shape.cols;
-    if (operands.pooled() ? run.written.size() > elements : run.P.size() != elements)
+    if (operands.drawn_by_runner ? run.written.size() > elements : run.P.size() != elements)
         throw RunnerGone("the lab's program sent back a P of the wrong size while " + doing);
     for (const wire::WrittenElement& element : run.written)
         if (element.element >= elements)

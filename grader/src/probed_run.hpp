@@ -8,6 +8,7 @@
 #include "lab_under_test.hpp"
 #include "shapes.hpp"
 
+#include <tilelab/gate_data.hpp>
 #include <tilelab/host_matrix.hpp>
 #include <tilelab/wire.hpp>
 
@@ -18,34 +19,28 @@
 
 namespace tilelab::grader {
 
-/// The operands of a probed multiply: M and N, every element distinct from every other and nonzero (so that the
-/// emulator knows each by its value), and a second value for each (M2, N2), distinct from all of them.
+/// The operands of a probed multiply: M and N drawn as the performance gate draws its own (gate::product_operand),
+/// so that no kernel can tell the technique check's runs from the gate's by the values it reads, and their second
+/// values (gate::probe_second_value), which the probe puts in their place where the lab's technique says they pass.
 struct ProbeOperands {
-    HostMatrix M, N;    ///< What the kernel multiplies (empty when pooled: the lab's program draws them).
+    std::uint64_t seed = 0;         ///< M and N: gate::product_operand from this seed.
+    std::uint64_t second_seed = 0;  ///< The probe's second values: gate::probe_second_value for this seed.
+    int inner = 0, cols = 0;        ///< The product's inner dimension and N's columns (the draw's row lengths).
+    /// Whether the lab's program draws M and N itself (no matrix is sent, built or sent back whole: the gate's
+    /// 2048² shape, where the checker draws only the rows and columns it compares).
+    bool drawn_by_runner = false;
+    HostMatrix M, N;    ///< What the kernel multiplies (empty when drawn by the runner).
     HostMatrix M2, N2;  ///< The second values: where the probe replaces, P must come out as M2 · N2.
-    /// The probe's table when the elements are drawn from a pool (probe_operands_from_pool): each value, and its
-    /// second value. Empty: every element is its own key.
-    std::vector<float> keys, values;
-    std::uint64_t pool_seed = 0;  ///< Pooled: the seed of wire::pooled_operand's draw of every element.
-    /// Whether the elements are drawn from a pool, by the lab's program as by the checker (pooled_element).
-    bool pooled() const noexcept { return !keys.empty(); }
 };
 
-/// Element @p index of pooled @p operands (M's elements first, then N's, row by row), or its second value.
-float pooled_element(const ProbeOperands& operands, std::uint64_t index, bool second) noexcept;
+/// Element @p index (row major) of operand @p which of @p operands, or its second value when @p second.
+float probe_element(const ProbeOperands& operands, gate::Operand which, std::uint64_t index, bool second) noexcept;
 
-/// Operands for @p shape drawn from @p seed. For a lab whose kernel may round its inputs to TF32 every value is
-/// exactly representable in TF32 (a kernel that converts while staging stores the element itself); otherwise
-/// uniform in [-1, 1), redrawn where two would collide.
-ProbeOperands probe_operands(const Shape& shape, std::uint64_t seed, InputPrecision precision);
+/// Operands for @p shape drawn from @p seed, M and N (and M2, N2) built: the shapes the emulator runs whole.
+ProbeOperands probe_operands(const Shape& shape, std::uint64_t seed);
 
-/// Operands of any shape whose elements are drawn from a pool of @p pool distinct values (with TF32's rule above),
-/// each mapped to its own second value: a table the size of the pool, however large the shape (the performance
-/// gate's, whose 2048² elements TF32 has too few values to keep distinct). Repeats do not weaken the evidence: the
-/// second value is a function of the value, so P must still come out as M2 · N2 exactly where the operands passed.
-/// No matrix is built: the lab's program draws each element where it runs (wire::pooled_operand), and the checker
-/// those it compares.
-ProbeOperands probe_operands_from_pool(std::uint64_t seed, InputPrecision precision, std::size_t pool);
+/// Operands for @p shape drawn from @p seed that the lab's program draws itself (probe_element finds any of them).
+ProbeOperands probe_operands_drawn_by_runner(const Shape& shape, std::uint64_t seed);
 
 /// The blocks a probed multiply runs: all (count 0), or count of them drawn from seed
 /// (tilelab::cpu::sample_next_launch_blocks).
@@ -56,8 +51,8 @@ struct BlockSample {
 
 /// What one probed multiply gave back.
 struct ProbedRun {
-    std::vector<float> P;       ///< The product the kernel wrote (empty for pooled operands: see written).
-    std::vector<wire::WrittenElement> written;  ///< Pooled operands: the elements of P the kernel wrote, only.
+    std::vector<float> P;       ///< The product the kernel wrote (empty for operands drawn by the runner: see written).
+    std::vector<wire::WrittenElement> written;  ///< Drawn by the runner: the elements of P the kernel wrote, only.
     wire::ProbeCounts counts{};  ///< What the emulator counted.
 };
 

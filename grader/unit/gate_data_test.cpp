@@ -43,7 +43,8 @@ TEST_SUITE("gate_data") {
                 CHECK(v > 0.0f);
                 CHECK(std::isnormal(v));
                 const std::uint32_t fraction = bits & 0x7FFFFFu;
-                CHECK((fraction & ~(operand_random_fraction | operand_fixed_fraction)) == 0u);  // 2^-1, 2^-2, 2^-8, 2^-11 clear
+                CHECK((fraction & ~(operand_random_fraction | operand_fixed_fraction | operand_check_fraction)) == 0u);  // 2^-1, 2^-2, 2^-8, 2^-11 clear
+                CHECK((bits & operand_check_fraction) == operand_check_bits(bits & ~operand_check_fraction));
                 CHECK((fraction & operand_fixed_fraction) == operand_fixed_fraction);
                 const int exponent = static_cast<int>(bits >> 23) - 127;
                 lowest = std::min(lowest, exponent);
@@ -58,6 +59,55 @@ TEST_SUITE("gate_data") {
         CHECK(operand_value(42, 0, Operand::M, 7, 64) != operand_value(42, 1, Operand::M, 7, 64));
         CHECK(operand_value(42, 0, Operand::M, 7, 64) != operand_value(42, 0, Operand::N, 7, 64));
         CHECK(operand_value(42, 0, Operand::M, 7, 64) == operand_value(42, 0, Operand::M, 7, 64));
+    }
+
+    TEST_CASE("the probe knows operands and second values by their bits, rounded to TF32 or not") {
+        const auto bits_of = [](float v) { std::uint32_t b; std::memcpy(&b, &v, sizeof b); return b; };
+        // TF32 as cvt.rna rounds: to nearest, ties away, 13 low bits dropped.
+        const auto tf32 = [](std::uint32_t b) { return (b + 0x1000u) & 0xFFFFE000u; };
+        const std::uint64_t seed = 99;
+        int sums_taken = 0, other_seed_same = 0;
+        for (std::uint64_t i = 0; i < 4096; ++i) {
+            const float m = product_operand(7, Operand::M, i, 37, 53), n = product_operand(7, Operand::N, i, 37, 53);
+            for (const float v : {m, n}) {
+                const std::uint32_t b = bits_of(v);
+                CHECK(probe_form(b) == ProbeForm::operand);
+                CHECK(probe_form(tf32(b)) == ProbeForm::operand);
+                const std::uint32_t second = probe_second_bits(seed, b);
+                CHECK(probe_form(second) == ProbeForm::second);  // never replaced again
+                CHECK(second != b);
+                CHECK((second & 0xFF800000u) == (b & 0xFF800000u));  // the same sign and exponent
+                // Converting, then replacing, is replacing, then converting.
+                CHECK(probe_second_bits(seed, tf32(b)) == tf32(second));
+                CHECK(probe_form(tf32(second)) == ProbeForm::second);
+                other_seed_same += probe_second_bits(seed + 1, b) == second;  // the seed's, not a fixed map
+            }
+            // A product of two operands, and a dot product of eight, are no operand (but by the rarest chance).
+            float dot = 0;
+            for (std::uint64_t k = 0; k < 8; ++k)
+                dot += product_operand(7, Operand::M, (i % 37) * 37 + k, 37, 53) *
+                       product_operand(7, Operand::N, k * 53 + i % 53, 37, 53);
+            sums_taken += probe_form(bits_of(m * n)) != ProbeForm::none;
+            sums_taken += probe_form(bits_of(dot)) != ProbeForm::none;
+        }
+        CHECK(sums_taken <= 4);
+        CHECK(other_seed_same < 8192 / 16);  // five random bits: one in 32 the same
+        for (const float plain : {0.0f, 1.0f, -1.0f, 0.5f, 2.0f, -0.0f}) CHECK(probe_form(bits_of(plain)) == ProbeForm::none);
+        CHECK(probe_second_value(seed, 1.0f) == 1.0f);
+    }
+
+    TEST_CASE("the technique check's operands share each inner position's exponent, as the gate's do") {
+        const auto exponent = [](float v) { std::uint32_t b; std::memcpy(&b, &v, sizeof b); return int(b >> 23); };
+        const std::uint64_t inner = 19, cols = 23;
+        for (std::uint64_t k = 0; k < inner; ++k)
+            for (std::uint64_t r = 0; r < 5; ++r)
+                for (std::uint64_t c = 0; c < 5; ++c) {
+                    const float m = product_operand(3, Operand::M, r * inner + k, inner, cols);
+                    const float n = product_operand(3, Operand::N, k * cols + c, inner, cols);
+                    CHECK(exponent(m) - 127 == -(exponent(n) - 127));
+                }
+        // On a square shape the draw is the gate's own (set 0).
+        CHECK(product_operand(5, Operand::N, 77, 64, 64) == operand_value(5, 0, Operand::N, 77, 64));
     }
 
     TEST_CASE("the gate's tree compresses with SHA-256's compression function") {

@@ -2,6 +2,7 @@
 // hooks the technique check asks for, and counts what each lab's technique improves.
 #include <tilelab/cpu/emulator.hpp>
 #include <tilelab/cpu/operand_probe.hpp>
+#include <tilelab/gate_data.hpp>
 
 #include "runtime_state.hpp"
 
@@ -65,60 +66,22 @@ struct Seen {
     bool operand;
     float value;
 };
-// The probe's table: each key (an element of M or N) and its second value, both findable by their bits. Open
-// addressing over a power-of-two array: read on every hooked float, where std::unordered_map's lookups cost a tenth
-// of a probed run. Bits 0 (+0.0f, never an operand) mark an empty slot.
-struct TableSlot {
-    std::uint32_t bits = 0;
-    std::uint32_t second = 0;  // for a key, its second value
-    bool key = false;          // false: a second value (the replacement of some key)
-};
-std::vector<TableSlot> table;
-std::size_t table_mask = 0;
-int table_shift = 60;  // 64 - log2 of the table's size: a multiplicative hash keeps its product's top bits
 
-std::size_t slot_of(std::uint32_t bits) noexcept {
-    return static_cast<std::size_t>((bits * 0x9e3779b97f4a7c15ull) >> table_shift);
-}
+// The seed of the probe's second values (tilelab/gate_data.hpp): operands and second values are known by their bits.
+std::uint64_t second_seed = 0;
 
-const TableSlot* find_slot(std::uint32_t bits) noexcept {
-    if (bits == 0 || table.empty()) return nullptr;
-    for (std::size_t at = slot_of(bits);; at = (at + 1) & table_mask) {
-        if (table[at].bits == bits) return &table[at];
-        if (table[at].bits == 0) return nullptr;
-    }
-}
-
-void insert_slot(std::uint32_t bits, std::uint32_t second, bool key) {
-    if (bits == 0) return;
-    std::size_t at = slot_of(bits);
-    while (table[at].bits != 0 && table[at].bits != bits) at = (at + 1) & table_mask;
-    if (table[at].bits == bits && !key) return;  // a key keeps its slot
-    table[at] = TableSlot{bits, second, key};
-}
-
-void fill_table(const float* keys, const float* values, std::size_t count) {
-    // Keys and second values, at most half full.
-    std::size_t size = 16;
-    table_shift = 60;
-    while (size < 4 * count) size *= 2, --table_shift;
-    table.assign(size, TableSlot{});
-    table_mask = size - 1;
-    for (std::size_t i = 0; i < count; ++i) insert_slot(bits_of(values[i]), 0, false);
-    for (std::size_t i = 0; i < count; ++i) insert_slot(bits_of(keys[i]), bits_of(values[i]), true);
-}
-
-// Whether @p value is an element of M or N in the probe's run: a key, or the second value that replaced one.
-bool is_operand_value(float value) noexcept { return find_slot(bits_of(value)) != nullptr; }
+// Whether @p value is an element of M or N in the probe's run: an operand, or the second value that replaced one.
+bool is_operand_value(float value) noexcept { return gate::probe_form(bits_of(value)) != gate::ProbeForm::none; }
 
 Seen see(float value, std::uint32_t hook) noexcept {
-    const TableSlot* found = find_slot(bits_of(value));
-    if (found == nullptr) return Seen{false, value};
+    const std::uint32_t bits = bits_of(value);
+    const gate::ProbeForm form = gate::probe_form(bits);
+    if (form == gate::ProbeForm::none) return Seen{false, value};
     // A second value already (replaced at an earlier hook, a float4 load say): an operand still, so that a run with
     // replacements counts what the same run without them counts.
-    if (!found->key || (probe_hooks & hook) == 0) return Seen{true, value};
+    if (form == gate::ProbeForm::second || (probe_hooks & hook) == 0) return Seen{true, value};
     ++counts.replaced;
-    return Seen{true, from_bits(found->second)};
+    return Seen{true, from_bits(gate::probe_second_bits(second_seed, bits))};
 }
 
 // Which words of the running block's shared memory an asynchronous copy landed, and whether that copy was in flight
@@ -192,8 +155,8 @@ std::vector<unsigned long long> take_block_sample(unsigned long long block_count
 }
 }  // namespace detail
 
-void start_operand_probe(const float* keys, const float* values, std::size_t count, std::uint32_t hooks) {
-    fill_table(keys, values, count);
+void start_operand_probe(std::uint64_t seed, std::uint32_t hooks) {
+    second_seed = seed;
     probe_hooks = hooks;
     counts = ProbeCounts{};
     totals = ProbeCounts{};
@@ -208,7 +171,6 @@ ProbeCounts stop_operand_probe() {
     detail::flush_probe_counts();
     detail::operand_probe_on = false;
     detail::shared_store_scale = scale_before_probe;
-    table.clear();
     return totals;
 }
 

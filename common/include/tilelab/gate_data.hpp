@@ -59,7 +59,9 @@ TILELAB_GATE_HD inline float float_from_bits(std::uint32_t bits) {
 ///   its half-step, so TF32 (cvt.rna, or the tensor cores' truncation of an unconverted float) and FP16 always
 ///   round down, by more than 0.7 × 2^-11 of the element (and by less than 2^-11, TF32's unit roundoff, so a TF32
 ///   lab's tolerance holds);
-/// - the other fraction bits (2^-3..2^-7, 2^-15..2^-23) are random;
+/// - fraction bits 2^-3..2^-7 are random, and 2^-15..2^-23 a check of all the others (operand_check_bits), so that
+///   the CPU backend's probe knows an operand from a value a kernel computed (tilelab/cpu/operand_probe.hpp): with
+///   the fixed bits, one computed float in 2^17 passes for an operand by chance;
 /// - the exponent e is s_k for M's column k and -s_k for N's row k, s_k drawn in [-24, 24] for each inner
 ///   position k (inner_exponent): every product m·n is 1 × (1 + f)(1 + f') whatever k, while M and N span 49
 ///   binades, more than FP16 holds (30 normal, 40 with subnormals), so FP16 inputs overflow or flush for some k
@@ -75,8 +77,16 @@ TILELAB_GATE_HD inline int inner_exponent(std::uint64_t seed, std::uint32_t set,
 
 /// The fraction bits every gate operand has set (bits 2^-9, 2^-10, 2^-12, 2^-13, 2^-14 of the 23: see above).
 constexpr std::uint32_t operand_fixed_fraction = (1u << 14) | (1u << 13) | (1u << 11) | (1u << 10) | (1u << 9);
-/// The fraction bits drawn at random (2^-3..2^-7 and 2^-15..2^-23); the others are clear.
-constexpr std::uint32_t operand_random_fraction = (0x1Fu << 16) | 0x1FFu;
+/// The fraction bits drawn at random (2^-3..2^-7).
+constexpr std::uint32_t operand_random_fraction = 0x1Fu << 16;
+/// The fraction bits that check the others (2^-15..2^-23: operand_check_bits).
+constexpr std::uint32_t operand_check_fraction = 0x1FFu;
+
+/// The check bits (operand_check_fraction) of an operand, or of a probe's second value, whose other bits are
+/// @p upper: a fixed function of them.
+TILELAB_GATE_HD inline std::uint32_t operand_check_bits(std::uint32_t upper) {
+    return static_cast<std::uint32_t>(mix(upper ^ 0xc2b2ae3d27d4eb4fULL) >> 55);
+}
 
 /// Element @p index (row-major) of operand @p which of operand set @p set drawn from @p seed, for the gate's
 /// @p side × @p side operands: 2^(±s_k) × (1 + f) as described above, exact in float.
@@ -88,7 +98,67 @@ TILELAB_GATE_HD inline float operand_value(std::uint64_t seed, std::uint32_t set
     const int s = inner_exponent(seed, set, k);
     const int exponent = which == Operand::M ? s : -s;
     const std::uint32_t fraction = (static_cast<std::uint32_t>(h >> 32) & operand_random_fraction) | operand_fixed_fraction;
-    return float_from_bits((static_cast<std::uint32_t>(127 + exponent) << 23) | fraction);
+    const std::uint32_t upper = (static_cast<std::uint32_t>(127 + exponent) << 23) | fraction;
+    return float_from_bits(upper | operand_check_bits(upper));
+}
+
+/// Element @p index (row major) of operand @p which of an M (rows × @p inner) by N (@p inner × @p cols) product,
+/// drawn from @p seed as the gate draws its square operands (operand_value of set 0, with M's column k and N's row k
+/// sharing s_k): the technique check's evidence runs on operands no kernel can tell from the gate's.
+TILELAB_GATE_HD inline float product_operand(std::uint64_t seed, Operand which, std::uint64_t index, std::uint64_t inner,
+                                             std::uint64_t cols) {
+    return operand_value(seed, 0, which, index, which == Operand::M ? inner : cols);
+}
+
+/// @}
+
+/// @name The technique check's second values
+/// The CPU backend's operand probe (tilelab/cpu/operand_probe.hpp) replaces an operand, where the lab's technique
+/// says it must pass, by its second value: the operand's exponent, random bits drawn from a seed and the operand's
+/// bits, the operand's fixed bits, the marker bit 2^-8, which no operand has (so that a second value is never
+/// replaced again), and check bits. Both are known by their bits alone, so the probe needs no table however large
+/// the shape, and repeats among the operands (the gate's 2048² elements have them) cost nothing: the second value is
+/// a function of the value. An operand rounded to TF32 (a kernel that converts while staging) is known too, and its
+/// second value is the second value rounded to TF32: the bits TF32 keeps of a second value depend only on the bits
+/// TF32 keeps of its operand, and its low bits have the operands' pattern, which TF32 rounds down.
+/// @{
+
+/// What a float is to the probe: an operand, the second value of one, or neither (a sum, a constant, zero).
+enum class ProbeForm { none, operand, second };
+
+/// The bit that marks a second value (2^-8, clear in every operand).
+constexpr std::uint32_t probe_second_marker = 1u << 15;
+
+/// The form of a float with bits @p bits: an operand (or an operand rounded to TF32), a second value (or one
+/// rounded to TF32), or neither.
+TILELAB_GATE_HD inline ProbeForm probe_form(std::uint32_t bits) {
+    const std::uint32_t biased = bits >> 23;  // the sign bit set puts it past every operand's exponent
+    if (biased < 127 - 24 || biased > 127 + 24) return ProbeForm::none;
+    const bool whole = (bits & 0x00607E00u) == operand_fixed_fraction &&  // bits 22, 21, 14..9
+                       (bits & operand_check_fraction) == operand_check_bits(bits & ~operand_check_fraction);
+    const bool tf32 = (bits & 0x1FFFu) == 0 && (bits & 0x00606000u) == (operand_fixed_fraction & 0x6000u);
+    if (!whole && !tf32) return ProbeForm::none;
+    return (bits & probe_second_marker) != 0 ? ProbeForm::second : ProbeForm::operand;
+}
+
+/// The second value, for the probe seeded @p seed, of an operand (or an operand rounded to TF32) with bits @p bits.
+TILELAB_GATE_HD inline std::uint32_t probe_second_bits(std::uint64_t seed, std::uint32_t bits) {
+    const std::uint32_t kept = bits & 0xFFFFE000u;  // what TF32 keeps
+    const std::uint64_t high = mix(seed ^ mix(kept ^ (std::uint64_t{5} << 32)));
+    std::uint32_t second = (bits & 0xFF800000u) | (static_cast<std::uint32_t>(high >> 32) & operand_random_fraction) |
+                           (operand_fixed_fraction & 0x6000u) | probe_second_marker;
+    if ((bits & 0x1FFFu) != 0) {  // a whole operand: low bits as an operand's
+        second |= operand_fixed_fraction & 0x1FFFu;
+        second |= operand_check_bits(second);
+    }
+    return second;
+}
+
+/// Operand @p value's second value for the probe seeded @p seed (the value itself when it is not an operand).
+inline float probe_second_value(std::uint64_t seed, float value) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    return probe_form(bits) == ProbeForm::operand ? float_from_bits(probe_second_bits(seed, bits)) : value;
 }
 
 /// @}

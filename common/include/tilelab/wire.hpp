@@ -51,11 +51,11 @@ enum class Op : std::uint32_t {
     perf_kept,  ///< Reply: the kept copy of that number, which is then freed: the gate reads its audits back after
                 ///< it has let go of the GPU, instead of 16 MiB through the pipe while every other check waits.
     probed_multiply,  ///< CPU backend: the operand probe's hooks (u32, tilelab/cpu/operand_probe.hpp), the blocks
-                      ///< to run (u32 count, 0 for all; u64 seed), its keys and their second values (floats,
-                      ///< floats), whether the operands are pooled (u8; u64 seed), then a multiply run with the
-                      ///< probe on; multiply's reply, then a ProbeCounts record (the technique checks). Pooled: the
-                      ///< request's M and N are empty and the runner draws them (pooled_operand), and the reply's
-                      ///< P is the WrittenElement records of the elements the kernel wrote.
+                      ///< to run (u32 count, 0 for all; u64 seed), the seed of its second values (u64), whether the
+                      ///< runner draws M and N (u8; u64 seed: tilelab/gate_data.hpp's product_operand), then a
+                      ///< multiply run with the probe on; multiply's reply, then a ProbeCounts record (the technique
+                      ///< checks). Drawn: the request's M and N are empty, and the reply's P is the WrittenElement
+                      ///< records of the elements the kernel wrote.
     perf_samples,  ///< Elements of the results of the last perf_launches, at places the checker chose after the
                    ///< digests came (u64 records: places in the loaded sets' results, set s's element i at
                    ///< s × side² + i); reply: their values (floats). The gate samples every result.
@@ -84,23 +84,12 @@ struct OutputWrite {
     std::uint32_t thread;   ///< threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z).
 };
 
-/// An element of P that a pooled probed multiply's kernel wrote (its reply lists only those: at the performance
+/// An element of P that a drawn probed multiply's kernel wrote (its reply lists only those: at the performance
 /// gate's shape, the emulator runs a few blocks, and the rest of P stays poisoned).
 struct WrittenElement {
     std::uint32_t element;  ///< row * cols + col.
     float value;            ///< What the kernel wrote there.
 };
-
-/// Which value of a pool of @p pool values element @p index of a pooled probed multiply's operands holds (M's
-/// elements first, then N's, each row by row): a counter-based draw from @p seed (splitmix64), so that the checker
-/// and the lab's program each find any element without sending the other the 2048² of them.
-inline std::size_t pooled_operand(std::uint64_t seed, std::uint64_t index, std::size_t pool) noexcept {
-    std::uint64_t z = seed + (index + 1) * 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    // The top 32 bits scaled to the pool (a multiply where % would divide): uniform enough for any pool below 2³².
-    return static_cast<std::size_t>((((z ^ (z >> 31)) >> 32) * pool) >> 32);
-}
 
 /// How the runner carried out a request.
 enum class Status : std::int32_t {

@@ -1,9 +1,10 @@
 /// @file operand_probe.hpp
 /// @brief The CPU backend's operand probe: the evidence of how P was produced, for the technique checks.
 ///
-/// The kit's runner hands the emulator a map from every element of M and N (their bit patterns, all distinct, none
-/// zero) to a second value drawn for it, and the points on the path from global memory to the multiply-adds where
-/// an element is replaced by its second value (ProbeHook). A kernel whose multiply-adds take their operands from
+/// The kit's runner multiplies operands drawn as the performance gate draws its own (tilelab/gate_data.hpp's
+/// product_operand: no kernel can tell the two runs apart by their values), and names the points on the path from
+/// global memory to the multiply-adds where an element is replaced by its second value (ProbeHook), a function of
+/// its bits and the probe's seed (gate::probe_second_bits). A kernel whose multiply-adds take their operands from
 /// that point on computes P' = M' N', the product of the second values; one that takes them from anywhere else
 /// (global memory directly, a tile of finished sums, a constant tile) does not. Unlike scaling, a replacement is
 /// not linear: a sum laundered through shared memory is no element of M or N and is never replaced, and a kernel
@@ -49,9 +50,9 @@ struct ProbeCounts {
     std::uint64_t grid_blocks;            ///< Blocks of the grids launched, whether run or not (a sample's whole).
 };
 
-/// Starts a probe (between launches only): @p keys[i] (an element of M or N) maps to @p values[i]; @p hooks says
-/// where elements are replaced (0: counted only). Counts start at zero.
-void start_operand_probe(const float* keys, const float* values, std::size_t count, std::uint32_t hooks);
+/// Starts a probe (between launches only): operands are replaced by their second values for seed @p seed
+/// (gate::probe_second_bits) where @p hooks says (0: counted only). Counts start at zero.
+void start_operand_probe(std::uint64_t seed, std::uint32_t hooks);
 /// Stops the probe and returns what it counted.
 ProbeCounts stop_operand_probe();
 
@@ -97,8 +98,8 @@ void probe_vector_load(const void* address, void* value, std::size_t bytes) noex
 /// reach whatever code reads the fragment's elements, and the product could come from scalar code.
 float probe_mma_operand(float value) noexcept;
 /// A warp matrix operation's d = a b + c on the @p rows × @p depth tile @p a and the @p depth × @p cols tile @p b
-/// (row major): counts the multiply-adds whose two operands are both elements of M and N (keys, or their second
-/// values), so that an operation fed a constant tile (an identity that passes the other operand through) counts
+/// (row major): counts the multiply-adds whose two operands are both elements of M and N (operands, or their
+/// second values), so that an operation fed a constant tile (an identity that passes the other operand through) counts
 /// for nothing; @p mma_sync says which instruction did them.
 void probe_tensor_core(const float* a, const float* b, int rows, int depth, int cols, bool mma_sync = false) noexcept;
 }  // namespace detail
