@@ -16,7 +16,6 @@ get_filename_component(_tilelab_kit_source_dir "${CMAKE_CURRENT_LIST_DIR}/.." AB
 set(_tilelab_gate_environment "TILELAB_MIN_SPEEDUP=${TILELAB_MIN_SPEEDUP};TILELAB_GATE_CUDA_FLAGS=${TILELAB_GATE_CUDA_FLAGS}")
 include("${CMAKE_CURRENT_LIST_DIR}/TileLabRegistry.cmake")
 include("${CMAKE_CURRENT_LIST_DIR}/TileLabRunner.cmake")
-include("${CMAKE_CURRENT_LIST_DIR}/TileLabChecks.cmake")
 
 # Sets @p variable to @p value where it is empty (an argument left out).
 macro(_tilelab_default variable value)
@@ -24,6 +23,16 @@ macro(_tilelab_default variable value)
     set(${variable} "${value}")
   endif()
 endmacro()
+
+# tilelab_record_command(<out_var> <test> <lab id> <tile width> <backend> <option>...): the command of
+# tilelab-build-check (grader/tools/tilelab_build_check.cpp) writing <test>'s record, <build>/verdicts/<test>.json
+# (grader/src/check_record.hpp), and its output beside it, <test>.log; its <option>s say what the check is: the build
+# check's (TileLabRunner.cmake); --fail <message>, a lab with a missing file; or --skip <reason>, a check that needs
+# the other backend, skipped (exit 77), its record saying why, the check's name being the test's last part.
+function(tilelab_record_command out_var test lab tile_width backend)
+  set(${out_var} "$<TARGET_FILE:tilelab-build-check>" --record "${CMAKE_BINARY_DIR}/verdicts/${test}.json" --lab ${lab}
+      --tile-width ${tile_width} --backend ${backend} ${ARGN} PARENT_SCOPE)
+endfunction()
 
 # A test that reports itself skipped, saying why in its record: on the CPU backend, a check that needs a GPU; on the
 # GPU backend, one whose evidence is the CPU backend's emulator's (a technique check), which the CPU backend's test of
@@ -50,61 +59,6 @@ function(_tilelab_checker_limits out_var timeout test_name)
   set(${out_var} ${ARGN} ${limits} PARENT_SCOPE)
 endfunction()
 
-# The suites a lab runs at a tile width: its registry suites less the gate's away from TILELAB_PERF_TILE_WIDTH and less
-# @p skip. Also sets <out_var>_GATE, the performance gate's suites (one per rung) where they run (on the GPU).
-function(_tilelab_lab_suites out_var lab tile_width backend skip)
-  set(suites "")
-  set(gate "")
-  foreach(suite IN LISTS TILELAB_${lab}_SUITES)
-    if(suite IN_LIST skip OR (suite IN_LIST TILELAB_GATE_SUITES AND NOT tile_width EQUAL TILELAB_PERF_TILE_WIDTH))
-      continue()
-    endif()
-    list(APPEND suites ${suite})
-    if(suite IN_LIST TILELAB_GATE_SUITES AND backend STREQUAL "gpu")
-      list(APPEND gate ${suite})
-    endif()
-  endforeach()
-  set(${out_var} ${suites} PARENT_SCOPE)
-  set(${out_var}_GATE ${gate} PARENT_SCOPE)
-endfunction()
-
-# The performance gate's rungs, a test <prefix>.<suite> for each of @p suites (bottom to top): the lab's gate runner
-# (<target>_gate) raced against each rung's reference. With the labs as modules (_tilelab_runner_is_module), the rungs
-# are one part of their submission's series, one after another in one checker, as a lab's checks are, and each rung's
-# test shows its verdict.
-function(_tilelab_add_gate_tests prefix run suites target labels backend)
-  string(REPLACE "$<TARGET_FILE:${target}>" "$<TARGET_FILE:${target}_gate>" program "${ARGN}")
-  _tilelab_runner_is_module(module ${backend})
-  set(series "")
-  set(series_timeout ${TILELAB_GPU_QUEUE_SECONDS})
-  set(cost 0)  # CTest starts the costliest series first: their suites' time factors, twice at TILE_WIDTH 32
-  foreach(suite IN LISTS suites)
-    math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * ${TILELAB_SUITE_${suite}_TIME_FACTOR}")
-    if(module AND program MATCHES "tilelab-checker")
-      math(EXPR seconds "${timeout} * 9 / 10")
-      math(EXPR series_timeout "${series_timeout} + ${timeout}")
-      list(APPEND series --suite ${suite}:${seconds})
-      _tilelab_add_shown_check(${prefix} ${suite} "${labels};gpu;${suite}" gpu checked)
-      continue()
-    endif()
-    _tilelab_checker_limits(command ${timeout} ${prefix}.${suite} ${program})
-    add_test(NAME ${prefix}.${suite} COMMAND ${command} --test-suite=${suite})
-    # The checker's own limit leaves out any wait for its turn on the GPU in a batch; CTest's allows for it.
-    math(EXPR timeout "${timeout} + ${TILELAB_GPU_QUEUE_SECONDS}")
-    set_tests_properties(${prefix}.${suite} PROPERTIES LABELS "${labels};gpu;${suite}" TIMEOUT ${timeout}
-                         SKIP_RETURN_CODE 77 FIXTURES_REQUIRED ${prefix}.built ENVIRONMENT "${_tilelab_gate_environment}")
-    if(NOT TILELAB_GPU_LEASE)
-      # Alone on the GPU: it compares timings that another kernel would disturb. Graded against a kit
-      # (TILELAB_GPU_LEASE), the GPU lock does this for the measuring part alone.
-      set_tests_properties(${prefix}.${suite} PROPERTIES RUN_SERIAL TRUE)
-    endif()
-  endforeach()
-  if(series)
-    _tilelab_join_shared_run(${run}.checks ${prefix} checked OFF ${series_timeout} ${program}
-                             --verdict-file "${CMAKE_BINARY_DIR}/verdicts/${prefix}" ${series})
-  endif()
-endfunction()
-
 # The test <prefix>.<suite> of a check that another test runs: it shows what that run of it printed, and its
 # verdict, once the run is over (fixture <prefix>.<fixture>) and only where the lab built (<prefix>.built).
 function(_tilelab_add_shown_check prefix suite labels backend fixture)
@@ -114,18 +68,32 @@ function(_tilelab_add_shown_check prefix suite labels backend fixture)
                        FIXTURES_REQUIRED "${prefix}.${fixture};${prefix}.built")
 endfunction()
 
-# The lab's checks at a tile width as one series, the test <prefix>.checks: one checker and one lab's program (one
-# CUDA context, which a GPU creates one at a time) for all of them, each check with its own limit, output and
-# verdict, which the check's own test <prefix>.<suite> shows. The checker derives the rest of a check's policy (its
-# requests' limits, whether it holds the GPU alone) from the registry (grader/src/suite_series.hpp). Checks that
-# measure the GPU come last in the series: they hold it alone from their start to the series' end (in a batch,
-# other submissions' checks share the GPU). The performance gate's rungs are tests of their own; a check that needs
-# the other backend reports itself skipped.
-function(_tilelab_add_checks prefix run id target tile_width backend labels suites)
-  set(gate_suites "")
-  set(series "")
-  set(measuring_series "")
+# A lab's checks at a tile width (@p suites; @p ARGN, the checker's command), each with a test that shows its verdict:
+# - a check that needs the other backend reports itself skipped;
+# - the performance gate's rungs (bottom to top): the lab's gate runner (<target>_gate) raced against each rung's
+#   reference, a test each;
+# - the rest as one series, the test <prefix>.checks: one checker and one lab's program (one CUDA context, which a GPU
+#   creates one at a time) for all of them, each check with its own limit, output and verdict. The checker derives
+#   the rest of a check's policy (its requests' limits, whether it holds the GPU alone) from the registry
+#   (grader/src/suite_series.hpp). Checks that measure the GPU come last in the series: they hold it alone from their
+#   start to the series' end (in a batch, other submissions' checks share the GPU);
+# - compute-sanitizer's runs, <prefix>.<tool>, at TILELAB_SANITIZER_TILE_WIDTH: on the GPU where compute-sanitizer
+#   was found; on the CPU backend, tests that report themselves skipped.
+# With the labs as modules (_tilelab_runner_is_module), the gate's rungs, the series and each tool's run are parts of
+# their submission's shared runs, @p run.<kind> (_tilelab_join_shared_run), instead.
+function(_tilelab_add_checks prefix run lab target tile_width backend labels suites)
+  set(id ${TILELAB_${lab}_ID})
+  set(checker OFF)
+  set(module OFF)
+  if(ARGN MATCHES "tilelab-checker")  # not the failing command of a lab with a missing file
+    set(checker ON)
+    _tilelab_runner_is_module(module ${backend})
+  endif()
+  foreach(list gate_suites series measuring_series gate_series)
+    set(${list} "")
+  endforeach()
   set(series_timeout ${TILELAB_GPU_QUEUE_SECONDS})
+  set(gate_timeout ${TILELAB_GPU_QUEUE_SECONDS})
   set(cost 0)  # CTest starts the costliest series first: their suites' time factors, twice at TILE_WIDTH 32
   foreach(suite IN LISTS suites)
     math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * ${TILELAB_SUITE_${suite}_TIME_FACTOR}")
@@ -152,37 +120,89 @@ function(_tilelab_add_checks prefix run id target tile_width backend labels suit
       _tilelab_add_shown_check(${prefix} ${suite} "${labels};${backend};${suite}" ${backend} checked)
     endif()
   endforeach()
-  if(gate_suites)
-    _tilelab_add_gate_tests(${prefix} ${run} "${gate_suites}" ${target} "${labels}" ${backend} ${ARGN})
+
+  string(REPLACE "$<TARGET_FILE:${target}>" "$<TARGET_FILE:${target}_gate>" gate_program "${ARGN}")
+  foreach(suite IN LISTS gate_suites)
+    math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * ${TILELAB_SUITE_${suite}_TIME_FACTOR}")
+    if(module)
+      math(EXPR seconds "${timeout} * 9 / 10")
+      math(EXPR gate_timeout "${gate_timeout} + ${timeout}")
+      list(APPEND gate_series --suite ${suite}:${seconds})
+      _tilelab_add_shown_check(${prefix} ${suite} "${labels};gpu;${suite}" gpu checked)
+      continue()
+    endif()
+    _tilelab_checker_limits(command ${timeout} ${prefix}.${suite} ${gate_program})
+    add_test(NAME ${prefix}.${suite} COMMAND ${command} --test-suite=${suite})
+    # The checker's own limit leaves out any wait for its turn on the GPU in a batch; CTest's allows for it.
+    math(EXPR timeout "${timeout} + ${TILELAB_GPU_QUEUE_SECONDS}")
+    set_tests_properties(${prefix}.${suite} PROPERTIES LABELS "${labels};gpu;${suite}" TIMEOUT ${timeout}
+                         SKIP_RETURN_CODE 77 FIXTURES_REQUIRED ${prefix}.built ENVIRONMENT "${_tilelab_gate_environment}")
+    if(NOT TILELAB_GPU_LEASE)
+      # Alone on the GPU: it compares timings that another kernel would disturb. Graded against a kit
+      # (TILELAB_GPU_LEASE), the GPU lock does this for the measuring part alone.
+      set_tests_properties(${prefix}.${suite} PROPERTIES RUN_SERIAL TRUE)
+    endif()
+  endforeach()
+  if(gate_series)
+    _tilelab_join_shared_run(${run}.checks ${prefix} checked OFF ${gate_timeout} ${gate_program}
+                             --verdict-file "${CMAKE_BINARY_DIR}/verdicts/${prefix}" ${gate_series})
   endif()
-  if(series STREQUAL "" AND measuring_series STREQUAL "")
-    return()
-  endif()
+
   set(command ${ARGN})
-  if(ARGN MATCHES "tilelab-checker")
+  if(checker)
     list(APPEND command --verdict-file "${CMAKE_BINARY_DIR}/verdicts/${prefix}" ${series} ${measuring_series})
   endif()
-  _tilelab_runner_is_module(module ${backend})
-  if(module AND ARGN MATCHES "tilelab-checker")
-    set(last OFF)
-    if(NOT measuring_series STREQUAL "")
-      set(last ON)
+  set(measuring OFF)
+  if(NOT measuring_series STREQUAL "")
+    set(measuring ON)
+  endif()
+  if(series STREQUAL "" AND NOT measuring)
+  elseif(module)
+    _tilelab_join_shared_run(${run}.checks ${prefix} checked ${measuring} ${series_timeout} ${command})
+  else()
+    add_test(NAME ${prefix}.checks COMMAND ${command})
+    if(tile_width EQUAL 32)
+      math(EXPR cost "${cost} * 2")  # four times the threads a block, whose emulation shows in every suite
     endif()
-    _tilelab_join_shared_run(${run}.checks ${prefix} checked ${last} ${series_timeout} ${command})
+    set_tests_properties(${prefix}.checks PROPERTIES LABELS "${labels};${backend};checks" TIMEOUT ${series_timeout}
+                         FIXTURES_REQUIRED ${prefix}.built FIXTURES_SETUP ${prefix}.checked COST ${cost})
+    if(measuring AND NOT TILELAB_GPU_LEASE)
+      # Alone on the GPU: cudaMemGetInfo sees the whole GPU (another test allocating at the same time would look
+      # like a leak), and the clock check compares timings that another kernel would disturb. Graded against a
+      # kit (TILELAB_GPU_LEASE), the GPU lock does this for the measuring checks alone.
+      set_tests_properties(${prefix}.checks PROPERTIES RUN_SERIAL TRUE)
+    endif()
+  endif()
+
+  if(NOT tile_width EQUAL TILELAB_SANITIZER_TILE_WIDTH)
     return()
   endif()
-  add_test(NAME ${prefix}.checks COMMAND ${command})
-  if(tile_width EQUAL 32)
-    math(EXPR cost "${cost} * 2")  # four times the threads a block, whose emulation shows in every suite
-  endif()
-  set_tests_properties(${prefix}.checks PROPERTIES LABELS "${labels};${backend};checks" TIMEOUT ${series_timeout}
-                       FIXTURES_REQUIRED ${prefix}.built FIXTURES_SETUP ${prefix}.checked COST ${cost})
-  if(NOT measuring_series STREQUAL "" AND NOT TILELAB_GPU_LEASE)
-    # Alone on the GPU: cudaMemGetInfo sees the whole GPU (another test allocating at the same time would look
-    # like a leak), and the clock check compares timings that another kernel would disturb. Graded against a
-    # kit (TILELAB_GPU_LEASE), the GPU lock does this for the measuring checks alone.
-    set_tests_properties(${prefix}.checks PROPERTIES RUN_SERIAL TRUE)
-  endif()
+  foreach(tool IN LISTS TILELAB_${lab}_SANITIZER_TOOLS)
+    set(tool_labels "${labels};${backend};sanitizer;${tool}")
+    if(backend STREQUAL "cpu")
+      _tilelab_add_skipped_test(${prefix} ${tool} ${id} ${tile_width} cpu "${TILELAB_SANITIZER_GPU_ONLY}" "${tool_labels}")
+    elseif(TILELAB_COMPUTE_SANITIZER)
+      math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * 5")
+      _tilelab_checker_limits(command ${timeout} ${prefix}.${tool} ${ARGN})
+      _tilelab_sanitizer_command(command ${tool} ${command})
+      math(EXPR timeout "${timeout} + ${TILELAB_GPU_QUEUE_SECONDS}")
+      if(module)
+        _tilelab_join_shared_run(${run}.${tool} ${prefix} ${tool}-ran OFF ${timeout} ${command})
+        _tilelab_add_shown_check(${prefix} ${tool} "${tool_labels}" gpu ${tool}-ran)
+      else()
+        add_test(NAME ${prefix}.${tool} COMMAND ${command})
+        set_tests_properties(${prefix}.${tool} PROPERTIES LABELS "${tool_labels}" TIMEOUT ${timeout}
+                             SKIP_RETURN_CODE 77 FIXTURES_REQUIRED ${prefix}.built)
+      endif()
+    endif()
+  endforeach()
+endfunction()
+
+# <program> (with its limits) running the sanitized suite (eight shapes with partial tiles, see shapes.hpp) with
+# the lab's runner under compute-sanitizer's @p tool; the checker limits each request (checker_options.cpp).
+function(_tilelab_sanitizer_command out_var tool)
+  set(${out_var} ${ARGN} --sanitizer "${TILELAB_COMPUTE_SANITIZER}" --sanitizer-tool ${tool} --test-suite=sanitized
+      PARENT_SCOPE)
 endfunction()
 
 # A lab's part in a run that serves every lab of its submission at its tile width (TILELAB_RUNNER_MODULES): one test,
@@ -194,21 +214,22 @@ endfunction()
 # set up <prefix>.<fixture>; a lab whose build failed is left out by the checker (--built-record) and its checks'
 # tests by CTest (the lab's .built fixture). @p timeout: the part's CTest limit, its wait for the GPU included.
 function(_tilelab_join_shared_run run prefix fixture last timeout checker)
-  get_property(part GLOBAL PROPERTY TILELAB_SHARED_RUN_PARTS)  # parts so far, in every run
-  math(EXPR part "${part} + 1")
-  set_property(GLOBAL PROPERTY TILELAB_SHARED_RUN_PARTS ${part})
-  set_property(GLOBAL PROPERTY TILELAB_SHARED_RUN_PART_${part} ${prefix} ${prefix}.${fixture}
-               ${ARGN} --built-record "${CMAKE_BINARY_DIR}/verdicts/${prefix}.build.json")
-  set(order FIRST)
+  set(order first)
   if(last)
-    set(order LAST)
+    set(order last)
   endif()
-  set_property(GLOBAL APPEND PROPERTY TILELAB_SHARED_RUN_${order}_${run} ${part})
+  set_property(GLOBAL APPEND PROPERTY TILELAB_SHARED_RUN_${order}_${run} --then ${ARGN}
+               --built-record "${CMAKE_BINARY_DIR}/verdicts/${prefix}.build.json")
+  set_property(GLOBAL APPEND PROPERTY TILELAB_SHARED_RUN_${order}_fixtures_${run} ${prefix}.${fixture})
+  set_property(GLOBAL APPEND PROPERTY TILELAB_SHARED_RUN_${order}_builds_${run} ${prefix}.build)
   get_property(all GLOBAL PROPERTY TILELAB_SHARED_RUNS)
+  if(NOT all)  # the tests, once every lab of the directory has joined its runs
+    cmake_language(DEFER CALL _tilelab_add_shared_run_tests)
+  endif()
   if(NOT run IN_LIST all)
     set_property(GLOBAL APPEND PROPERTY TILELAB_SHARED_RUNS ${run})
-    set_property(GLOBAL PROPERTY TILELAB_SHARED_RUN_CHECKER_${run} "${checker}")
-    set_property(GLOBAL PROPERTY TILELAB_SHARED_RUN_TIMEOUT_${run} ${TILELAB_GPU_QUEUE_SECONDS})
+    set_property(GLOBAL PROPERTY TILELAB_SHARED_RUN_checker_${run} "${checker}")
+    set_property(GLOBAL PROPERTY TILELAB_SHARED_RUN_timeout_${run} ${TILELAB_GPU_QUEUE_SECONDS})
   endif()
   # compute-sanitizer's run is one run, then the labs again in smaller runs after a failure: the checker's
   # run_sanitizer_group runs each lab three times at most.
@@ -216,33 +237,22 @@ function(_tilelab_join_shared_run run prefix fixture last timeout checker)
   if(run MATCHES "[.]checks$")
     set(runs 1)
   endif()
-  get_property(seconds GLOBAL PROPERTY TILELAB_SHARED_RUN_TIMEOUT_${run})
+  get_property(seconds GLOBAL PROPERTY TILELAB_SHARED_RUN_timeout_${run})
   math(EXPR seconds "${seconds} + ${runs} * (${timeout} - ${TILELAB_GPU_QUEUE_SECONDS})")
-  set_property(GLOBAL PROPERTY TILELAB_SHARED_RUN_TIMEOUT_${run} ${seconds})
-  if(NOT all)  # the tests, once every lab of the directory has joined its runs
-    cmake_language(DEFER CALL _tilelab_add_shared_run_tests)
-  endif()
+  set_property(GLOBAL PROPERTY TILELAB_SHARED_RUN_timeout_${run} ${seconds})
 endfunction()
 
 # The tests of _tilelab_join_shared_run, after their labs' builds.
 function(_tilelab_add_shared_run_tests)
   get_property(all GLOBAL PROPERTY TILELAB_SHARED_RUNS)
   foreach(run IN LISTS all)
-    get_property(first GLOBAL PROPERTY TILELAB_SHARED_RUN_FIRST_${run})
-    get_property(last GLOBAL PROPERTY TILELAB_SHARED_RUN_LAST_${run})
-    get_property(command GLOBAL PROPERTY TILELAB_SHARED_RUN_CHECKER_${run})
-    get_property(timeout GLOBAL PROPERTY TILELAB_SHARED_RUN_TIMEOUT_${run})
-    set(fixtures "")
-    set(builds "")
-    set(separator "")
-    foreach(number IN LISTS first last)
-      get_property(part GLOBAL PROPERTY TILELAB_SHARED_RUN_PART_${number})
-      list(POP_FRONT part prefix fixture)
-      list(APPEND command ${separator} ${part})
-      set(separator --then)
-      list(APPEND fixtures ${fixture})
-      list(APPEND builds ${prefix}.build)
+    foreach(part checker timeout first last first_fixtures last_fixtures first_builds last_builds)
+      get_property(${part} GLOBAL PROPERTY TILELAB_SHARED_RUN_${part}_${run})
     endforeach()
+    set(command ${checker} ${first} ${last})
+    list(REMOVE_AT command 1)  # the --then before the first part
+    set(fixtures ${first_fixtures} ${last_fixtures})
+    set(builds ${first_builds} ${last_builds})
     list(REMOVE_DUPLICATES fixtures)
     list(REMOVE_DUPLICATES builds)
     string(REGEX MATCH "[^.]+$" kind "${run}")
@@ -262,67 +272,48 @@ function(_tilelab_add_shared_run_tests)
   endforeach()
 endfunction()
 
-# <program> (with its limits) running the sanitized suite (eight shapes with partial tiles, see shapes.hpp) with
-# the lab's runner under compute-sanitizer's @p tool; the checker limits each request (checker_options.cpp).
-function(_tilelab_sanitizer_command out_var tool)
-  set(${out_var} ${ARGN} --sanitizer "${TILELAB_COMPUTE_SANITIZER}" --sanitizer-tool ${tool} --test-suite=sanitized
-      PARENT_SCOPE)
-endfunction()
-
-# compute-sanitizer's runs of a lab, <prefix>.<tool>, at TILELAB_SANITIZER_TILE_WIDTH: on the GPU where
-# compute-sanitizer was found; on the CPU backend, tests that report themselves skipped.
-function(_tilelab_add_sanitizer_tests prefix run lab tile_width backend labels)
-  if(NOT tile_width EQUAL TILELAB_SANITIZER_TILE_WIDTH)
-    return()
-  endif()
-  foreach(tool IN LISTS TILELAB_${lab}_SANITIZER_TOOLS)
-    if(backend STREQUAL "cpu")
-      _tilelab_add_skipped_test(${prefix} ${tool} ${TILELAB_${lab}_ID} ${tile_width} cpu "${TILELAB_SANITIZER_GPU_ONLY}"
-                                "${labels};cpu;sanitizer;${tool}")
-    elseif(TILELAB_COMPUTE_SANITIZER)
-      math(EXPR timeout "${TILELAB_TEST_TIMEOUT} * 5")
-      _tilelab_checker_limits(command ${timeout} ${prefix}.${tool} ${ARGN})
-      _tilelab_sanitizer_command(command ${tool} ${command})
-      math(EXPR timeout "${timeout} + ${TILELAB_GPU_QUEUE_SECONDS}")
-      _tilelab_runner_is_module(module ${backend})
-      if(module AND command MATCHES "tilelab-checker")
-        _tilelab_join_shared_run(${run}.${tool} ${prefix} ${tool}-ran OFF ${timeout} ${command})
-        _tilelab_add_shown_check(${prefix} ${tool} "${labels};gpu;sanitizer;${tool}" gpu ${tool}-ran)
-        continue()
-      endif()
-      add_test(NAME ${prefix}.${tool} COMMAND ${command})
-      set_tests_properties(${prefix}.${tool} PROPERTIES LABELS "${labels};gpu;sanitizer;${tool}"
-                           TIMEOUT ${timeout} SKIP_RETURN_CODE 77 FIXTURES_REQUIRED ${prefix}.built)
-    endif()
-  endforeach()
-endfunction()
-
 # tilelab_add_lab(SUBMISSION <name> ROOT <dir> LAB <folder> TILE_WIDTH <n> [BACKEND gpu|cpu]
 #                 [EXPECT <mode>] [MATCH <regex>] [TABLE_MATCH <regex>] [TIMEOUT <seconds>] [SUITES <suite>...]
 #                 [SKIP_CHECKS <suite>...] [LABELS <label>...])
 # Tests are named <submission>.<lab>.tw<n>[.cpu].<check>: the CPU backend's carry ".cpu" and the label cpu,
 # the GPU backend's the label gpu. EXPECT pass (the default): every check must pass; the self-test's other modes
-# are grader/selftest/expectations.cmake's.
+# are grader/selftest/expectations.cmake's. The lab's suites are its registry suites less @p SKIP_CHECKS and less the
+# gate's away from TILELAB_PERF_TILE_WIDTH; where the gate's run (on the GPU), the lab has a gate runner too.
 function(tilelab_add_lab)
   cmake_parse_arguments(PARSE_ARGV 0 arg "" "SUBMISSION;ROOT;LAB;TILE_WIDTH;BACKEND;EXPECT;MATCH;TABLE_MATCH;TIMEOUT"
                         "SUITES;SKIP_CHECKS;LABELS")
   _tilelab_default(arg_EXPECT pass)
   _tilelab_default(arg_BACKEND gpu)
   set(backend ${arg_BACKEND})
+  set(tile_width ${arg_TILE_WIDTH})
   set(id ${TILELAB_${arg_LAB}_ID})
   if(NOT id)
     message(FATAL_ERROR "TileLab: '${arg_LAB}' is not the folder of a lab in ${TILELAB_REGISTRY}")
   endif()
-  set(target "tilelab_${arg_SUBMISSION}_${id}_tw${arg_TILE_WIDTH}")
-  set(prefix "${arg_SUBMISSION}.${id}.tw${arg_TILE_WIDTH}")
+  set(target "tilelab_${arg_SUBMISSION}_${id}_tw${tile_width}")
+  set(prefix "${arg_SUBMISSION}.${id}.tw${tile_width}")
   if(backend STREQUAL "cpu")
     string(APPEND target "_cpu")
     string(APPEND prefix ".cpu")
   endif()
-  set(labels ${arg_LABELS} ${id} tw${arg_TILE_WIDTH})
-  _tilelab_lab_suites(suites ${arg_LAB} ${arg_TILE_WIDTH} ${backend} "${arg_SKIP_CHECKS}")
-  _tilelab_add_lab_targets(build_command program ${prefix} ${arg_SUBMISSION} "${arg_ROOT}" ${arg_LAB} ${arg_TILE_WIDTH}
-                           ${backend} ${target} "${suites_GATE}")
+  set(labels ${arg_LABELS} ${id} tw${tile_width})
+  set(suites "")
+  set(with_gate OFF)
+  foreach(suite IN LISTS TILELAB_${arg_LAB}_SUITES)
+    set(gate OFF)
+    if(suite IN_LIST TILELAB_GATE_SUITES)
+      set(gate ON)
+    endif()
+    if(suite IN_LIST arg_SKIP_CHECKS OR (gate AND NOT tile_width EQUAL TILELAB_PERF_TILE_WIDTH))
+      continue()
+    endif()
+    list(APPEND suites ${suite})
+    if(gate AND backend STREQUAL "gpu")
+      set(with_gate ON)
+    endif()
+  endforeach()
+  _tilelab_add_lab_targets(build_command program ${prefix} ${arg_SUBMISSION} "${arg_ROOT}" ${arg_LAB} ${tile_width}
+                           ${backend} ${target} ${with_gate})
   if(arg_EXPECT STREQUAL "build-fails")
     _tilelab_expect_build_failure(${prefix} "${arg_MATCH}" "${labels};${backend};build" ${build_command})
     return()
@@ -332,15 +323,13 @@ function(tilelab_add_lab)
   set_tests_properties(${prefix}.build PROPERTIES LABELS "${labels};${backend};build" TIMEOUT 300
                        RESOURCE_LOCK tilelab_build_tree FIXTURES_SETUP ${prefix}.built)
   if(arg_EXPECT STREQUAL "pass")
-    # A shared run's name (_tilelab_join_shared_run), with its kind after it.
-    set(run ${arg_SUBMISSION}.tw${arg_TILE_WIDTH})
-    _tilelab_add_checks(${prefix} ${run} ${id} ${target} ${arg_TILE_WIDTH} ${backend} "${labels}" "${suites}" ${program})
-    _tilelab_add_sanitizer_tests(${prefix} ${run} ${arg_LAB} ${arg_TILE_WIDTH} ${backend} "${labels}" ${program})
-    return()
+    # <submission>.tw<n>: its shared runs' name (_tilelab_join_shared_run), their kind after it.
+    _tilelab_add_checks(${prefix} ${arg_SUBMISSION}.tw${tile_width} ${arg_LAB} ${target} ${tile_width} ${backend}
+                        "${labels}" "${suites}" ${program})
+  else()
+    _tilelab_add_expectation(${prefix} ${arg_EXPECT} "${arg_MATCH}" "${arg_TABLE_MATCH}" "${arg_TIMEOUT}" ${target}
+                             ${backend} "${labels}" "${arg_SUITES}" "${suites}" ${program})
   endif()
-  _tilelab_add_expectation(${prefix} ${arg_EXPECT} "${arg_MATCH}" "${arg_TABLE_MATCH}" "${arg_TIMEOUT}" ${target}
-                           ${backend} "${labels}"
-                           "${arg_SUITES}" "${suites}" ${program})
 endfunction()
 
 # tilelab_add_submission(NAME <name> ROOT <dir> [LABS <folder>...] [TILE_WIDTHS <n>...] [BACKENDS <b>...]

@@ -20,23 +20,22 @@ if(NOT DEFINED TILELAB_CPU_FMA_FLAGS)
   if(CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64|i[3-6]86)$")
     list(APPEND _tilelab_fma_flags -mfma)
   endif()
-  list(JOIN _tilelab_fma_flags " " CMAKE_REQUIRED_FLAGS)
-  set(_tilelab_fma_shown "${CMAKE_REQUIRED_FLAGS}")
-  string(APPEND CMAKE_REQUIRED_FLAGS " -O2")  # contraction is an optimisation: as lab code is built (Release)
+  list(JOIN _tilelab_fma_flags " " _tilelab_fma_shown)
+  set(CMAKE_REQUIRED_FLAGS "${_tilelab_fma_shown} -O2")  # contraction is an optimisation: as lab code is built (Release)
   # Exits 0 only where the product was fused: e*e is 1 + 2^-11 + 2^-24, which one rounding of e*e + c keeps.
   check_cxx_source_runs([[
     volatile float e = 1.0f + 0x1p-12f, c = -(1.0f + 0x1p-11f);
     int main() { const float x = e, y = c; return x * x + y == 0x1p-24f ? 0 : 1; }
   ]] TILELAB_CPU_FMA_RUNS)
+  unset(CMAKE_REQUIRED_FLAGS)
   if(TILELAB_CPU_FMA_RUNS)
-    set(TILELAB_CPU_FMA_FLAGS "${_tilelab_fma_flags}" CACHE STRING "Flags that compile CPU-backend lab code with FMA contraction")
     message(STATUS "TileLab: the CPU backend compiles lab code with FMA contraction (${_tilelab_fma_shown}), as nvcc's --fmad=true")
   else()
-    set(TILELAB_CPU_FMA_FLAGS "" CACHE STRING "Flags that compile CPU-backend lab code with FMA contraction")
+    set(_tilelab_fma_flags "")
     message(STATUS "TileLab: no FMA contraction on the CPU backend (${_tilelab_fma_shown} failed to build or run here): "
                    "a*b + c in lab code is rounded twice, where a GPU rounds it once")
   endif()
-  unset(CMAKE_REQUIRED_FLAGS)
+  set(TILELAB_CPU_FMA_FLAGS "${_tilelab_fma_flags}" CACHE STRING "Flags that compile CPU-backend lab code with FMA contraction")
 endif()
 
 # The sources as the CPU backend compiles them: each rewritten by tilelab-cuda-to-cpp (launches and __shared__
@@ -96,7 +95,7 @@ function(_tilelab_kit_objects out_var lab backend tile_width)
   endif()
   if(NOT tile_width)
     # The record of the launcher's launches that the kit's launch of the kernel follows (launch_record.hpp); on a
-    # GPU it holds the wrappers that the runner's link (_tilelab_wrap_launches) sends the lab's launches to.
+    # GPU it holds the wrappers that the runner's link (_tilelab_add_runner) sends the lab's launches to.
     list(APPEND source "${_tilelab_kit_source_dir}/grader/runner/launch_record.cpp")
   endif()
   add_library(${target} OBJECT ${source})
@@ -142,14 +141,14 @@ function(_tilelab_source_check out_target out_launcher submission root lab)
   set(${out_launcher} "${launcher}" PARENT_SCOPE)
 endfunction()
 
-# The CUDA architectures a lab's own code is compiled for: the build's, less those older than the lab's
-# min_compute_capability (lab 09's TF32 fragments do not exist before sm_80), so that a lab never tests
+# Sets <target>'s CUDA_ARCHITECTURES, those a lab's own code is compiled for: the build's, less those older than the
+# lab's min_compute_capability (lab 09's TF32 fragments do not exist before sm_80), so that a lab never tests
 # __CUDA_ARCH__ itself (the source check forbids it); the GPU checks skip such a lab on an older GPU. Entries
 # without a number ("native", "all") are kept; where none is left, the minimum itself. In the kit's own tests on a
 # machine without a GPU (TILELAB_SELFTEST, TILELAB_LAB_ARCHITECTURE_WITHOUT_GPU: TileLabCudaArchitectures.cmake),
 # the newest architecture alone: no lab runs there, and a build for seven architectures took 1,160 of the 1,870 s
 # that the build tests, one after another, held the build tree in a full run on 2 cores.
-function(tilelab_lab_cuda_architectures out lab)
+function(tilelab_lab_cuda_architectures target lab)
   string(REPLACE "." "" minimum "${TILELAB_${lab}_MIN_COMPUTE_CAPABILITY}")
   set(kept "")
   set(architectures ${CMAKE_CUDA_ARCHITECTURES})
@@ -165,7 +164,7 @@ function(tilelab_lab_cuda_architectures out lab)
   if(NOT kept)
     set(kept ${minimum}-real)
   endif()
-  set(${out} "${kept}" PARENT_SCOPE)
+  set_target_properties(${target} PROPERTIES CUDA_ARCHITECTURES "${kept}")
 endfunction()
 
 # Whether a lab on @p backend is a module for the runner host (grader/runner/runner_host.cpp) rather than a program
@@ -193,17 +192,6 @@ function(tilelab_runner_module_properties target)
   tilelab_shared_cuda_runtime(${target})
 endfunction()
 
-# On a GPU, <target>'s link sends CUDA's launch functions, as the lab's code calls them, to the wrappers in
-# grader/runner/launch_record.cpp (its adapter's objects), which record what the launcher's launches of the lab's
-# kernel ask for before calling CUDA's own: nvcc's <<< >>> (__cudaGetKernel and __cudaLaunchKernel from CUDA 13,
-# cudaLaunchKernel before), cudaLaunchKernel and cudaLaunchKernelEx (cudaLaunchKernelExC), per-thread-stream forms too.
-function(_tilelab_wrap_launches target)
-  set(names cudaLaunchKernel cudaLaunchKernel_ptsz cudaLaunchKernelExC cudaLaunchKernelExC_ptsz __cudaGetKernel
-            __cudaLaunchKernel __cudaLaunchKernel_ptsz)
-  list(TRANSFORM names PREPEND "LINKER:--wrap=")
-  target_link_options(${target} PRIVATE ${names})
-endfunction()
-
 # The runner <target>: the lab's files alone (<target>_lab, so the build check can see what they define), compiled
 # as an unprivileged user of its own when the build runs as root (the launcher: hostile source never runs a
 # compiler that can write the kit), with the adapter, the lab's kit kernel and the runner's harness; or, as a
@@ -229,8 +217,7 @@ function(_tilelab_add_runner target lab tile_width backend launcher source_check
   set_target_properties(${target}_lab PROPERTIES CXX_COMPILER_LAUNCHER "${launcher}" CUDA_COMPILER_LAUNCHER "${launcher}")
   add_dependencies(${target}_lab tilelab-sandbox-compile ${source_check})
   if(backend STREQUAL "gpu")
-    tilelab_lab_cuda_architectures(architectures ${lab})
-    set_target_properties(${target}_lab PROPERTIES CUDA_ARCHITECTURES "${architectures}")
+    tilelab_lab_cuda_architectures(${target}_lab ${lab})
   endif()
   _tilelab_kit_objects(adapter ${lab} ${backend} "")
   if(module)
@@ -247,7 +234,14 @@ function(_tilelab_add_runner target lab tile_width backend launcher source_check
     target_sources(${target} PRIVATE $<TARGET_OBJECTS:${kit_kernel}>)
   endif()
   if(backend STREQUAL "gpu")
-    _tilelab_wrap_launches(${target})
+    # On a GPU, the link sends CUDA's launch functions, as the lab's code calls them, to the wrappers in
+    # grader/runner/launch_record.cpp (its adapter's objects), which record what the launcher's launches of the lab's
+    # kernel ask for before calling CUDA's own: nvcc's <<< >>> (__cudaGetKernel and __cudaLaunchKernel from CUDA 13,
+    # cudaLaunchKernel before), cudaLaunchKernel and cudaLaunchKernelEx (cudaLaunchKernelExC), per-thread-stream forms.
+    set(names cudaLaunchKernel cudaLaunchKernel_ptsz cudaLaunchKernelExC cudaLaunchKernelExC_ptsz __cudaGetKernel
+              __cudaLaunchKernel __cudaLaunchKernel_ptsz)
+    list(TRANSFORM names PREPEND "LINKER:--wrap=")
+    target_link_options(${target} PRIVATE ${names})
   endif()
 endfunction()
 
