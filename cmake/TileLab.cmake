@@ -166,6 +166,9 @@ function(_tilelab_add_checks prefix run lab target tile_width backend labels sui
     endif()
     set_tests_properties(${prefix}.checks PROPERTIES LABELS "${labels};${backend};checks" TIMEOUT ${series_timeout}
                          FIXTURES_REQUIRED ${prefix}.built FIXTURES_SETUP ${prefix}.checked COST ${cost})
+    if(TILELAB_SELFTEST)  # the kit's own tests measure the model answers against the registry's calibration
+      set_tests_properties(${prefix}.checks PROPERTIES ENVIRONMENT TILELAB_VERIFY_CALIBRATION=1)
+    endif()
     if(measuring AND NOT TILELAB_GPU_LEASE)
       # Alone on the GPU: cudaMemGetInfo sees the whole GPU (another test allocating at the same time would look
       # like a leak), and the clock check compares timings that another kernel would disturb. Graded against a

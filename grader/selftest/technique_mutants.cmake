@@ -188,7 +188,7 @@ if("cpu" IN_LIST TILELAB_BACKENDS AND TARGET tilelab_graded_lab09_tw16_cpu)
              COMMAND tilelab-checker-cpu --lab lab09 --tile-width 16 --runner $<TARGET_FILE:tilelab_graded_lab09_tw16_cpu>
                      --time-limit 100 --verdict-file "${CMAKE_BINARY_DIR}/verdicts/selftest.technique-seed-${seed}"
                      --test-suite=technique)
-    set_tests_properties(selftest.technique-seed-${seed} PROPERTIES ENVIRONMENT TILELAB_SEED=${seed} TIMEOUT 120
+    set_tests_properties(selftest.technique-seed-${seed} PROPERTIES ENVIRONMENT "TILELAB_SEED=${seed};TILELAB_VERIFY_CALIBRATION=1" TIMEOUT 120
                          LABELS "selftest;cpu;technique" FIXTURES_REQUIRED graded.lab09.tw16.cpu.built)
   endforeach()
 endif()

@@ -220,15 +220,18 @@ struct DeviceRun {
     GuardDamage damage;
     bool counted = false;  // the CPU backend's emulator counted the kernel's threads
     std::uint64_t threads = 0;
+    Watched watched;       // a watched run's: who wrote what (work_spread.hpp)
 };
 
 // @p launch_rule: the hint for a launch or memory error of this run (LabError), where the launch is the kit's.
+// @p watched: the emulator also says which thread wrote each element (the work-spread check, in the same run).
 DeviceRun run_in_lab(const Shape& shape, const HostMatrix& M, const HostMatrix& N, wire::LaunchMode mode,
-                     const std::string& who, const std::string& launch_rule = "") {
+                     const std::string& who, const std::string& launch_rule = "", bool watched = false) {
     const GuardLayout layout{static_cast<std::size_t>(shape.rows) * shape.cols,
                              guard_elements(std::max(shape.inner, shape.cols)), guard_zone_after()};
     wire::Writer request;
-    request.put(wire::Op::multiply).put(mode).put<std::int32_t>(shape.rows).put<std::int32_t>(shape.inner);
+    request.put(watched ? wire::Op::watched_multiply : wire::Op::multiply).put(mode);
+    request.put<std::int32_t>(shape.rows).put<std::int32_t>(shape.inner);
     request.put<std::int32_t>(shape.cols).put<std::uint64_t>(layout.guard).put<std::uint8_t>(layout.guard_after);
     request.put(guard_bits).put(unwritten_bits).put_floats(M.data(), M.size()).put_floats(N.data(), N.size());
     const std::string doing = "multiplying " + to_string(shape) + " with " + who;
@@ -252,6 +255,7 @@ DeviceRun run_in_lab(const Shape& shape, const HostMatrix& M, const HostMatrix& 
     run.threads = in.get<std::uint64_t>();
     in.get<std::uint64_t>();  // shared-memory reads and writes: the shared-memory check's business
     in.get<std::uint64_t>();
+    if (watched) run.watched = read_watched(in, layout.count, doing);
     require_complete(in, doing);
     if (all.size() != layout.total())
         throw RunnerGone("the lab's program sent back a P of the wrong size while " + doing);
@@ -338,7 +342,8 @@ ShapeVerdict check_shape(const LabUnderTest& lab, const Shape& shape, std::uint6
     DeviceRun contract;
     try {
         contract = run_in_lab(shape, contract_M, contract_N, wire::LaunchMode::contract,
-                              "the kit's launch of the kernel", contract_launch_rule(lab, shape));
+                              "the kit's launch of the kernel", contract_launch_rule(lab, shape),
+                              watches_work_spread(shape));
     } catch (const RunnerGone& gone) {
         // The program ended in the kit's launch (the CPU backend ends it at a fault) where the launcher's run of the
         // same kernel was right: the rule of the kit's launch is the likely cause, not the bounds tests.
@@ -362,7 +367,8 @@ ShapeVerdict check_shape(const LabUnderTest& lab, const Shape& shape, std::uint6
                          "\n  hint: P must be computed by the lab's kernel on the device, not by other code";
     }
     // The kernel's threads each did their own share (CPU backend, small shapes: see work_spread.hpp).
-    if (verdict.passed && watches_work_spread(shape)) verdict = check_work_spread(lab, shape, M, N, heading);
+    if (verdict.passed && watches_work_spread(shape))
+        verdict = check_work_spread(lab, shape, contract.watched, heading);
     return verdict;
 }
 

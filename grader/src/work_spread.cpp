@@ -14,12 +14,6 @@
 namespace tilelab::grader {
 namespace {
 
-// A grid or block as the runner reports it.
-struct Extent {
-    std::uint32_t x = 0, y = 0, z = 0;
-    bool operator!=(const Extent& other) const { return x != other.x || y != other.y || z != other.z; }
-};
-
 std::string format(const Extent& e) {
     return "(" + std::to_string(e.x) + ", " + std::to_string(e.y) + (e.z > 1 ? ", " + std::to_string(e.z) : "") + ")";
 }
@@ -40,46 +34,6 @@ std::string lab_words(const LabUnderTest& lab) {
     return name.size() > 3 ? name.substr(0, 3) + " " + name.substr(3) : name;
 }
 
-// What the watched run gave back.
-struct Watched {
-    Extent grid, block;
-    std::uint32_t launches = 0;
-    bool overflow = false;
-    std::vector<wire::OutputWrite> writes;
-};
-
-Watched run_watched(const Shape& shape, const HostMatrix& M, const HostMatrix& N) {
-    const std::size_t count = static_cast<std::size_t>(shape.rows) * shape.cols;
-    wire::Writer request;
-    request.put(wire::Op::watched_multiply).put(wire::LaunchMode::contract).put<std::int32_t>(shape.rows);
-    request.put<std::int32_t>(shape.inner).put<std::int32_t>(shape.cols);
-    // No guard zones: the contract run of this shape has shown that nothing is written outside P.
-    request.put<std::uint64_t>(0).put<std::uint8_t>(0).put(guard_bits).put(unwritten_bits);
-    request.put_floats(M.data(), M.size()).put_floats(N.data(), N.size());
-    const std::string who = "the kit's launch of the kernel, watching which thread writes each element of P";
-    const std::string doing = "multiplying " + to_string(shape) + " with " + who;
-    const Reply reply = ask_runner(request, doing);
-    require_ok(reply, who);
-    wire::Reader in = body(reply);
-    const std::vector<float> P = in.get_floats();
-    in.get<std::uint8_t>();  // the emulator's counters: the other checks' business
-    for (int i = 0; i < 3; ++i) in.get<std::uint64_t>();
-    Watched seen;
-    for (Extent* e : {&seen.grid, &seen.block}) {
-        e->x = in.get<std::uint32_t>();
-        e->y = in.get<std::uint32_t>();
-        e->z = in.get<std::uint32_t>();
-    }
-    seen.launches = in.get<std::uint32_t>();
-    seen.overflow = in.get<std::uint8_t>() != 0;
-    seen.writes = in.get_records<wire::OutputWrite>();
-    require_complete(in, doing);
-    if (P.size() != count) throw RunnerGone("the lab's program sent back a P of the wrong size while " + doing);
-    for (const wire::OutputWrite& w : seen.writes)
-        if (w.element >= count) throw RunnerGone("the lab's program reported a write outside P while " + doing);
-    return seen;
-}
-
 // The contract's share of P for one thread, in words.
 std::string contract_words(const LabUnderTest& lab) {
     if (lab.block_tile == 0)
@@ -93,6 +47,21 @@ std::string contract_words(const LabUnderTest& lab) {
 }
 
 }  // namespace
+
+Watched read_watched(wire::Reader& in, std::size_t elements, const std::string& doing) {
+    Watched seen;
+    for (Extent* e : {&seen.grid, &seen.block}) {
+        e->x = in.get<std::uint32_t>();
+        e->y = in.get<std::uint32_t>();
+        e->z = in.get<std::uint32_t>();
+    }
+    seen.launches = in.get<std::uint32_t>();
+    seen.overflow = in.get<std::uint8_t>() != 0;
+    seen.writes = in.get_records<wire::OutputWrite>();
+    for (const wire::OutputWrite& w : seen.writes)
+        if (w.element >= elements) throw RunnerGone("the lab's program reported a write outside P while " + doing);
+    return seen;
+}
 
 bool watches_work_spread(const Shape& shape) {
 #ifdef TILELAB_CPU_BACKEND
@@ -110,9 +79,8 @@ Shape work_spread_shape(const LabUnderTest& lab) {
     return {rows, lab.depth() + 1, static_cast<int>(std::min<long long>(b + 1, watched_elements / rows))};
 }
 
-ShapeVerdict check_work_spread(const LabUnderTest& lab, const Shape& shape, const HostMatrix& M, const HostMatrix& N,
+ShapeVerdict check_work_spread(const LabUnderTest& lab, const Shape& shape, const Watched& seen,
                                const std::string& heading) {
-    const Watched seen = run_watched(shape, M, N);
     const int tile = lab.tile();
     const Extent grid{static_cast<std::uint32_t>((shape.cols + tile - 1) / tile),
                       static_cast<std::uint32_t>((shape.rows + tile - 1) / tile), 1};

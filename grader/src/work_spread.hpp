@@ -12,8 +12,11 @@
 #include "check_shape.hpp"
 
 #include <tilelab/host_matrix.hpp>
+#include <tilelab/wire.hpp>
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace tilelab::grader {
 
@@ -30,9 +33,28 @@ inline constexpr long long watched_elements = 8192;
 /// two block tiles or more along rows and columns, a partial one where the lab allows it.
 Shape work_spread_shape(const LabUnderTest& lab);
 
-/// Runs the kit's launch of the kernel on @p M and @p N with P watched and judges who wrote what; @p heading
-/// starts the report. Throws LabError or RunnerGone as check_shape does.
-ShapeVerdict check_work_spread(const LabUnderTest& lab, const Shape& shape, const HostMatrix& M, const HostMatrix& N,
+/// A grid or block as the runner reports it.
+struct Extent {
+    std::uint32_t x = 0, y = 0, z = 0;
+    bool operator!=(const Extent& other) const { return x != other.x || y != other.y || z != other.z; }
+};
+
+/// What a watched multiply saw (wire::Op::watched_multiply): the launches, and which thread changed which element.
+struct Watched {
+    Extent grid, block;   ///< The last launch's.
+    std::uint32_t launches = 0;
+    bool overflow = false;  ///< More changes than the watch keeps.
+    std::vector<wire::OutputWrite> writes;
+};
+
+/// Reads what a watched multiply's reply adds after multiply's fields, for a P of @p elements; @p doing names the
+/// request in messages. Throws RunnerGone for a write reported outside P.
+Watched read_watched(wire::Reader& in, std::size_t elements, const std::string& doing);
+
+/// Judges who wrote what in the kit's launch of the kernel on @p shape, which the emulator watched (@p seen: the
+/// contract run of check_shape, asked for as a watched multiply where watches_work_spread holds); @p heading starts
+/// the report.
+ShapeVerdict check_work_spread(const LabUnderTest& lab, const Shape& shape, const Watched& seen,
                                const std::string& heading);
 
 }  // namespace tilelab::grader
