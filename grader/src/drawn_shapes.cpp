@@ -10,7 +10,7 @@ namespace tilelab::grader {
 namespace {
 
 // How many shapes each draw takes: few, since each costs two runs of the lab (its launcher's, the kit's launch).
-int shapes_per_draw(ShapeDraw draw) { return draw == ShapeDraw::edges || draw == ShapeDraw::large ? 2 : 1; }
+int shapes_per_draw(ShapeDraw draw) { return draw == ShapeDraw::edges ? 2 : 1; }
 
 // Redraws before giving up: a draw's ranges hold far more acceptable shapes than listed or over-bound ones, so a
 // draw that needs this many is a defect of the ranges (the unit tests draw thousands of seeds).
@@ -22,21 +22,21 @@ int near_multiple(std::mt19937_64& generator, int edge, int most) {
     return std::max(1, size);
 }
 
-// The large draw's second shape: rows and cols both far past large_side (1.5 to 3 times it), inner thin, so that it
-// costs about what the cube does: a kernel wrong only where rows and cols are both large fails here too.
+// The large draw's shape: rows and cols both far past large_side (1.5 to 3 times it), inner thin, so that it costs
+// about half what the fixed cube does: a kernel wrong only where rows and cols are both large fails here.
 Shape flat_large(const LabUnderTest& lab, std::mt19937_64& generator) {
     const int low = large_side + large_side / 2 + 1, high = 3 * large_side;
     if (lab.needs_tile_multiples) {
         const int t = lab.tile_width;
         return {t * uniform_int(generator, low / t + 1, high / t), t, t * uniform_int(generator, low / t + 1, high / t)};
     }
-    return {uniform_int(generator, low, high), uniform_int(generator, 1, large_side / 8), uniform_int(generator, low, high)};
+    return {uniform_int(generator, low, high), uniform_int(generator, 1, large_side / 16), uniform_int(generator, low, high)};
 }
 
 // One candidate shape of @p draw for @p lab (not yet tested against the cost bound or the fixed lists); @p index:
 // how many the draw has taken so far.
 Shape candidate(const LabUnderTest& lab, ShapeDraw draw, std::mt19937_64& generator, std::size_t index) {
-    if (draw == ShapeDraw::large && index == 1) return flat_large(lab, generator);
+    if (draw == ShapeDraw::large) return flat_large(lab, generator);
     const int b = lab.tile(), d = lab.depth();
     if (lab.needs_tile_multiples) {
         const int t = lab.tile_width;
@@ -46,10 +46,7 @@ Shape candidate(const LabUnderTest& lab, ShapeDraw draw, std::mt19937_64& genera
             case ShapeDraw::sanitizer: return {multiple(1, 4), multiple(1, 4), multiple(1, 4)};
             case ShapeDraw::odd: return {multiple(1, 8), multiple(1, 8), multiple(1, 8)};
             case ShapeDraw::index_order: return {multiple(1, 6), multiple(1, 6), multiple(1, 6)};
-            case ShapeDraw::large: {
-                const int first = large_side / t + 1, last = (large_side + std::max(3 * t, large_side / 16)) / t;
-                return {multiple(first, last), t, multiple(first, last)};
-            }
+            case ShapeDraw::large: break;  // flat_large, above
         }
     }
     switch (draw) {
@@ -63,10 +60,7 @@ Shape candidate(const LabUnderTest& lab, ShapeDraw draw, std::mt19937_64& genera
         case ShapeDraw::index_order:
             return {uniform_int(generator, 2, 2 * b + 3), uniform_int(generator, 2, 2 * d + 3),
                     uniform_int(generator, 2, 2 * b + 3)};
-        case ShapeDraw::large:
-            return {uniform_int(generator, large_side + 1, large_side + large_side / 16),
-                    uniform_int(generator, large_side / 4 + 1, large_side - 1),
-                    uniform_int(generator, large_side + 1, large_side + large_side / 16)};
+        case ShapeDraw::large: break;  // flat_large, above
     }
     throw std::logic_error("unknown shape draw");
 }
@@ -93,16 +87,9 @@ const char* draw_name(ShapeDraw draw) {
 
 std::uint64_t draw_cost_bound(const LabUnderTest& lab, ShapeDraw draw) {
     const std::uint64_t d = static_cast<std::uint64_t>(lab.depth());
-    if (draw == ShapeDraw::large) {
-        // The largest the ranges allow: for a lab that takes any shape, about the fixed cube's (whose partial cousin
-        // this draw replaced); for a lab of multiples, thin, a few percent of the cube's.
+    if (draw == ShapeDraw::large) {  // flat_large's largest
         const std::uint64_t t = static_cast<std::uint64_t>(lab.tile_width), n = large_side;
-        const std::uint64_t flat = 3 * n * 3 * n * (lab.needs_tile_multiples ? t : n / 8);  // flat_large's largest
-        if (lab.needs_tile_multiples) {
-            const std::uint64_t side = n + std::max<std::uint64_t>(3 * t, n / 16);
-            return std::max(side * side * t, flat);
-        }
-        return std::max((n + n / 16) * (n + n / 16) * (n - 1), flat);
+        return 3 * n * 3 * n * (lab.needs_tile_multiples ? t : n / 16);
     }
     // Three halves of one block tile of P past an edge, over a phase and a bit: a lab with large block tiles (labs
     // 05 and up) reaches two tiles in one dimension with a thin inner, and the small labs reach all their ranges.

@@ -33,12 +33,9 @@ enum class ShapeDraw {
     /// One shape whose three sizes differ: rows and cols 2 to 2B+3, inner 2 to 2D+3 (T to 6T for a lab that
     /// needs multiples).
     index_order,
-    /// One shape with rows and cols both past large_side (large_side + 1 to large_side + large_side / 16) and inner
-    /// past a quarter of it (large_side / 4 + 1 to large_side − 1): many blocks and phases, partial tiles likely in
-    /// every dimension, in place of a fixed shape of about the same cost. For a lab that needs multiples: rows and cols multiples
-    /// of T from large_side + T to large_side + the larger of 3T and large_side / 16, inner T (one phase, since it
-    /// comes on top of the fixed cube). Then a flat one: rows and cols both 1.5 to 3 times large_side, inner 1 to
-    /// large_side / 8 (T for a lab that needs multiples), about the cube's cost.
+    /// One flat shape beside the fixed cube: rows and cols both 1.5 to 3 times large_side (multiples of T for a lab
+    /// that needs them), partial tiles likely, inner 1 to large_side / 16 (T for a lab that needs multiples), at most
+    /// about half the cube's cost.
     large,
 };
 
