@@ -4,6 +4,7 @@
 #include "struct_twins.hpp"
 #include "array_views.hpp"
 #include "array_parameters.hpp"
+#include "pointer_declarations.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -349,67 +350,15 @@ void rewrite_vector_pointers(const std::string& s, const Scan& sc, std::vector<E
 }
 
 
-// The scalar types whose pointers may point into shared memory (a `__shared__` array's elements are
-// Shared<T>, which a T* cannot hold): "unsigned int" is read as two words.
-const char* const pointee_types[] = {"float", "double", "int", "unsigned", "short", "char", "long", "bool"};
-
-bool is_pointee_word(const std::string& word) {
-    for (const char* type : pointee_types)
-        if (word == type) return true;
-    return false;
-}
-
-// The words and stars of a pointer declaration from @p at: "[const] T [T2] [const] * [__restrict__] name".
-// On success sets the type as written without restrict ("const float"), the name, and the end (after the name).
-bool read_pointer_declaration(const std::string& s, const Scan& sc, std::size_t at, std::string* type,
-                              std::string* name, std::size_t* end) {
-    std::size_t i = at;
-    auto skip_space = [&] {
-        while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-    };
-    auto word = [&] {
-        std::size_t b = i;
-        while (i < s.size() && is_word(s[i])) ++i;
-        return s.substr(b, i - b);
-    };
-    bool is_const = false;
-    std::string base;
-    for (;;) {
-        skip_space();
-        if (i >= s.size() || !sc.code[i]) return false;
-        const std::size_t before = i;
-        const std::string w = word();
-        if (w.empty()) break;
-        if (w == "const") {
-            is_const = true;
-        } else if (is_pointee_word(w) || (w == "unsigned" || w == "signed")) {
-            base += (base.empty() ? "" : " ") + w;
-        } else {
-            i = before;
-            break;
-        }
-    }
-    if (base.empty() || i >= s.size() || s[i] != '*') return false;
-    ++i;
-    if (i < s.size() && (s[i] == '*' || s[i] == '=' || s[i] == '&')) return false;  // T**, "*=", *&
-    skip_space();
-    std::string w = word();
-    if (w == "__restrict__" || w == "__restrict" || w == "const") {
-        skip_space();
-        w = word();
-    }
-    if (w.empty() || !(std::isalpha(static_cast<unsigned char>(w[0])) || w[0] == '_')) return false;
-    *type = (is_const ? "const " : "") + base;
-    *name = w;
-    *end = i;
-    return true;
-}
-
 // "float* p = init;" in a function body (also in a for-statement's first part) -> "auto p =
 // ::tilelab::cpu::as_pointer<float>(init);": the variable takes the initialiser's type, a checked Shared<float>*
-// when it points into a __shared__ array, the plain float* otherwise.
-
+// when it points into a __shared__ array, the plain float* otherwise. "float* p;" in device code ->
+// "::tilelab::cpu::DevicePointer<float> p;": what is assigned to it later (a tile, P) stays checked.
 void rewrite_local_pointers(const std::string& s, const Scan& sc, std::vector<Edit>& edits) {
+    const std::vector<std::pair<std::size_t, std::size_t>> bodies = device_bodies(s, sc);
+    auto in_device_code = [&](std::size_t at) {
+        return std::any_of(bodies.begin(), bodies.end(), [&](const auto& body) { return at > body.first && at < body.second; });
+    };
     std::vector<std::size_t> done;  // "unsigned int" is found twice, once by each word
     for (const char* type_word : pointee_types) {
         for (std::size_t at = find_code(s, sc, type_word, 0); at != std::string::npos;
@@ -444,6 +393,12 @@ void rewrite_local_pointers(const std::string& s, const Scan& sc, std::vector<Ed
             if (!read_pointer_declaration(s, sc, begin, &type, &name, &end)) continue;
             std::size_t j = end;
             while (j < s.size() && std::isspace(static_cast<unsigned char>(s[j]))) ++j;
+            if (j < s.size() && s[j] == ';' && previous != '(' && in_device_code(begin)) {
+                if (std::find(done.begin(), done.end(), begin) != done.end()) continue;
+                done.push_back(begin);
+                edits.push_back(Edit{begin, end, "::tilelab::cpu::DevicePointer<" + type + "> " + name});
+                continue;
+            }
             if (j >= s.size() || s[j] != '=' || (j + 1 < s.size() && s[j + 1] == '=')) continue;
             // The initialiser ends at the first ';' or ',' outside brackets: a second declarator is left alone.
             int depth = 0;
@@ -623,6 +578,7 @@ std::string cuda_to_cpp(const std::string& source) {
     rewrite_device_memcpy(source, sc, small);
     rewrite_vector_pointers(source, sc, small);
     rewrite_local_pointers(source, sc, small);
+    rewrite_pointer_members(source, sc, small);
     const std::set<std::string> aliases = array_aliases(source, sc);
     rewrite_view_declarations(source, sc, aliases, small);
     rewrite_device_parameters(source, sc, small);

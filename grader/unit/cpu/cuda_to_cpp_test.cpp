@@ -106,8 +106,29 @@ TEST_SUITE("cuda-to-cpp") {
         CHECK(has(out, "auto u = ::tilelab::cpu::as_pointer<unsigned int>( nullptr);"));
         CHECK(has(out, "for (auto p = ::tilelab::cpu::as_pointer<const float>( A); p != A + 4; ++p)"));
         CHECK(has(out, "float *x = A, *y = A;"));        // two declarators: left alone
-        CHECK(has(out, "float* later;"));                // no initialiser: left alone
-        CHECK(has(out, "struct S { float* member = nullptr; };"));  // a class member cannot be auto
+        // No initialiser, in device code: a checked pointer, so that what is assigned later (a tile, P) stays seen.
+        CHECK(has(out, "::tilelab::cpu::DevicePointer<float> later;"));
+        // A class member cannot be auto: a checked pointer too (P's KernelPointer converts to no plain pointer).
+        CHECK(has(out, "struct S { ::tilelab::cpu::DevicePointer<float> member = nullptr; };"));
+    }
+
+    TEST_CASE("a copy of P is a checked pointer: locals assigned later and struct members, not host code's") {
+        const std::string in =
+            "typedef struct { int width; float* elements; const float* source; } Matrix;\n"
+            "class View { public: float *data; float* get() const { return data; } };\n"
+            "union Bits { float* p; unsigned long long a; };\n"
+            "template <class T> struct Box { T* p; };\n"
+            "enum class Kind { a, b };\n"
+            "__device__ float first(float* p) { const float* q; q = p; return q[0]; }\n"
+            "void host(float* P) { float* d; d = P; }\n";
+        const std::string out = cuda_to_cpp(in);
+        CHECK(lines(out) == lines(in));
+        CHECK(has(out, "typedef struct { int width; ::tilelab::cpu::DevicePointer<float> elements; const float* source; } Matrix;"));
+        CHECK(has(out, "public: ::tilelab::cpu::DevicePointer<float> data; float* get() const"));  // a function is no member
+        CHECK(has(out, "union Bits { ::tilelab::cpu::DevicePointer<float> p;"));
+        CHECK(has(out, "template <class T> struct Box { T* p; };"));  // not a scalar: left alone
+        CHECK(has(out, "::tilelab::cpu::DevicePointer<const float> q; q = p;"));
+        CHECK(has(out, "void host(float* P) { float* d; d = P; }"));  // host code: left alone
     }
 
     TEST_CASE("a __device__ function's pointer parameters may point into global or shared memory") {

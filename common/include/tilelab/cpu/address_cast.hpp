@@ -15,6 +15,7 @@
 /// technique check counts (a tile read through `(const float*)&tile[0][0]` would not be a shared-memory read).
 #pragma once
 
+#include <tilelab/cpu/output_reads.hpp>
 #include <tilelab/cpu/shared_pointer.hpp>
 #include <tilelab/cpu/shared_view.hpp>
 #include <tilelab/cpu/vector_access.hpp>
@@ -31,7 +32,7 @@ bool is_block_shared_address(const void* address) noexcept;
 
 /// A rewritten pointer cast in device code to a type whose accesses the CPU backend does not follow through shared
 /// memory (a struct, int4): the plain pointer, or the kernel's failure where the address is in the block's shared
-/// memory, whose accesses must stay seen. Converts to S* as the cast's result would.
+/// memory or in P (output_reads.hpp), whose accesses must stay seen. Converts to S* as the cast's result would.
 template <class S>
 class ForeignPointer {
 public:
@@ -57,6 +58,7 @@ public:
 private:
     static S* checked(const void* address) {
         if (is_block_shared_address(address)) untracked_shared_cast();
+        if (detail::output_tracked && detail::is_followed_output(address)) detail::unfollowed_output_cast();
         return static_cast<S*>(const_cast<void*>(address));
     }
     S* pointer_;

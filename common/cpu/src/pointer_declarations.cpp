@@ -1,0 +1,106 @@
+// Pointer declarations on the CPU backend's source rewrite (pointer_declarations.hpp).
+#include "pointer_declarations.hpp"
+
+#include <cctype>
+
+namespace tilelab::cpu::rewrite {
+
+const char* const pointee_types[] = {"float", "double", "int", "unsigned", "short", "char", "long", "bool"};
+
+bool is_pointee_word(const std::string& word) {
+    for (const char* type : pointee_types)
+        if (word == type) return true;
+    return false;
+}
+
+bool read_pointer_declaration(const std::string& s, const Scan& sc, std::size_t at, std::string* type,
+                              std::string* name, std::size_t* end) {
+    std::size_t i = at;
+    auto skip_space = [&] {
+        while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    };
+    auto word = [&] {
+        std::size_t b = i;
+        while (i < s.size() && is_word(s[i])) ++i;
+        return s.substr(b, i - b);
+    };
+    bool is_const = false;
+    std::string base;
+    for (;;) {
+        skip_space();
+        if (i >= s.size() || !sc.code[i]) return false;
+        const std::size_t before = i;
+        const std::string w = word();
+        if (w.empty()) break;
+        if (w == "const") {
+            is_const = true;
+        } else if (is_pointee_word(w) || (w == "unsigned" || w == "signed")) {
+            base += (base.empty() ? "" : " ") + w;
+        } else {
+            i = before;
+            break;
+        }
+    }
+    if (base.empty() || i >= s.size() || s[i] != '*') return false;
+    ++i;
+    if (i < s.size() && (s[i] == '*' || s[i] == '=' || s[i] == '&')) return false;  // T**, "*=", *&
+    skip_space();
+    std::string w = word();
+    if (w == "__restrict__" || w == "__restrict" || w == "const") {
+        skip_space();
+        w = word();
+    }
+    if (w.empty() || !(std::isalpha(static_cast<unsigned char>(w[0])) || w[0] == '_')) return false;
+    *type = (is_const ? "const " : "") + base;
+    *name = w;
+    *end = i;
+    return true;
+}
+
+
+void rewrite_pointer_members(const std::string& s, const Scan& sc, std::vector<Edit>& edits) {
+    for (const char* keyword : {"struct", "class", "union"}) {
+        const std::size_t length = std::string(keyword).size();
+        for (std::size_t at = find_code(s, sc, keyword, 0); at != std::string::npos;
+             at = find_code(s, sc, keyword, at + 1)) {
+            // The definition's '{', after the name and any base clause ("enum class" and "template <class T>"
+            // reach a ';', '>' or ',' first; a declaration "struct S* p" a ';' or ')').
+            std::size_t open = at + length;
+            int angles = 0;
+            for (; open < s.size(); ++open) {
+                if (!sc.code[open]) continue;
+                const char c = s[open];
+                if (c == '{' || c == ';' || c == '(' || c == ')' || c == '=' || (angles == 0 && (c == '>' || c == ',')))
+                    break;
+                if (c == '<') ++angles;
+                if (c == '>') --angles;
+            }
+            if (open >= s.size() || s[open] != '{') continue;
+            const std::size_t close = matching_close(s, sc, open);
+            if (close == std::string::npos) continue;
+            const int depth = sc.brace_depth[open];
+            for (std::size_t k = open + 1; k < close; ++k) {
+                if (!sc.code[k] || sc.brace_depth[k] != depth || !is_word(s[k]) || is_word(s[k - 1])) continue;
+                // A member's declaration starts after '{', ';', '}' or an access specifier's ':'.
+                std::size_t before = k;
+                while (before > open && (!sc.code[before - 1] || std::isspace(static_cast<unsigned char>(s[before - 1]))))
+                    --before;
+                const char previous = s[before - 1];
+                if (!(previous == '{' || previous == ';' || previous == '}' ||
+                      (previous == ':' && s[before - 2] != ':')))
+                    continue;
+                std::string type, name;
+                std::size_t end = 0;
+                if (!read_pointer_declaration(s, sc, k, &type, &name, &end) || type.compare(0, 6, "const ") == 0)
+                    continue;
+                std::size_t next = end;
+                while (next < close && std::isspace(static_cast<unsigned char>(s[next]))) ++next;
+                if (!(s[next] == ';' || s[next] == '=' || s[next] == '{')) continue;  // a member function
+                edits.push_back(Edit{k, end, "::tilelab::cpu::DevicePointer<" + type + "> " + name});
+                k = end;
+            }
+        }
+    }
+}
+
+}  // namespace tilelab::cpu::rewrite
