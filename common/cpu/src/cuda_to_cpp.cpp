@@ -242,15 +242,81 @@ std::string pointer_cast_target(const std::string& text) {
     return (is_const ? "const " : "") + words;
 }
 
+// The words and stars of @p text, spaces dropped: "(const void *)" -> "(constvoid*)".
+std::string without_spaces(const std::string& text) {
+    std::string out;
+    for (char c : text)
+        if (!std::isspace(static_cast<unsigned char>(c))) out += c;
+    return out;
+}
+
+// The checked cast (address_cast.hpp) for a named cast in device code that no other rewrite takes, whose target
+// may be a pointer or reference the rewrite cannot read as one (an alias "fptr", decltype(M), a template parameter,
+// "volatile float&"); "" where another rewrite takes it (an integer, a vector pointer) or none is needed (void*, a
+// scalar value).
+std::string unread_cast(const std::string& keyword, const std::string& written) {
+    static const std::set<std::string> value_words = {
+        "const", "volatile", "unsigned", "signed", "int", "long", "short", "char", "bool", "float", "double", "void",
+        "std", "size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t",
+        "uint32_t", "int64_t", "uint64_t"};
+    const std::string bare = without_spaces(written);
+    if (bare == "void*" || bare == "constvoid*" || bare == "voidconst*" || written.find("float4") != std::string::npos ||
+        written.find("float2") != std::string::npos)
+        return "";
+    if (keyword == std::string("reinterpret_cast"))
+        return written.find_first_of("*&<([") == std::string::npos ? "" : "::tilelab::cpu::checked_reinterpret";
+    bool value = written.find_first_of("*&<([") == std::string::npos;
+    std::string word;
+    for (char c : written + " ") {
+        if (is_word(c)) {
+            word += c;
+            continue;
+        }
+        if (!word.empty() && value_words.count(word) == 0) value = false;
+        word.clear();
+    }
+    return value ? "" : "::tilelab::cpu::checked_static";
+}
+
 // In device code, "(float*)x", "reinterpret_cast<float*>(x)" and "static_cast<float*>(x)" ->
 // "(::tilelab::cpu::CastPointer<float>)x" and "::tilelab::cpu::CastPointer<float>(x)": a checked pointer, so that no
 // plain T* reads a shared array past the race checks and the technique check (address_cast.hpp). Casts to array views,
 // "(float (*)[T])x", "reinterpret_cast<float (&)[T][T]>(x)", "reinterpret_cast<Tile&>(x)", become CastPointer<float[T]>
 // and CastReference<...> (array_views.hpp, shared_view.hpp).
-void rewrite_pointer_casts(const std::string& s, const Scan& sc, std::vector<Edit>& edits) {
+// C-style and functional casts to a name in @p names (type_names) or to decltype(...) ->
+// "(::tilelab::cpu::CheckedCast<N>)x" and "::tilelab::cpu::CheckedCast<N>(x)": where N is a pointer type, its result
+// may not point into shared memory or P (address_cast.hpp).
+void rewrite_pointer_casts(const std::string& s, const Scan& sc, const std::set<std::string>& names,
+                           std::vector<Edit>& edits) {
+    auto names_a_type = [&](const std::string& written) {
+        std::string t = trim(written);
+        for (bool stripped = true; stripped;) {
+            stripped = false;
+            for (const char* qualifier : {"const ", "volatile "})
+                if (t.rfind(qualifier, 0) == 0) {
+                    t = trim(t.substr(std::string(qualifier).size()));
+                    stripped = true;
+                }
+        }
+        return t.rfind("decltype", 0) == 0 || names.count(t) != 0;
+    };
     for (const auto& [open_brace, close_brace] : device_bodies(s, sc)) {
         for (std::size_t at = open_brace + 1; at < close_brace; ++at) {
             if (!sc.code[at]) continue;
+            if (is_word(s[at]) && !is_word(s[at - 1])) {  // a functional cast "N(x)"
+                std::size_t e = at;
+                while (e < close_brace && is_word(s[e])) ++e;
+                std::size_t before = at;
+                while (before > open_brace && std::isspace(static_cast<unsigned char>(s[before - 1]))) --before;
+                const char previous = s[before - 1];
+                const bool member = previous == '.' || (previous == '>' && s[before - 2] == '-') ||
+                                    (previous == ':' && s[before - 2] == ':');
+                if (!member && e < close_brace && s[e] == '(' && names.count(s.substr(at, e - at)) != 0) {
+                    edits.push_back(Edit{at, e, "::tilelab::cpu::CheckedCast<" + s.substr(at, e - at) + ">"});
+                    at = e - 1;
+                    continue;
+                }
+            }
             for (const char* keyword : {"reinterpret_cast", "static_cast"}) {
                 const std::size_t n = std::string(keyword).size();
                 if (s.compare(at, n, keyword) != 0 || (at > 0 && is_word(s[at - 1]))) continue;
@@ -265,6 +331,8 @@ void rewrite_pointer_casts(const std::string& s, const Scan& sc, std::vector<Edi
                 if (!target.empty() || !view.empty())
                     edits.push_back(Edit{at, close + 1, (view.empty() ? "::tilelab::cpu::CastPointer<" + target + ">" : view) +
                                                             newlines_in(s.substr(at, close + 1 - at))});
+                else if (const std::string checked = unread_cast(keyword, written); !checked.empty())
+                    edits.push_back(Edit{at, open, checked});
             }
             if (s[at] != '(') continue;
             std::size_t before = at;  // a cast's '(' follows an operator, a bracket or "return"; a call's, a name
@@ -285,6 +353,8 @@ void rewrite_pointer_casts(const std::string& s, const Scan& sc, std::vector<Edi
             if (!target.empty() || !view.empty())
                 edits.push_back(Edit{at, close + 1, "(" + (view.empty() ? "::tilelab::cpu::CastPointer<" + target + ">" : view) +
                                                         ")" + newlines_in(s.substr(at, close + 1 - at))});
+            else if (names_a_type(written))
+                edits.push_back(Edit{at, close + 1, "(::tilelab::cpu::CheckedCast<" + written + ">)"});
         }
     }
 }
@@ -502,14 +572,6 @@ void rewrite_kernel_parameters(const std::string& s, const Scan& sc, std::vector
     }
 }
 
-// The words and stars of @p text, spaces dropped: "(const void *)" -> "(constvoid*)".
-std::string without_spaces(const std::string& text) {
-    std::string out;
-    for (char c : text)
-        if (!std::isspace(static_cast<unsigned char>(c))) out += c;
-    return out;
-}
-
 // "cudaLaunchKernel((void*)kernel, ...)" -> "cudaLaunchKernel(kernel, ...)": CUDA's cudaLaunchKernel takes the
 // kernel as a const void*, and the CUDA Programming Guide writes the cast; the CPU backend's cudaLaunchKernel needs
 // the kernel's type to pass the arguments, so the cast to void* (C-style or reinterpret_cast) is dropped.
@@ -574,7 +636,7 @@ std::string cuda_to_cpp(const std::string& source) {
     std::vector<std::pair<std::size_t, std::size_t>> casts;
     for (const Edit& edit : small) casts.emplace_back(edit.begin, edit.end);
     rewrite_address_casts(source, sc, small);
-    rewrite_pointer_casts(source, sc, small);
+    rewrite_pointer_casts(source, sc, type_names(source, sc), small);
     rewrite_device_memcpy(source, sc, small);
     rewrite_vector_pointers(source, sc, small);
     rewrite_local_pointers(source, sc, small);

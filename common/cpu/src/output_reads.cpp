@@ -99,9 +99,11 @@ bool is_followed_output(const void* address) noexcept {
 void unfollowed_output_cast() {
     kernel_fault(cudaErrorTileLabOutputAccess, "untracked pointer into P",
                  "a pointer into P was cast to a pointer type whose accesses the CPU backend does not follow (a "
-                 "struct's, int4's, a volatile scalar's): a kernel reads only the elements of P it stored itself, and "
-                 "the CPU backend sees every access to P to check that\n"
-                 "  hint: store P's elements through float, float2 or float4 pointers");
+                 "struct's, int4's, a volatile scalar's, or one named by a typedef, a template parameter or "
+                 "decltype): a kernel reads only the elements of P it stored itself, and the CPU backend sees every "
+                 "access to P to check that\n"
+                 "  hint: store P's elements through the kernel's float* P or a float*, float2* or float4* made "
+                 "from it");
 }
 
 void note_output_access(const void* address, std::size_t bytes, OutputAccess access) noexcept {

@@ -103,4 +103,52 @@ void rewrite_pointer_members(const std::string& s, const Scan& sc, std::vector<E
     }
 }
 
+std::set<std::string> type_names(const std::string& s, const Scan& sc) {
+    std::set<std::string> names;
+    auto last_word = [&](std::size_t begin, std::size_t end) {  // the last identifier in [begin, end)
+        while (end > begin && !is_word(s[end - 1])) --end;
+        std::size_t start = end;
+        while (start > begin && is_word(s[start - 1])) --start;
+        return start < end && !std::isdigit(static_cast<unsigned char>(s[start])) ? s.substr(start, end - start) : "";
+    };
+    for (std::size_t at = find_code(s, sc, "typedef", 0); at != std::string::npos; at = find_code(s, sc, "typedef", at + 1)) {
+        std::size_t end = at;  // the ';' after any struct's braces
+        int depth = 0;
+        for (; end < s.size(); ++end) {
+            if (!sc.code[end]) continue;
+            if (s[end] == '{') ++depth;
+            if (s[end] == '}') --depth;
+            if (depth == 0 && s[end] == ';') break;
+        }
+        if (end < s.size()) names.insert(last_word(at, end));
+    }
+    for (std::size_t at = find_code(s, sc, "using", 0); at != std::string::npos; at = find_code(s, sc, "using", at + 1)) {
+        std::size_t equals = at;
+        while (equals < s.size() && !(sc.code[equals] && (s[equals] == '=' || s[equals] == ';'))) ++equals;
+        if (equals < s.size() && s[equals] == '=') names.insert(last_word(at + 5, equals));
+    }
+    for (std::size_t at = find_code(s, sc, "template", 0); at != std::string::npos; at = find_code(s, sc, "template", at + 1)) {
+        std::size_t i = at + 8;
+        while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+        if (i >= s.size() || s[i] != '<') continue;
+        int depth = 0;
+        std::size_t close = i;
+        for (; close < s.size(); ++close) {
+            if (!sc.code[close]) continue;
+            if (s[close] == '<') ++depth;
+            if (s[close] == '>' && --depth == 0) break;
+        }
+        for (const char* key : {"class", "typename"})
+            for (std::size_t k = find_code(s, sc, key, i); k != std::string::npos && k < close; k = find_code(s, sc, key, k + 1)) {
+                std::size_t b = k + std::string(key).size();
+                while (b < close && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+                std::size_t e = b;
+                while (e < close && is_word(s[e])) ++e;
+                if (e > b) names.insert(s.substr(b, e - b));
+            }
+    }
+    names.erase("");
+    return names;
+}
+
 }  // namespace tilelab::cpu::rewrite

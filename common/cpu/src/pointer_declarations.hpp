@@ -6,6 +6,7 @@
 
 #include "source_text.hpp"
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -29,5 +30,9 @@ bool read_pointer_declaration(const std::string& s, const Scan& sc, std::size_t 
 /// (a DevicePointer member leaves it without a default constructor). A `const T*` member stays a plain pointer: none
 /// can hold P, which converts to no plain pointer.
 void rewrite_pointer_members(const std::string& s, const Scan& sc, std::vector<Edit>& edits);
+
+/// The names that @p s declares as types the rewrite cannot see into: by `typedef ... N;`, `using N = ...;` and as
+/// a template's type parameter (`template <class N>`). A cast to one may make a pointer (`typedef float* fptr;`).
+std::set<std::string> type_names(const std::string& s, const Scan& sc);
 
 }  // namespace tilelab::cpu::rewrite

@@ -112,6 +112,27 @@ TEST_SUITE("cuda-to-cpp") {
         CHECK(has(out, "struct S { ::tilelab::cpu::DevicePointer<float> member = nullptr; };"));
     }
 
+    TEST_CASE("casts to types the rewrite cannot read are checked: an alias's, a template parameter's, decltype") {
+        const std::string in =
+            "typedef float* fptr;\nusing cfptr = const float*;\n"
+            "template <class Ptr> __device__ Ptr at(unsigned long long a) { return (Ptr)a + Ptr(0) - Ptr(0); }\n"
+            "__global__ void k(const float* M, float* P) {\n"
+            "    float a = ((fptr)(unsigned long long)P)[0] + fptr(0)[0] + (decltype(M))0 + s.fptr(1);\n"
+            "    auto b = reinterpret_cast<cfptr>(M) + reinterpret_cast<volatile float&>(P[0]);\n"
+            "    auto c = static_cast<fptr>(static_cast<void*>(0)) + static_cast<long long>(1) + static_cast<int>(a);\n"
+            "}\n"
+            "void host(float* P) { fptr p = (fptr)P; }\n";
+        const std::string out = cuda_to_cpp(in);
+        CHECK(lines(out) == lines(in));
+        CHECK(has(out, "return (::tilelab::cpu::CheckedCast<Ptr>)a + ::tilelab::cpu::CheckedCast<Ptr>(0)"));
+        CHECK(has(out, "((::tilelab::cpu::CheckedCast<fptr>)(unsigned long long)P)[0] + ::tilelab::cpu::CheckedCast<fptr>(0)[0]"));
+        CHECK(has(out, "(::tilelab::cpu::CheckedCast<decltype(M)>)0 + s.fptr(1);"));  // a member is no cast
+        CHECK(has(out, "auto b = ::tilelab::cpu::address_cast<cfptr>(M) + ::tilelab::cpu::checked_reinterpret<volatile float&>(P[0]);"));
+        CHECK(has(out, "auto c = ::tilelab::cpu::checked_static<fptr>(static_cast<void*>(0)) + static_cast<long long>(1) + "
+                       "static_cast<int>(a);"));
+        CHECK(has(out, "void host(float* P) { fptr p = (fptr)P; }"));  // host code: as it was
+    }
+
     TEST_CASE("a copy of P is a checked pointer: locals assigned later and struct members, not host code's") {
         const std::string in =
             "typedef struct { int width; float* elements; const float* source; } Matrix;\n"
@@ -267,7 +288,8 @@ TEST_SUITE("cuda-to-cpp") {
         CHECK(has(out, "decltype(auto) d = ::tilelab::cpu::as_view<Row&>( ::tilelab::cpu::CastReference<Row>(smem[0]));"));
         CHECK(has(out, "as_view<float4 (&)[4]>( ::tilelab::cpu::CastReference<float4[4]>(smem[0]));"));
         CHECK(has(out, "auto f = ::tilelab::cpu::CastPointer<float[T]>(static_cast<void*>(g));"));
-        CHECK(has(out, "float x = (a)[0][0] + b[0][0]; float& r = reinterpret_cast<float&>(x);"));  // no view: as it was
+        // No view: a checked cast, whose reference may not be into shared memory or P (address_cast.hpp).
+        CHECK(has(out, "float x = (a)[0][0] + b[0][0]; float& r = ::tilelab::cpu::checked_reinterpret<float&>(x);"));
         CHECK(has(out, "void host(float* h) { float (*v)[4] = (float (*)[4])h; }"));                // host code: as it was
     }
     TEST_CASE("a __device__ function's array, alias and struct parameters take shared tiles, deduced at each call") {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <tilelab/cpu/kernel_language.hpp>
+#include <tilelab/cpu/output_reads.hpp>
 
 #include <cstddef>
 #include <cstring>
@@ -13,8 +14,13 @@
 namespace tilelab::cpu {
 
 /// A rewritten device-code `memcpy(destination, source, bytes)`: word by word (then byte by byte) through Shared<T>
-/// where either side is in the block's shared memory, a plain copy elsewhere. Returns @p destination.
+/// where either side is in the block's shared memory, a plain copy elsewhere; bytes of P are the reads and stores
+/// of P that they are (output_reads.hpp follows P). Returns @p destination.
 inline void* device_memcpy(void* destination, const void* source, std::size_t bytes) noexcept {
+    if (detail::output_tracked) {
+        detail::note_output_access(source, bytes, detail::OutputAccess::read);
+        detail::note_output_access(destination, bytes, detail::OutputAccess::write);
+    }
     auto* to = static_cast<unsigned char*>(destination);
     const auto* from = static_cast<const unsigned char*>(source);
     std::size_t at = 0;
