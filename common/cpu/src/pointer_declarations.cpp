@@ -2,6 +2,7 @@
 #include "pointer_declarations.hpp"
 
 #include <cctype>
+#include <utility>
 
 namespace tilelab::cpu::rewrite {
 
@@ -58,7 +59,55 @@ bool read_pointer_declaration(const std::string& s, const Scan& sc, std::size_t 
 }
 
 
+namespace {
+
+// The spans of device code: each __global__ or __device__ function from that word to its body's '}' (its return
+// and parameter types too), or to the ';' of a declaration.
+std::vector<std::pair<std::size_t, std::size_t>> device_spans(const std::string& s, const Scan& sc) {
+    std::vector<std::pair<std::size_t, std::size_t>> spans;
+    for (const char* word : {"__global__", "__device__"})
+        for (std::size_t at = find_code(s, sc, word, 0); at != std::string::npos; at = find_code(s, sc, word, at + 1)) {
+            int parens = 0;
+            std::size_t i = at;
+            for (; i < s.size(); ++i) {
+                if (!sc.code[i]) continue;
+                if (s[i] == '(') ++parens;
+                if (s[i] == ')') --parens;
+                if (parens == 0 && (s[i] == '{' || s[i] == ';')) break;
+            }
+            const std::size_t end = i < s.size() && s[i] == '{' ? matching_close(s, sc, i) : i;
+            spans.emplace_back(at, end == std::string::npos ? s.size() : end);
+        }
+    return spans;
+}
+
+// The name of the class whose key word is at @p at and whose body opens at @p open: the one after the key word, or,
+// for "typedef struct { ... } Name;", the one after the body.
+std::string class_name(const std::string& s, const Scan& sc, std::size_t at, std::size_t open, std::size_t close) {
+    std::size_t i = at;
+    while (i < open && is_word(s[i])) ++i;  // the key word
+    while (i < open && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+    std::size_t e = i;
+    while (e < open && is_word(s[e])) ++e;
+    if (e > i) return s.substr(i, e - i);
+    i = close + 1;
+    while (i < s.size() && (!sc.code[i] || std::isspace(static_cast<unsigned char>(s[i])))) ++i;
+    e = i;
+    while (e < s.size() && is_word(s[e])) ++e;
+    return s.substr(i, e - i);
+}
+
+}  // namespace
+
 void rewrite_pointer_members(const std::string& s, const Scan& sc, std::vector<Edit>& edits) {
+    const std::vector<std::pair<std::size_t, std::size_t>> spans = device_spans(s, sc);
+    auto named_in_device_code = [&](const std::string& name) {  // host code's own structs keep plain pointers
+        if (name.empty()) return true;
+        for (std::size_t at = find_code(s, sc, name, 0); at != std::string::npos; at = find_code(s, sc, name, at + 1))
+            for (const auto& [begin, end] : spans)
+                if (at > begin && at < end) return true;
+        return false;
+    };
     for (const char* keyword : {"struct", "class", "union"}) {
         const std::size_t length = std::string(keyword).size();
         for (std::size_t at = find_code(s, sc, keyword, 0); at != std::string::npos;
@@ -79,6 +128,7 @@ void rewrite_pointer_members(const std::string& s, const Scan& sc, std::vector<E
             const std::size_t close = matching_close(s, sc, open);
             if (close == std::string::npos) continue;
             const int depth = sc.brace_depth[open];
+            if (!named_in_device_code(class_name(s, sc, at, open, close))) continue;
             for (std::size_t k = open + 1; k < close; ++k) {
                 if (!sc.code[k] || sc.brace_depth[k] != depth || !is_word(s[k]) || is_word(s[k - 1])) continue;
                 // A member's declaration starts after '{', ';', '}' or an access specifier's ':'.

@@ -24,11 +24,12 @@ bool is_pointee_word(const std::string& word);
 bool read_pointer_declaration(const std::string& s, const Scan& sc, std::size_t at, std::string* type,
                               std::string* name, std::size_t* end);
 
-/// The members "T* name;" (also "= init;" and "{init};") of the struct, class and union definitions of @p s, T a
-/// scalar that is not const, -> "::tilelab::cpu::DevicePointer<T> name": `Matrix C = {w, h, stride, P};` (the CUDA
-/// Programming Guide's style) then keeps P followed, and a union cannot reread such a member's bits as an integer
-/// (a DevicePointer member leaves it without a default constructor). A `const T*` member stays a plain pointer: none
-/// can hold P, which converts to no plain pointer.
+/// The members "T* name;" (also "= init;" and "{init};") of the struct, class and union definitions of @p s that
+/// device code names (a struct defined in a kernel included), T a scalar that is not const, ->
+/// "::tilelab::cpu::DevicePointer<T> name": `Matrix C = {w, h, stride, P};` (the CUDA Programming Guide's style) then
+/// keeps P followed, and a union cannot reread such a member's bits as an integer (a DevicePointer member leaves it
+/// without a default constructor). A `const T*` member, and any member of a struct only host code names (a struct of
+/// the buffers cudaMalloc gives), stays a plain pointer: none can hold P, which converts to no plain pointer.
 void rewrite_pointer_members(const std::string& s, const Scan& sc, std::vector<Edit>& edits);
 
 /// The names that @p s declares as types the rewrite cannot see into: by `typedef ... N;`, `using N = ...;` and as
