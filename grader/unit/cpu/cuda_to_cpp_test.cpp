@@ -137,7 +137,7 @@ TEST_SUITE("cuda-to-cpp") {
         const std::string in =
             "typedef struct { int width; float* elements; const float* source; } Matrix;\n"
             "class View { public: float *data; float* get() const { return data; } };\n"
-            "union Bits { float* p; unsigned long long a; };\n"
+            "union Bits { float* p; const int* q; unsigned long long a; };\n"
             "template <class T> struct Box { T* p; };\n"
             "enum class Kind { a, b };\n"
             "__device__ float first(float* p) { const float* q; q = p; return q[0]; }\n"
@@ -148,7 +148,7 @@ TEST_SUITE("cuda-to-cpp") {
         CHECK(lines(out) == lines(in));
         CHECK(has(out, "typedef struct { int width; ::tilelab::cpu::DevicePointer<float> elements; const float* source; } Matrix;"));
         CHECK(has(out, "public: ::tilelab::cpu::DevicePointer<float> data; float* get() const"));  // a function is no member
-        CHECK(has(out, "union Bits { ::tilelab::cpu::DevicePointer<float> p;"));
+        CHECK(has(out, "union Bits { ::tilelab::cpu::DevicePointer<float> p; ::tilelab::cpu::DevicePointer<const int> q;"));
         CHECK(has(out, "template <class T> struct Box { T* p; };"));  // not a scalar: left alone
         CHECK(has(out, "::tilelab::cpu::DevicePointer<const float> q; q = p;"));
         CHECK(has(out, "void host(float* P) { float* d; d = P; Buffers b; }"));  // host code: left alone
