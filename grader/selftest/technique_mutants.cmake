@@ -170,6 +170,13 @@ _tilelab_add_technique_decoy(lab05-pblock-order 05_coarsened fail "no matrix mul
 # check's runs drew theirs otherwise (uniform, or from a pool with repeats), so a kernel could take the technique only
 # where the operands did not look like the gate's. Every probed run now draws them as the gate does.
 _tilelab_add_technique_decoy(lab05-gate-fingerprint 05_coarsened fail "P came out unchanged" technique)
+# Round ten: pblock-order through copies of P that the emulator did not follow: a struct's float* field (the
+# CUDA Programming Guide's Matrix C = {.., P}), a local float* assigned after its declaration, and an integer cast
+# back through a typedef of float*. P's checked pointer now converts to no plain pointer; locals and struct members
+# are checked pointers, and a cast to a type the rewrite cannot read may not point into P.
+_tilelab_add_technique_decoy(lab05-pstruct-copy 05_coarsened fail "no matrix multiply makes" technique)
+_tilelab_add_technique_decoy(lab05-plocal-assigned 05_coarsened fail "no matrix multiply makes" technique)
+_tilelab_add_technique_decoy(lab05-palias-cast 05_coarsened fail "no matrix multiply makes" technique)
 
 # Lab 10: lab 09's wmma model under lab 10's launch: tensor cores, but not mma.sync, which is lab 10's lesson.
 if("cpu" IN_LIST TILELAB_BACKENDS)

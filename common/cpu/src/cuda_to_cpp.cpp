@@ -4,6 +4,7 @@
 #include "struct_twins.hpp"
 #include "array_views.hpp"
 #include "array_parameters.hpp"
+#include "pointer_declarations.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -241,15 +242,81 @@ std::string pointer_cast_target(const std::string& text) {
     return (is_const ? "const " : "") + words;
 }
 
+// The words and stars of @p text, spaces dropped: "(const void *)" -> "(constvoid*)".
+std::string without_spaces(const std::string& text) {
+    std::string out;
+    for (char c : text)
+        if (!std::isspace(static_cast<unsigned char>(c))) out += c;
+    return out;
+}
+
+// The checked cast (address_cast.hpp) for a named cast in device code that no other rewrite takes, whose target
+// may be a pointer or reference the rewrite cannot read as one (an alias "fptr", decltype(M), a template parameter,
+// "volatile float&"); "" where another rewrite takes it (an integer, a vector pointer) or none is needed (void*, a
+// scalar value).
+std::string unread_cast(const std::string& keyword, const std::string& written) {
+    static const std::set<std::string> value_words = {
+        "const", "volatile", "unsigned", "signed", "int", "long", "short", "char", "bool", "float", "double", "void",
+        "std", "size_t", "ptrdiff_t", "intptr_t", "uintptr_t", "int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t",
+        "uint32_t", "int64_t", "uint64_t"};
+    const std::string bare = without_spaces(written);
+    if (bare == "void*" || bare == "constvoid*" || bare == "voidconst*" || written.find("float4") != std::string::npos ||
+        written.find("float2") != std::string::npos)
+        return "";
+    if (keyword == std::string("reinterpret_cast"))
+        return written.find_first_of("*&<([") == std::string::npos ? "" : "::tilelab::cpu::checked_reinterpret";
+    bool value = written.find_first_of("*&<([") == std::string::npos;
+    std::string word;
+    for (char c : written + " ") {
+        if (is_word(c)) {
+            word += c;
+            continue;
+        }
+        if (!word.empty() && value_words.count(word) == 0) value = false;
+        word.clear();
+    }
+    return value ? "" : "::tilelab::cpu::checked_static";
+}
+
 // In device code, "(float*)x", "reinterpret_cast<float*>(x)" and "static_cast<float*>(x)" ->
 // "(::tilelab::cpu::CastPointer<float>)x" and "::tilelab::cpu::CastPointer<float>(x)": a checked pointer, so that no
 // plain T* reads a shared array past the race checks and the technique check (address_cast.hpp). Casts to array views,
 // "(float (*)[T])x", "reinterpret_cast<float (&)[T][T]>(x)", "reinterpret_cast<Tile&>(x)", become CastPointer<float[T]>
 // and CastReference<...> (array_views.hpp, shared_view.hpp).
-void rewrite_pointer_casts(const std::string& s, const Scan& sc, std::vector<Edit>& edits) {
+// C-style and functional casts to a name in @p names (type_names) or to decltype(...) ->
+// "(::tilelab::cpu::CheckedCast<N>)x" and "::tilelab::cpu::CheckedCast<N>(x)": where N is a pointer type, its result
+// may not point into shared memory or P (address_cast.hpp).
+void rewrite_pointer_casts(const std::string& s, const Scan& sc, const std::set<std::string>& names,
+                           std::vector<Edit>& edits) {
+    auto names_a_type = [&](const std::string& written) {
+        std::string t = trim(written);
+        for (bool stripped = true; stripped;) {
+            stripped = false;
+            for (const char* qualifier : {"const ", "volatile "})
+                if (t.rfind(qualifier, 0) == 0) {
+                    t = trim(t.substr(std::string(qualifier).size()));
+                    stripped = true;
+                }
+        }
+        return t.rfind("decltype", 0) == 0 || names.count(t) != 0;
+    };
     for (const auto& [open_brace, close_brace] : device_bodies(s, sc)) {
         for (std::size_t at = open_brace + 1; at < close_brace; ++at) {
             if (!sc.code[at]) continue;
+            if (is_word(s[at]) && !is_word(s[at - 1])) {  // a functional cast "N(x)"
+                std::size_t e = at;
+                while (e < close_brace && is_word(s[e])) ++e;
+                std::size_t before = at;
+                while (before > open_brace && std::isspace(static_cast<unsigned char>(s[before - 1]))) --before;
+                const char previous = s[before - 1];
+                const bool member = previous == '.' || (previous == '>' && s[before - 2] == '-') ||
+                                    (previous == ':' && s[before - 2] == ':');
+                if (!member && e < close_brace && s[e] == '(' && names.count(s.substr(at, e - at)) != 0) {
+                    edits.push_back(Edit{at, e, "::tilelab::cpu::CheckedCast<" + s.substr(at, e - at) + ">"});
+                    at = e - 1;
+                    continue;
+                }
+            }
             for (const char* keyword : {"reinterpret_cast", "static_cast"}) {
                 const std::size_t n = std::string(keyword).size();
                 if (s.compare(at, n, keyword) != 0 || (at > 0 && is_word(s[at - 1]))) continue;
@@ -264,6 +331,8 @@ void rewrite_pointer_casts(const std::string& s, const Scan& sc, std::vector<Edi
                 if (!target.empty() || !view.empty())
                     edits.push_back(Edit{at, close + 1, (view.empty() ? "::tilelab::cpu::CastPointer<" + target + ">" : view) +
                                                             newlines_in(s.substr(at, close + 1 - at))});
+                else if (const std::string checked = unread_cast(keyword, written); !checked.empty())
+                    edits.push_back(Edit{at, open, checked});
             }
             if (s[at] != '(') continue;
             std::size_t before = at;  // a cast's '(' follows an operator, a bracket or "return"; a call's, a name
@@ -284,6 +353,8 @@ void rewrite_pointer_casts(const std::string& s, const Scan& sc, std::vector<Edi
             if (!target.empty() || !view.empty())
                 edits.push_back(Edit{at, close + 1, "(" + (view.empty() ? "::tilelab::cpu::CastPointer<" + target + ">" : view) +
                                                         ")" + newlines_in(s.substr(at, close + 1 - at))});
+            else if (names_a_type(written))
+                edits.push_back(Edit{at, close + 1, "(::tilelab::cpu::CheckedCast<" + written + ">)"});
         }
     }
 }
@@ -349,67 +420,15 @@ void rewrite_vector_pointers(const std::string& s, const Scan& sc, std::vector<E
 }
 
 
-// The scalar types whose pointers may point into shared memory (a `__shared__` array's elements are
-// Shared<T>, which a T* cannot hold): "unsigned int" is read as two words.
-const char* const pointee_types[] = {"float", "double", "int", "unsigned", "short", "char", "long", "bool"};
-
-bool is_pointee_word(const std::string& word) {
-    for (const char* type : pointee_types)
-        if (word == type) return true;
-    return false;
-}
-
-// The words and stars of a pointer declaration from @p at: "[const] T [T2] [const] * [__restrict__] name".
-// On success sets the type as written without restrict ("const float"), the name, and the end (after the name).
-bool read_pointer_declaration(const std::string& s, const Scan& sc, std::size_t at, std::string* type,
-                              std::string* name, std::size_t* end) {
-    std::size_t i = at;
-    auto skip_space = [&] {
-        while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
-    };
-    auto word = [&] {
-        std::size_t b = i;
-        while (i < s.size() && is_word(s[i])) ++i;
-        return s.substr(b, i - b);
-    };
-    bool is_const = false;
-    std::string base;
-    for (;;) {
-        skip_space();
-        if (i >= s.size() || !sc.code[i]) return false;
-        const std::size_t before = i;
-        const std::string w = word();
-        if (w.empty()) break;
-        if (w == "const") {
-            is_const = true;
-        } else if (is_pointee_word(w) || (w == "unsigned" || w == "signed")) {
-            base += (base.empty() ? "" : " ") + w;
-        } else {
-            i = before;
-            break;
-        }
-    }
-    if (base.empty() || i >= s.size() || s[i] != '*') return false;
-    ++i;
-    if (i < s.size() && (s[i] == '*' || s[i] == '=' || s[i] == '&')) return false;  // T**, "*=", *&
-    skip_space();
-    std::string w = word();
-    if (w == "__restrict__" || w == "__restrict" || w == "const") {
-        skip_space();
-        w = word();
-    }
-    if (w.empty() || !(std::isalpha(static_cast<unsigned char>(w[0])) || w[0] == '_')) return false;
-    *type = (is_const ? "const " : "") + base;
-    *name = w;
-    *end = i;
-    return true;
-}
-
 // "float* p = init;" in a function body (also in a for-statement's first part) -> "auto p =
 // ::tilelab::cpu::as_pointer<float>(init);": the variable takes the initialiser's type, a checked Shared<float>*
-// when it points into a __shared__ array, the plain float* otherwise.
-
+// when it points into a __shared__ array, the plain float* otherwise. "float* p;" in device code ->
+// "::tilelab::cpu::DevicePointer<float> p;": what is assigned to it later (a tile, P) stays checked.
 void rewrite_local_pointers(const std::string& s, const Scan& sc, std::vector<Edit>& edits) {
+    const std::vector<std::pair<std::size_t, std::size_t>> bodies = device_bodies(s, sc);
+    auto in_device_code = [&](std::size_t at) {
+        return std::any_of(bodies.begin(), bodies.end(), [&](const auto& body) { return at > body.first && at < body.second; });
+    };
     std::vector<std::size_t> done;  // "unsigned int" is found twice, once by each word
     for (const char* type_word : pointee_types) {
         for (std::size_t at = find_code(s, sc, type_word, 0); at != std::string::npos;
@@ -444,6 +463,12 @@ void rewrite_local_pointers(const std::string& s, const Scan& sc, std::vector<Ed
             if (!read_pointer_declaration(s, sc, begin, &type, &name, &end)) continue;
             std::size_t j = end;
             while (j < s.size() && std::isspace(static_cast<unsigned char>(s[j]))) ++j;
+            if (j < s.size() && s[j] == ';' && previous != '(' && in_device_code(begin)) {
+                if (std::find(done.begin(), done.end(), begin) != done.end()) continue;
+                done.push_back(begin);
+                edits.push_back(Edit{begin, end, "::tilelab::cpu::DevicePointer<" + type + "> " + name});
+                continue;
+            }
             if (j >= s.size() || s[j] != '=' || (j + 1 < s.size() && s[j + 1] == '=')) continue;
             // The initialiser ends at the first ';' or ',' outside brackets: a second declarator is left alone.
             int depth = 0;
@@ -547,14 +572,6 @@ void rewrite_kernel_parameters(const std::string& s, const Scan& sc, std::vector
     }
 }
 
-// The words and stars of @p text, spaces dropped: "(const void *)" -> "(constvoid*)".
-std::string without_spaces(const std::string& text) {
-    std::string out;
-    for (char c : text)
-        if (!std::isspace(static_cast<unsigned char>(c))) out += c;
-    return out;
-}
-
 // "cudaLaunchKernel((void*)kernel, ...)" -> "cudaLaunchKernel(kernel, ...)": CUDA's cudaLaunchKernel takes the
 // kernel as a const void*, and the CUDA Programming Guide writes the cast; the CPU backend's cudaLaunchKernel needs
 // the kernel's type to pass the arguments, so the cast to void* (C-style or reinterpret_cast) is dropped.
@@ -619,10 +636,11 @@ std::string cuda_to_cpp(const std::string& source) {
     std::vector<std::pair<std::size_t, std::size_t>> casts;
     for (const Edit& edit : small) casts.emplace_back(edit.begin, edit.end);
     rewrite_address_casts(source, sc, small);
-    rewrite_pointer_casts(source, sc, small);
+    rewrite_pointer_casts(source, sc, type_names(source, sc), small);
     rewrite_device_memcpy(source, sc, small);
     rewrite_vector_pointers(source, sc, small);
     rewrite_local_pointers(source, sc, small);
+    rewrite_pointer_members(source, sc, small);
     const std::set<std::string> aliases = array_aliases(source, sc);
     rewrite_view_declarations(source, sc, aliases, small);
     rewrite_device_parameters(source, sc, small);

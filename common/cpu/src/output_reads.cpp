@@ -90,6 +90,22 @@ void output_launch_begins() {
     f.reported = false;
 }
 
+bool is_followed_output(const void* address) noexcept {
+    const Followed& f = followed();
+    const auto* byte = static_cast<const unsigned char*>(address);
+    return output_tracked && byte >= f.begin && byte < f.end;
+}
+
+void unfollowed_output_cast() {
+    kernel_fault(cudaErrorTileLabOutputAccess, "untracked pointer into P",
+                 "a pointer into P was cast to a pointer type whose accesses the CPU backend does not follow (a "
+                 "struct's, int4's, a volatile scalar's, or one named by a typedef, a template parameter or "
+                 "decltype): a kernel reads only the elements of P it stored itself, and the CPU backend sees every "
+                 "access to P to check that\n"
+                 "  hint: store P's elements through the kernel's float* P or a float*, float2* or float4* made "
+                 "from it");
+}
+
 void note_output_access(const void* address, std::size_t bytes, OutputAccess access) noexcept {
     Followed& f = followed();
     const auto* byte = static_cast<const unsigned char*>(address);

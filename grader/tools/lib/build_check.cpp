@@ -108,15 +108,26 @@ BuildRefusal build_failure(const std::string& output, const std::vector<std::str
             return {message, "the lab calls " + m[2].str() + ". " + not_emulated};
         if (std::regex_search(output, m, std::regex("error: (‘|')([A-Za-z0-9_]+)(’|') is not a member of (‘|')(cooperative_groups|cg|nvcuda|wmma|cuda)")))
             return {message, "the lab uses " + m[5].str() + "::" + m[2].str() + ". " + not_emulated};
+        // P's checked pointer converts to no plain pointer (shared_pointer.hpp): a copy the CPU backend does not
+        // follow would read P unseen.
+        if (std::regex_search(output, std::regex("error: [^\n]*tilelab::cpu::KernelPointer")))
+            return {message,
+                    std::string("the CPU backend cannot follow this copy of P (the first error above gives its line). "
+                    "It sees every access to P, to check that a thread reads only the elements of P it stored itself "
+                    "(a kernel that reads P otherwise reads what the timing of the run gives on a GPU), so a copy of "
+                    "the kernel's float* P must be a pointer it follows: a local float* (declared with its value or "
+                    "assigned later), a struct's float* member, or a __device__ function's float* parameter; an array "
+                    "of pointers, a member or local declared with others (float *a, *b;), a pointer to volatile, and "
+                    "a pointer type under another name (typedef, template) are not. ") + not_emulated};
         if (std::regex_search(output, std::regex("error: [^\n]*tilelab::cpu::(Shared|DevicePointer)")))
             return {message,
                     std::string("the CPU backend cannot follow this use of shared memory (the first error above gives "
                     "its line). It checks every access to a __shared__ array for races, so a pointer into one must be "
-                    "one it knows: declare the pointer with its value (float* tile = shared + n; float* p = "
-                    "&tile[0][0];) or pass it to a __device__ function's float*, float (&)[R][C], float (*)[C] or Tiles& "
-                    "parameter; a pointer assigned later (p = tile;), an element copied into auto (or returned by a "
-                    "lambda without -> float), a tile passed to an explicit specialisation (template <>), or a "
-                    "pointer stored in a struct are not followed. ") + not_emulated};
+                    "one it knows: a local float* (float* tile = shared + n; float* p; p = &tile[0][0];), a struct's "
+                    "float* member, or a __device__ function's float*, float (&)[R][C], float (*)[C] or Tiles& "
+                    "parameter; a pointer declared with others (float *a, *b;), an element copied into auto (or "
+                    "returned by a lambda without -> float), a tile passed to an explicit specialisation (template "
+                    "<>), or a struct's const float* member are not followed. ") + not_emulated};
     }
     return {message, "the lab does not compile or link: fix the first error above (file and line are at its start)"};
 }

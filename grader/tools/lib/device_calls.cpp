@@ -14,7 +14,8 @@ using lexing::Token;
 const std::set<std::string> raw_memory_functions = {
     "memmove", "memcmp", "memchr", "memccpy", "memrchr", "bcopy", "bcmp", "bzero", "explicit_bzero", "mempcpy",
     "wmemmove", "wmemcmp", "wmemcpy", "wmemchr", "__builtin_memmove", "__builtin_memcmp", "__builtin_memchr",
-    "__builtin_bcopy", "__builtin_bcmp", "__builtin_bzero", "__builtin_mempcpy"};
+    "__builtin_bcopy", "__builtin_bcmp", "__builtin_bzero", "__builtin_mempcpy",
+    "__builtin_bit_cast"};  // an address's bits made a plain pointer, past the checked pointers that follow P
 
 const std::set<std::string> control_words = {"if", "for", "while", "switch", "catch", "return", "sizeof", "decltype",
                                              "alignof", "noexcept", "static_assert", "typeid", "throw", "do", "else"};

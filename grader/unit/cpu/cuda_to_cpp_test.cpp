@@ -106,8 +106,53 @@ TEST_SUITE("cuda-to-cpp") {
         CHECK(has(out, "auto u = ::tilelab::cpu::as_pointer<unsigned int>( nullptr);"));
         CHECK(has(out, "for (auto p = ::tilelab::cpu::as_pointer<const float>( A); p != A + 4; ++p)"));
         CHECK(has(out, "float *x = A, *y = A;"));        // two declarators: left alone
-        CHECK(has(out, "float* later;"));                // no initialiser: left alone
-        CHECK(has(out, "struct S { float* member = nullptr; };"));  // a class member cannot be auto
+        // No initialiser, in device code: a checked pointer, so that what is assigned later (a tile, P) stays seen.
+        CHECK(has(out, "::tilelab::cpu::DevicePointer<float> later;"));
+        // A class member cannot be auto; one of a struct no device code names stays a plain pointer.
+        CHECK(has(out, "struct S { float* member = nullptr; };"));
+    }
+
+    TEST_CASE("casts to types the rewrite cannot read are checked: an alias's, a template parameter's, decltype") {
+        const std::string in =
+            "typedef float* fptr;\nusing cfptr = const float*;\n"
+            "template <class Ptr> __device__ Ptr at(unsigned long long a) { return (Ptr)a + Ptr(0) - Ptr(0); }\n"
+            "__global__ void k(const float* M, float* P) {\n"
+            "    float a = ((fptr)(unsigned long long)P)[0] + fptr(0)[0] + (decltype(M))0 + s.fptr(1);\n"
+            "    auto b = reinterpret_cast<cfptr>(M) + reinterpret_cast<volatile float&>(P[0]);\n"
+            "    auto c = static_cast<fptr>(static_cast<void*>(0)) + static_cast<long long>(1) + static_cast<int>(a);\n"
+            "}\n"
+            "void host(float* P) { fptr p = (fptr)P; }\n";
+        const std::string out = cuda_to_cpp(in);
+        CHECK(lines(out) == lines(in));
+        CHECK(has(out, "return (::tilelab::cpu::CheckedCast<Ptr>)a + ::tilelab::cpu::CheckedCast<Ptr>(0)"));
+        CHECK(has(out, "((::tilelab::cpu::CheckedCast<fptr>)(unsigned long long)P)[0] + ::tilelab::cpu::CheckedCast<fptr>(0)[0]"));
+        CHECK(has(out, "(::tilelab::cpu::CheckedCast<decltype(M)>)0 + s.fptr(1);"));  // a member is no cast
+        CHECK(has(out, "auto b = ::tilelab::cpu::address_cast<cfptr>(M) + ::tilelab::cpu::checked_reinterpret<volatile float&>(P[0]);"));
+        CHECK(has(out, "auto c = ::tilelab::cpu::checked_static<fptr>(static_cast<void*>(0)) + static_cast<long long>(1) + "
+                       "static_cast<int>(a);"));
+        CHECK(has(out, "void host(float* P) { fptr p = (fptr)P; }"));  // host code: as it was
+    }
+
+    TEST_CASE("a copy of P is a checked pointer: locals assigned later and struct members, not host code's") {
+        const std::string in =
+            "typedef struct { int width; float* elements; const float* source; } Matrix;\n"
+            "class View { public: float *data; float* get() const { return data; } };\n"
+            "union Bits { float* p; const int* q; unsigned long long a; };\n"
+            "template <class T> struct Box { T* p; };\n"
+            "enum class Kind { a, b };\n"
+            "__device__ float first(float* p) { const float* q; q = p; return q[0]; }\n"
+            "struct Buffers { float* d_P = nullptr; };\n"
+            "void host(float* P) { float* d; d = P; Buffers b; }\n"
+            "__global__ void k(Matrix m, View v, Bits b, Box<float> x) {}\n";
+        const std::string out = cuda_to_cpp(in);
+        CHECK(lines(out) == lines(in));
+        CHECK(has(out, "typedef struct { int width; ::tilelab::cpu::DevicePointer<float> elements; const float* source; } Matrix;"));
+        CHECK(has(out, "public: ::tilelab::cpu::DevicePointer<float> data; float* get() const"));  // a function is no member
+        CHECK(has(out, "union Bits { ::tilelab::cpu::DevicePointer<float> p; ::tilelab::cpu::DevicePointer<const int> q;"));
+        CHECK(has(out, "template <class T> struct Box { T* p; };"));  // not a scalar: left alone
+        CHECK(has(out, "::tilelab::cpu::DevicePointer<const float> q; q = p;"));
+        CHECK(has(out, "void host(float* P) { float* d; d = P; Buffers b; }"));  // host code: left alone
+        CHECK(has(out, "struct Buffers { float* d_P = nullptr; };"));  // no device code names it: left alone
     }
 
     TEST_CASE("a __device__ function's pointer parameters may point into global or shared memory") {
@@ -246,7 +291,8 @@ TEST_SUITE("cuda-to-cpp") {
         CHECK(has(out, "decltype(auto) d = ::tilelab::cpu::as_view<Row&>( ::tilelab::cpu::CastReference<Row>(smem[0]));"));
         CHECK(has(out, "as_view<float4 (&)[4]>( ::tilelab::cpu::CastReference<float4[4]>(smem[0]));"));
         CHECK(has(out, "auto f = ::tilelab::cpu::CastPointer<float[T]>(static_cast<void*>(g));"));
-        CHECK(has(out, "float x = (a)[0][0] + b[0][0]; float& r = reinterpret_cast<float&>(x);"));  // no view: as it was
+        // No view: a checked cast, whose reference may not be into shared memory or P (address_cast.hpp).
+        CHECK(has(out, "float x = (a)[0][0] + b[0][0]; float& r = ::tilelab::cpu::checked_reinterpret<float&>(x);"));
         CHECK(has(out, "void host(float* h) { float (*v)[4] = (float (*)[4])h; }"));                // host code: as it was
     }
     TEST_CASE("a __device__ function's array, alias and struct parameters take shared tiles, deduced at each call") {

@@ -15,6 +15,7 @@
 /// technique check counts (a tile read through `(const float*)&tile[0][0]` would not be a shared-memory read).
 #pragma once
 
+#include <tilelab/cpu/output_reads.hpp>
 #include <tilelab/cpu/shared_pointer.hpp>
 #include <tilelab/cpu/shared_view.hpp>
 #include <tilelab/cpu/vector_access.hpp>
@@ -22,6 +23,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
+#include <utility>
 
 namespace tilelab::cpu {
 
@@ -31,7 +33,7 @@ bool is_block_shared_address(const void* address) noexcept;
 
 /// A rewritten pointer cast in device code to a type whose accesses the CPU backend does not follow through shared
 /// memory (a struct, int4): the plain pointer, or the kernel's failure where the address is in the block's shared
-/// memory, whose accesses must stay seen. Converts to S* as the cast's result would.
+/// memory or in P (output_reads.hpp), whose accesses must stay seen. Converts to S* as the cast's result would.
 template <class S>
 class ForeignPointer {
 public:
@@ -57,6 +59,7 @@ public:
 private:
     static S* checked(const void* address) {
         if (is_block_shared_address(address)) untracked_shared_cast();
+        if (detail::output_tracked && detail::is_followed_output(address)) detail::unfollowed_output_cast();
         return static_cast<S*>(const_cast<void*>(address));
     }
     S* pointer_;
@@ -70,25 +73,92 @@ using CastPointer = std::conditional_t<std::is_arithmetic_v<std::remove_cv_t<S>>
                                        DevicePointer<S>,
                                        std::conditional_t<is_viewed_array_v<S>, SharedArray<S>*, ForeignPointer<S>>>;
 
-/// A rewritten `reinterpret_cast<I>(pointer)` of a plain pointer: that cast.
+namespace detail {
+/// Whether @p X is a pointer to data, `__restrict__` ones included (decltype of a restrict parameter, for which
+/// std::is_pointer is false).
+template <class X>
+constexpr bool is_data_pointer_v =
+    std::is_pointer_v<X> ||
+    (!std::is_class_v<X> && !std::is_null_pointer_v<X> && std::is_convertible_v<X, const volatile void*>);
+/// The address @p pointer holds (to a volatile or const object too).
+template <class P>
+const void* address_of(P pointer) noexcept {
+    return const_cast<const void*>(reinterpret_cast<const volatile void*>(pointer));
+}
+/// Fails the kernel where @p address, a cast's result whose accesses are not followed, is in the block's shared memory
+/// or in P, whose accesses must stay seen (race checks, technique checks, output_reads.hpp).
+inline void refuse_unfollowed_address(const void* address) {
+    if (is_block_shared_address(address)) untracked_shared_cast();
+    if (output_tracked && is_followed_output(address)) unfollowed_output_cast();
+}
+/// @p value, a cast's result: refused as refuse_unfollowed_address says where it is a pointer.
+template <class I>
+I checked_result(I value) {
+    if constexpr (is_data_pointer_v<I>) refuse_unfollowed_address(address_of(value));
+    return value;
+}
+}  // namespace detail
+
+/// A rewritten `reinterpret_cast<X>(operand)` in device code whose target the rewrite cannot read as a type it
+/// checks (a typedef's or a template parameter's name, decltype(...), a reference): that cast, but a pointer or
+/// reference it makes may not point into shared memory or P, whose accesses must stay seen.
+template <class X, class U>
+X checked_reinterpret(U&& operand) {
+    X result = reinterpret_cast<X>(operand);
+    if constexpr (detail::is_data_pointer_v<X>) detail::refuse_unfollowed_address(detail::address_of(result));
+    if constexpr (std::is_reference_v<X>) detail::refuse_unfollowed_address(detail::address_of(&result));
+    return static_cast<X>(result);
+}
+/// ... `static_cast<X>(operand)` likewise (a `void*` made a pointer of an alias's type); a cast to a value is that cast.
+template <class X, class U>
+constexpr X checked_static(U&& operand) {
+    if constexpr (detail::is_data_pointer_v<X>) {
+        X result = static_cast<X>(std::forward<U>(operand));
+        detail::refuse_unfollowed_address(detail::address_of(result));
+        return result;
+    } else {
+        return static_cast<X>(std::forward<U>(operand));
+    }
+}
+
+/// The result of a rewritten C-style or functional cast in device code to a type named by an alias, a template
+/// parameter or decltype (`(fptr)address`), where it is a pointer: the cast's pointer, which may not point into
+/// shared memory or P (refuse_unfollowed_address). Converts to @p X as the cast's result would.
+template <class X>
+class CheckedPointerCast {
+public:
+    /// The cast of @p operand (a checked pointer, which converts to no plain pointer, does not compile).
+    template <class U>
+    explicit CheckedPointerCast(const U& operand) : pointer_(detail::checked_result((X)(operand))) {}
+    operator X() const noexcept { return pointer_; }  // NOLINT: the cast's result
+
+private:
+    X pointer_;
+};
+/// The type such a cast is rewritten to: CheckedPointerCast for a pointer, @p X itself for anything else.
+template <class X>
+using CheckedCast = std::conditional_t<detail::is_data_pointer_v<X>, CheckedPointerCast<X>, X>;
+
+/// A rewritten `reinterpret_cast<I>(pointer)` of a plain pointer: that cast (to an alias of a pointer type, `fptr`,
+/// a pointer that may not point into shared memory or P: refuse_unfollowed_address).
 template <class I, class T>
-I address_cast(T* pointer) noexcept {
-    return reinterpret_cast<I>(pointer);
+I address_cast(T* pointer) {
+    return detail::checked_result(reinterpret_cast<I>(pointer));
 }
 /// ... of a `__device__` function's pointer parameter: the address it holds.
 template <class I, class T>
-I address_cast(DevicePointer<T> pointer) noexcept {
-    return reinterpret_cast<I>(pointer.element());
+I address_cast(DevicePointer<T> pointer) {
+    return detail::checked_result(reinterpret_cast<I>(pointer.element()));
 }
 /// ... of a vector pointer: the address it holds.
 template <class I, class V>
-I address_cast(VectorPointer<V> pointer) noexcept {
-    return reinterpret_cast<I>(pointer.address());
+I address_cast(VectorPointer<V> pointer) {
+    return detail::checked_result(reinterpret_cast<I>(pointer.address()));
 }
 /// ... of an integer (to its own type, the one such cast C++ allows).
 template <class I, class T, class = std::enable_if_t<std::is_integral_v<T> || std::is_enum_v<T>>>
-I address_cast(T value) noexcept {
-    return reinterpret_cast<I>(value);
+I address_cast(T value) {
+    return detail::checked_result(reinterpret_cast<I>(value));
 }
 
 }  // namespace tilelab::cpu

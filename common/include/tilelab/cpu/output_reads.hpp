@@ -8,7 +8,8 @@
 /// kernel can steer by it. The kit's runner follows P in every multiply it asks for; the first such access fails
 /// the launch with cudaErrorTileLabOutputAccess and a message that names it. The build gives each non-const
 /// pointer parameter of a kernel a checked pointer (KernelPointer, tools/tilelab_cuda_to_cpp), so that every
-/// access through it is seen (a plain copy of it, kept in a struct, is not). Called only by the kit's runner
+/// access through it is seen; it converts to no plain pointer, and a cast of it to a pointer whose accesses are not
+/// followed (a struct's, a volatile float's) fails the launch. Called only by the kit's runner
 /// (grader/runner/runner_main.cpp); student code may not name these functions.
 #pragma once
 
@@ -31,6 +32,10 @@ extern bool output_tracked;
 enum class OutputAccess : std::uint8_t { read, write, atomic };
 /// A kernel's access of @p bytes at @p address (anywhere: only P's elements are followed).
 void note_output_access(const void* address, std::size_t bytes, OutputAccess access) noexcept;
+/// True while P is followed and @p address is in it.
+bool is_followed_output(const void* address) noexcept;
+/// Fails the running kernel: a cast made a pointer into P whose accesses are not followed (address_cast.hpp).
+[[noreturn]] void unfollowed_output_cast();
 /// A launch starts: what the host or earlier launches stored in P may be read, the poison not.
 void output_launch_begins();
 }  // namespace detail

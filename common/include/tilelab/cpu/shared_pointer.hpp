@@ -102,16 +102,14 @@ private:
 };
 
 /// A kernel's non-const pointer parameter (tools/tilelab_cuda_to_cpp gives the kernel one in its place): each access
-/// through it is seen (tilelab/cpu/output_reads.hpp follows P), and it still converts to the plain pointer, as the
-/// parameter did (`Matrix C = {cols, rows, cols, P};` in the CUDA Programming Guide's style), whose accesses are not
-/// followed.
+/// through it is seen (tilelab/cpu/output_reads.hpp follows P). It has no conversion to the plain pointer: a copy of
+/// it is a checked pointer too (a DevicePointer: a local `float* p;`, a struct's `float* elements;` and a __device__
+/// function's parameter are rewritten into one), and any other copy would read P unseen, so that it does not compile
+/// (the build check names the rule).
 template <class T>
 class KernelPointer : public DevicePointer<T> {
 public:
     explicit KernelPointer(T* global) noexcept : DevicePointer<T>(global) {}
-    operator T*() const noexcept {  // NOLINT: as the parameter converts
-        return reinterpret_cast<T*>(const_cast<std::remove_const_t<typename DevicePointer<T>::Element>*>(this->element()));
-    }
     bool operator==(std::nullptr_t) const noexcept { return this->element() == nullptr; }
     bool operator!=(std::nullptr_t) const noexcept { return this->element() != nullptr; }
     using DevicePointer<T>::operator==;

@@ -1,6 +1,7 @@
-/// @file grader/selftest/bad/shared-pointer-assigned/02_tiled/kernel.cu
-/// @brief A correct lab 02 whose pointer into a tile is assigned after its declaration, which the CPU backend
-/// does not follow: its build check must say so and that the GPU backend grades it, not give a bare error.
+/// @file grader/selftest/accept-styles/pointer-assigned-later/02_tiled/kernel.cu
+/// @brief Lab 02 with a pointer into a tile declared without a value and assigned later (style: `float* m_row;
+/// m_row = M_tile[ty];`): the CPU backend makes such a local a checked pointer (it once refused it), as it must for
+/// a copy of P.
 #include <tilelab/labs.hpp>
 
 __global__ void matmul_tiled_kernel(const float* M, const float* N, float* P, int rows, int inner, int cols) {
@@ -10,7 +11,7 @@ __global__ void matmul_tiled_kernel(const float* M, const float* N, float* P, in
     const int row = blockIdx.y * TILE_WIDTH + ty;
     const int col = blockIdx.x * TILE_WIDTH + tx;
     float* m_row;
-    m_row = M_tile[ty];  // assigned, not initialised: not followed on the CPU backend
+    m_row = M_tile[ty];  // assigned, not initialised
     float sum = 0.0f;
     for (int phase = 0; phase < inner / TILE_WIDTH; ++phase) {
         M_tile[ty][tx] = M[row * inner + phase * TILE_WIDTH + tx];
