@@ -22,12 +22,23 @@
 #include <limits>
 #include <type_traits>
 
+namespace tilelab::cpu {
+template <class T>
+class Shared;
+}  // namespace tilelab::cpu
+
 /// @name Loads through the read-only (or another) cache: on the CPU backend an ordinary load.
 /// @{
 /// `__ldg(&p[i])`: the value at @p p (any type: float, float2, float4, int, ...).
 template <class T>
 inline T __ldg(const T* p) {
     return *p;
+}
+/// `__ldg(&M[i])` through a checked pointer (a kernel's or a `__device__` function's parameter): the element, read
+/// as every access through it is (seen, and checked where it is shared memory).
+template <class T>
+inline T __ldg(const ::tilelab::cpu::Shared<T>* p) {
+    return static_cast<T>(*p);
 }
 /// `__ldg` of a vector pointer the build rewrote into a checked one (`__ldg(reinterpret_cast<const float4*>(p))`).
 template <class V>
