@@ -9,6 +9,7 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace tilelab::cpu {
 
@@ -22,18 +23,27 @@ using namespace scheduling;
 
 // The last store of an element in the running launch.
 struct Store {
-    unsigned long long block;  // linear index in the grid
+    std::uint32_t block;       // linear index in the grid (a grid has fewer than 2^32 blocks here)
     std::uint32_t epoch;       // the block's interval (between two barriers) it happened in
     std::uint16_t thread;      // linear index in the block
     bool atomic;
+    std::uint32_t launch;      // Followed::launch when it happened: older ones are no store of the running launch
 };
+
+constexpr std::size_t flat_elements = std::size_t{1} << 20;
 
 struct Followed {
     const unsigned char* begin = nullptr;
     const unsigned char* end = nullptr;
     std::size_t cols = 1;
     std::uint32_t poison = 0;
-    std::unordered_map<std::size_t, Store> stores;     // the running launch's, by element
+    // By element: a flat array, since every element of P is stored in every launch (a map's insertion, on every
+    // store of P, cost a quarter of the naive kernel's emulation), and the launch's number marks the current ones;
+    // a map past flat_elements (the gate's shape, whose sample of blocks stores a few thousand).
+    std::vector<Store> stores;
+    std::unordered_map<std::size_t, Store> sparse;
+    std::uint32_t launch = 1;
+    Store& at(std::size_t i) { return stores.empty() ? sparse[i] : stores[i]; }
     std::mutex lock;                                   // the workers run blocks at once
     bool reported = false;
 };
@@ -71,6 +81,9 @@ void track_output(const float* first, std::size_t rows, std::size_t cols, std::u
     f.cols = cols == 0 ? 1 : cols;
     f.poison = unwritten_bits;
     f.stores.clear();
+    f.sparse.clear();
+    if (rows * cols <= flat_elements) f.stores.assign(rows * cols, Store{});
+    f.launch = 1;
     detail::output_tracked = rows * cols != 0;
 }
 
@@ -79,6 +92,7 @@ void stop_tracking_output() noexcept {
     Followed& f = followed();
     f.begin = f.end = nullptr;
     f.stores = {};
+    f.sparse = {};
 }
 
 namespace detail {
@@ -86,7 +100,11 @@ namespace detail {
 void output_launch_begins() {
     if (!output_tracked) return;
     Followed& f = followed();
-    f.stores.clear();
+    if (++f.launch == 0) {  // numbers wrapped: forget every store, so that none passes for the new launch's
+        f.stores.assign(f.stores.size(), Store{});
+        f.launch = 1;
+    }
+    f.sparse.clear();
     f.reported = false;
 }
 
@@ -112,7 +130,7 @@ void note_output_access(const void* address, std::size_t bytes, OutputAccess acc
     if (byte + bytes <= f.begin || byte >= f.end) return;
     Worker* w = running_worker;
     if (w == nullptr || w->current == nullptr) return;
-    const unsigned long long block = linear_block(*w);
+    const auto block = static_cast<std::uint32_t>(linear_block(*w));
     const std::uint16_t me = w->current->id;
     const std::uint32_t epoch = w->epoch;
     const std::size_t first = static_cast<std::size_t>(std::max(byte, f.begin) - f.begin) / sizeof(float);
@@ -120,13 +138,13 @@ void note_output_access(const void* address, std::size_t bytes, OutputAccess acc
         (static_cast<std::size_t>(std::min(byte + bytes, f.end) - f.begin) + sizeof(float) - 1) / sizeof(float);
     const std::lock_guard<std::mutex> guard(f.lock);
     for (std::size_t i = first; i < last; ++i) {
-        const auto stored = f.stores.find(i);
+        Store& stored = f.at(i);
         if (access == OutputAccess::write) {
-            f.stores[i] = Store{block, epoch, me, false};
+            stored = Store{block, epoch, me, false, f.launch};
             continue;
         }
         const bool atomic = access == OutputAccess::atomic;
-        if (stored == f.stores.end()) {
+        if (stored.launch != f.launch) {
             // Not stored in this launch: what the host or an earlier launch left there may be read (or what a store
             // through a copy of the pointer that is not followed wrote), the poison not.
             std::uint32_t bits;
@@ -137,21 +155,21 @@ void note_output_access(const void* address, std::size_t bytes, OutputAccess acc
                                   "a GPU's memory holds before the kernel writes its result");
                 return;
             }
-        } else if (stored->second.block != block) {
-            if (!(atomic && stored->second.atomic)) {
+        } else if (stored.block != block) {
+            if (!(atomic && stored.atomic)) {
                 report(f, *w, std::string(atomic ? "applied an atomic to " : "read ") + element(f, i) +
-                                  ", which block " + std::to_string(stored->second.block) + " of the grid stored in "
+                                  ", which block " + std::to_string(stored.block) + " of the grid stored in "
                                   "this launch: blocks run in no order a kernel may count on, so a block reads "
                                   "only its own part of P");
                 return;
             }
-        } else if (stored->second.thread != me && stored->second.epoch == epoch && !(atomic && stored->second.atomic)) {
+        } else if (stored.thread != me && stored.epoch == epoch && !(atomic && stored.atomic)) {
             report(f, *w, "read " + element(f, i) + ", which thread " +
-                              format(unravel(stored->second.thread, w->block_dim)) +
+                              format(unravel(stored.thread, w->block_dim)) +
                               " of its block stored with no __syncthreads() between them (a race)");
             return;
         }
-        if (atomic) f.stores[i] = Store{block, epoch, me, true};
+        if (atomic) stored = Store{block, epoch, me, true, f.launch};
     }
 }
 
