@@ -4,7 +4,7 @@
 # Each round grades LABS (default labs 01 to 09) of each source tree's solutions/ with its kit, in turn, through its
 # own grader/grade.cmake with JOBS=2, pinned to CPUS (default 0,1: the two cores of the CI machine), from a fresh
 # build folder. One JSON line per grading: which kit, the round, wall and CPU seconds (the children's user and
-# system time), and the points.
+# system time), and the points. KEEP_VERDICTS=DIR keeps each kit's last verdicts (per-check seconds) in DIR/old, DIR/new.
 set -euo pipefail
 old_source=$1 old_kit=$2 new_source=$3 new_kit=$4 rounds=$5 cpus=${6:-0,1} labs=${7:-01;02;03;04;05;06;07;08;09}
 work=$(mktemp -d)
@@ -31,4 +31,4 @@ for round in $(seq 1 "$rounds"); do
     grade new "$new_source" "$new_kit" "$round"; grade old "$old_source" "$old_kit" "$round"
   fi
 done
-[ -n "${KEEP_WORK:-}" ] || rm -rf "$work"
+rm -rf "$work"

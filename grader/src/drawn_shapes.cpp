@@ -33,9 +33,8 @@ Shape flat_large(const LabUnderTest& lab, std::mt19937_64& generator) {
     return {uniform_int(generator, low, high), uniform_int(generator, 1, large_side / 16), uniform_int(generator, low, high)};
 }
 
-// One candidate shape of @p draw for @p lab (not yet tested against the cost bound or the fixed lists); @p index:
-// how many the draw has taken so far.
-Shape candidate(const LabUnderTest& lab, ShapeDraw draw, std::mt19937_64& generator, std::size_t index) {
+// One candidate shape of @p draw for @p lab (not yet tested against the cost bound or the fixed lists).
+Shape candidate(const LabUnderTest& lab, ShapeDraw draw, std::mt19937_64& generator) {
     if (draw == ShapeDraw::large) return flat_large(lab, generator);
     const int b = lab.tile(), d = lab.depth();
     if (lab.needs_tile_multiples) {
@@ -115,7 +114,7 @@ std::vector<Shape> drawn_shapes(const LabUnderTest& lab, ShapeDraw draw, std::ui
     std::vector<Shape> shapes;
     for (int attempt = 0; attempt < attempts_allowed && static_cast<int>(shapes.size()) < shapes_per_draw(draw);
          ++attempt) {
-        const Shape shape = candidate(lab, draw, generator, shapes.size());
+        const Shape shape = candidate(lab, draw, generator);
         const auto is_shape = [&](const Shape& other) { return same(shape, other); };
         if (shape.rows == shape.cols || multiply_adds(shape) > bound) continue;
         if (draw == ShapeDraw::index_order && (shape.inner == shape.rows || shape.inner == shape.cols)) continue;

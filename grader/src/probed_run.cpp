@@ -10,9 +10,7 @@
 #include <tilelab/random.hpp>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <stdexcept>
 
@@ -71,11 +69,11 @@ ProbeOperands probe_operands(const Shape& shape, std::uint64_t seed) {
     operands.N2 = HostMatrix(shape.inner, shape.cols);
     for (std::size_t i = 0; i < operands.M.size(); ++i) {
         operands.M.data()[i] = probe_element(operands, gate::Operand::M, i, false);
-        operands.M2.data()[i] = probe_element(operands, gate::Operand::M, i, true);
+        operands.M2.data()[i] = gate::probe_second_value(operands.second_seed, operands.M.data()[i]);
     }
     for (std::size_t i = 0; i < operands.N.size(); ++i) {
         operands.N.data()[i] = probe_element(operands, gate::Operand::N, i, false);
-        operands.N2.data()[i] = probe_element(operands, gate::Operand::N, i, true);
+        operands.N2.data()[i] = gate::probe_second_value(operands.second_seed, operands.N.data()[i]);
     }
     return operands;
 }

@@ -46,9 +46,8 @@ struct Range {
 struct Bounds {
     Range rows, inner, cols;
 };
-Bounds documented(const LabUnderTest& l, ShapeDraw draw, std::size_t index) {
+Bounds documented(const LabUnderTest& l, ShapeDraw draw) {
     const int b = l.tile(), d = l.depth(), t = l.tile_width, big = tilelab::grader::large_side;
-    static_cast<void>(index);
     if (draw == ShapeDraw::large) {  // flat: rows and cols 1.5 to 3 times large_side
         const int low = big + big / 2 + 1, high = 3 * big;
         if (l.needs_tile_multiples) return {{low, high}, {t, t}, {low, high}};
@@ -132,7 +131,7 @@ TEST_SUITE("drawn_shapes") {
                     const auto shapes = tilelab::grader::drawn_shapes(l, draw, seed);
                     for (std::size_t index = 0; index < shapes.size(); ++index) {
                         const Shape& s = shapes[index];
-                        const Bounds bounds = documented(l, draw, index);
+                        const Bounds bounds = documented(l, draw);
                         CAPTURE(l.tile());
                         CAPTURE(l.needs_tile_multiples);
                         CAPTURE(std::string(tilelab::grader::draw_name(draw)));
