@@ -124,10 +124,7 @@ PipelinedRun run_pipelined(const Shape& shape, const HostMatrix& M, const HostMa
     wire::Reader in = body(reply);
     PipelinedRun run;
     run.P = in.get_floats();
-    run.counted = in.get<std::uint8_t>() != 0;
-    in.get<std::uint64_t>();  // threads, shared reads and writes (the shared-memory check's counts)
-    in.get<std::uint64_t>();
-    in.get<std::uint64_t>();
+    run.counted = in.get<wire::LaunchCounts>().counted != 0;  // the rest: the shared-memory check's counts
     run.arrivals = in.get<wire::SharedArrivals>();
     require_complete(in, doing);
     if (run.P.size() != static_cast<std::size_t>(shape.rows) * shape.cols)

@@ -89,10 +89,8 @@ TEST_SUITE("shared-memory") {
         const auto static_bytes = in.get<std::uint64_t>(), dynamic_bytes = in.get<std::uint64_t>();
         const std::uint64_t shared_bytes = static_bytes + dynamic_bytes;  // tiles in either kind count alike
         const int registers = in.get<std::int32_t>(), blocks_per_sm = in.get<std::int32_t>();
-        const bool counted = in.get<std::uint8_t>() != 0;
-        in.get<std::uint64_t>();  // threads
-        in.get<std::uint64_t>();  // tile reads and writes of this run (on zeros): tile_sources.hpp's run decides
-        in.get<std::uint64_t>();
+        // The counts of this run (on zeros): tile_sources.hpp's run decides.
+        const bool counted = in.get<wire::LaunchCounts>().counted != 0;
         require_complete(in, doing);
 
         const std::size_t needed = 2 * static_cast<std::size_t>(t) * t * sizeof(float);

@@ -72,7 +72,8 @@ std::string describe(const wire::ProbeCounts& c, const Shape& shape) {
            std::to_string(c.other_words_staged) + " other values, read " + std::to_string(c.shared_reads) + " words of shared memory (" +
            std::to_string(c.shared_reads_from_others) + " of them stored by another thread; " +
            std::to_string(c.vector_shared_reads) + " 16-byte reads; " + std::to_string(c.in_flight_reads) +
-           " words of tiles whose copies ran ahead), and did " + std::to_string(c.tensor_core_multiply_adds) +
+           " words of tiles whose copies ran ahead), read " + std::to_string(c.global_words_read) +
+           " words of global memory, and did " + std::to_string(c.tensor_core_multiply_adds) +
            " multiply-adds with warp matrix operations";
 }
 
@@ -184,7 +185,8 @@ bool same_accesses(const wire::ProbeCounts& a, const wire::ProbeCounts& b) {
     return same_staging(a, b) && a.async_operand_words == b.async_operand_words &&
            a.shared_reads == b.shared_reads && a.vector_shared_reads == b.vector_shared_reads &&
            a.shared_reads_from_others == b.shared_reads_from_others &&
-           a.vector_global_operand_words == b.vector_global_operand_words && a.async_word_reads == b.async_word_reads &&
+           a.vector_global_operand_words == b.vector_global_operand_words &&
+           a.global_words_read == b.global_words_read && a.async_word_reads == b.async_word_reads &&
            a.in_flight_reads == b.in_flight_reads && a.tensor_core_multiply_adds == b.tensor_core_multiply_adds &&
            a.mma_sync_multiply_adds == b.mma_sync_multiply_adds;
 }

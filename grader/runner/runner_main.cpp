@@ -106,23 +106,21 @@ float bits_to_float(std::uint32_t bits) {
     return value;
 }
 
-// What the emulator counted, so the checker can see that the kernel's threads ran and used their tiles.
-struct Counters {
-    std::uint8_t present = 0;
-    std::uint64_t threads = 0, shared_reads = 0, shared_writes = 0;
-};
-Counters counters() {
-    Counters c;
+// What the emulator counted so far, so the checker can see that the kernel's threads ran and used their tiles.
+tilelab::wire::LaunchCounts counters() {
+    tilelab::wire::LaunchCounts c{};
 #ifdef TILELAB_CPU_BACKEND
     const auto s = tilelab::cpu::stats();
-    c = Counters{1, s.threads_run, s.shared_reads, s.shared_writes};
+    c = tilelab::wire::LaunchCounts{1, s.threads_run, s.shared_reads, s.shared_writes, s.global_words_read};
 #endif
     return c;
 }
-void put_counters(Writer& out, const Counters& before, const Counters& after) {
-    out.put(after.present).put<std::uint64_t>(after.threads - before.threads);
-    out.put<std::uint64_t>(after.shared_reads - before.shared_reads);
-    out.put<std::uint64_t>(after.shared_writes - before.shared_writes);
+// What the emulator counted between @p before and @p after.
+void put_counters(Writer& out, const tilelab::wire::LaunchCounts& before, const tilelab::wire::LaunchCounts& after) {
+    out.put(tilelab::wire::LaunchCounts{after.counted, after.threads - before.threads,
+                                        after.shared_reads - before.shared_reads,
+                                        after.shared_writes - before.shared_writes,
+                                        after.global_words_read - before.global_words_read});
 }
 
 // The work-spread check (CPU backend): a watched multiply arms the watch; multiply starts it on P once P is poisoned
@@ -266,14 +264,14 @@ Writer multiply(const MultiplyRequest& request, const RunnerLab& lab,
     tilelab::cpu::track_output(device_P.data() + front(count_P), static_cast<std::size_t>(rows),
                                static_cast<std::size_t>(cols), request.unwritten_bits);
 #endif
-    const Counters before = counters();
+    const tilelab::wire::LaunchCounts before = counters();
     start_watch_if_armed(device_P.data() + front(count_P), count_P);
     const auto launch = mode == LaunchMode::contract ? lab.contract_launch : lab.launcher;
     launch(device_M.data() + front(M.size()), device_N.data() + front(N.size()), device_P.data() + front(count_P), rows,
            inner, cols);
     check(cudaGetLastError(), "launch failed");
     check(cudaDeviceSynchronize(), "kernel failed");
-    const Counters after = counters();
+    const tilelab::wire::LaunchCounts after = counters();
 #ifdef TILELAB_CPU_BACKEND
     // A kernel reads M and N: one that wrote into them (a scratch buffer for values it routes past the checks' eyes)
     // is told so. Copies in memory, cheap beside the emulated kernel.
@@ -428,7 +426,7 @@ Writer attributes(Reader& in, const RunnerLab& lab) {
     check_sizes(rows, inner, cols);
     const std::size_t dynamic_shared =
         lab.contract_dynamic_shared != nullptr ? lab.contract_dynamic_shared(rows, inner, cols) : 0;
-    Counters before, after;
+    tilelab::wire::LaunchCounts before{}, after{};
 #ifdef TILELAB_CPU_BACKEND
     {
         const std::vector<float> zeros_M(product(rows, inner), 0.0f), zeros_N(product(inner, cols), 0.0f);

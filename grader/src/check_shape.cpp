@@ -251,10 +251,9 @@ DeviceRun run_in_lab(const Shape& shape, const HostMatrix& M, const HostMatrix& 
     wire::Reader in = body(reply);
     const std::vector<float> all = in.get_floats();
     DeviceRun run;
-    run.counted = in.get<std::uint8_t>() != 0;
-    run.threads = in.get<std::uint64_t>();
-    in.get<std::uint64_t>();  // shared-memory reads and writes: the shared-memory check's business
-    in.get<std::uint64_t>();
+    const auto counts = in.get<wire::LaunchCounts>();  // its shared-memory counts: the shared-memory check's business
+    run.counted = counts.counted != 0;
+    run.threads = counts.threads;
     if (watched) run.watched = read_watched(in, layout.count, doing);
     require_complete(in, doing);
     if (all.size() != layout.total())

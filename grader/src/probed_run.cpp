@@ -114,10 +114,7 @@ ProbedRun run_probed(ProbeTarget& target, const Shape& shape, const ProbeOperand
         run.written = in.get_records<wire::WrittenElement>();
     else
         run.P = in.get_floats();
-    in.get<std::uint8_t>();   // counted
-    in.get<std::uint64_t>();  // threads
-    in.get<std::uint64_t>();  // shared reads and writes: the probe's own counts say more
-    in.get<std::uint64_t>();
+    in.get<wire::LaunchCounts>();  // the probe's own counts say more
     run.counts = in.get<wire::ProbeCounts>();
     require_complete(in, doing);
     const std::size_t elements = static_cast<std::size_t>(shape.rows) * shape.cols;

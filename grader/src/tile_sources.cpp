@@ -5,6 +5,7 @@
 #include "drawn_shapes.hpp"
 #include "guarded_buffer.hpp"
 #include "lab_runner.hpp"
+#include "probed_run.hpp"
 #include "shapes.hpp"
 
 #include <tilelab/compare.hpp>
@@ -22,7 +23,7 @@ namespace {
 struct Run {
     std::vector<float> P;
     bool counted = false;
-    std::uint64_t reads = 0, writes = 0;
+    std::uint64_t reads = 0, writes = 0, global_reads = 0;
 };
 
 // The kit's launch of the kernel on @p shape, with shared stores scaled by @p scale (1: a plain multiply).
@@ -43,10 +44,11 @@ Run run_contract(const Shape& shape, const HostMatrix& M, const HostMatrix& N, f
     wire::Reader in = body(reply);
     Run run;
     run.P = in.get_floats();
-    run.counted = in.get<std::uint8_t>() != 0;
-    in.get<std::uint64_t>();  // threads
-    run.reads = in.get<std::uint64_t>();
-    run.writes = in.get<std::uint64_t>();
+    const auto counts = in.get<wire::LaunchCounts>();
+    run.counted = counts.counted != 0;
+    run.reads = counts.shared_reads;
+    run.writes = counts.shared_writes;
+    run.global_reads = counts.global_words_read;
     require_complete(in, doing);
     if (run.P.size() != static_cast<std::size_t>(shape.rows) * shape.cols)
         throw RunnerGone("the lab's program sent back a P of the wrong size while " + doing);
@@ -93,9 +95,11 @@ unsigned scaled_fits(float got, double expected, double magnitude, int inner, do
 
 TileSources check_tile_sources(const LabUnderTest& lab, std::uint64_t seed) {
     const Shape shape = pick_shape(lab, seed);
-    HostMatrix M(shape.rows, shape.inner), N(shape.inner, shape.cols);
-    fill_uniform(M, derive_seed(seed, "tile sources M " + to_string(shape)));
-    fill_uniform(N, derive_seed(seed, "tile sources N " + to_string(shape)));
+    // Operands drawn as the performance gate draws its own (probed_run.hpp): a kernel that computes from its tiles
+    // only on operands unlike the gate's (and naively on the gate's, the ones a GPU times) leaves P unscaled here.
+    const ProbeOperands operands = probe_operands(shape, derive_seed(seed, "tile sources operands " + to_string(shape)));
+    const HostMatrix& M = operands.M;
+    const HostMatrix& N = operands.N;
     // s = 1 + 2^-7 + j·2^-10 (exact in float32): far enough from 1 that s·P and s²·P differ by ~2^-7·P, much more
     // than float32 rounding, and not a constant a kernel could test for.
     const float s = 1.0f + 0x1p-7f + static_cast<float>(derive_seed(seed, "tile sources scale") % 8) * 0x1p-10f;
@@ -104,11 +108,12 @@ TileSources check_tile_sources(const LabUnderTest& lab, std::uint64_t seed) {
     const Run scaled = run_contract(shape, M, N, s);
     const ReferenceProduct reference = reference_matmul(M, N);
     TileSources result;
-    const std::string what = to_string(shape) + " (one of the correctness checks' shapes, random operands)";
+    const std::string what = to_string(shape) + " (one of the correctness checks' shapes, operands drawn as the performance gate draws its own)";
     const std::string where = "multiplying " + what + " with the kit's launch of the kernel";
     if (plain.counted)
         result.counts = where + ", the kernel wrote its tiles " + std::to_string(plain.writes) + " times and read "
-                        "them " + std::to_string(plain.reads) + " times (" +
+                        "them " + std::to_string(plain.reads) + " times, and read " +
+                        std::to_string(plain.global_reads) + " words of global memory (" +
                         std::to_string(static_cast<std::uint64_t>(shape.rows) * shape.inner * shape.cols) +
                         " multiply-adds)";
 
@@ -134,6 +139,20 @@ TileSources check_tile_sources(const LabUnderTest& lab, std::uint64_t seed) {
     const std::string teach = " A tiled kernel loads a tile of M and a tile of N into shared memory in each phase and "
                               "takes both operands of every multiply-add from them (M_tile[ty][k] * N_tile[k][tx]), "
                               "so its P comes back multiplied by s * s";
+    // A kernel that computes the same way on any values makes the same accesses in both runs; one that looks at what
+    // its tiles hold to decide (a run it recognises by its values) does not, and its P in one run says nothing
+    // about the other.
+    if (plain.counted && (plain.reads != scaled.reads || plain.writes != scaled.writes ||
+                          plain.global_reads != scaled.global_reads)) {
+        result.report = how + "With the scaled stores the kernel made other accesses than without them (it read its "
+                        "tiles " + std::to_string(scaled.reads) + " times and global memory " +
+                        std::to_string(scaled.global_reads) + " words, against " + std::to_string(plain.reads) +
+                        " and " + std::to_string(plain.global_reads) + " without; it wrote its tiles " +
+                        std::to_string(scaled.writes) + " times, against " + std::to_string(plain.writes) + "): the "
+                        "kernel works differently depending on the values it reads. A kernel's memory accesses depend "
+                        "on the shape, never on the values of M and N." + teach;
+        return result;
+    }
     if ((common & 4u) != 0) {
         result.passed = true;
         result.report = how + "P came back multiplied by s * s (within rounding): both operands of every "

@@ -6,7 +6,8 @@
 /// one does, by s; if P is computed from global memory, unchanged. Tiles that are filled and read but feed nothing,
 /// `tile - tile` or `0 * tile` added to a naive sum, and tiles used only on a run the kernel recognises all leave P
 /// unscaled. The multiply is one of the shapes the lab's correctness checks draw from the checker's seed (none a
-/// kernel could list), with operands drawn from the seed too, and the unscaled run's P must be right.
+/// kernel could list), with operands drawn from the seed as the performance gate draws its own (so a kernel that
+/// computes from its tiles only on other operands fails), and the unscaled run's P must be right.
 #pragma once
 
 #include "lab_under_test.hpp"

@@ -265,6 +265,7 @@ std::string unread_cast(const std::string& keyword, const std::string& written) 
         return "";
     if (keyword == std::string("reinterpret_cast"))
         return written.find_first_of("*&<([") == std::string::npos ? "" : "::tilelab::cpu::checked_reinterpret";
+    if (keyword == std::string("const_cast")) return "::tilelab::cpu::checked_const";
     bool value = written.find_first_of("*&<([") == std::string::npos;
     std::string word;
     for (char c : written + " ") {
@@ -317,7 +318,7 @@ void rewrite_pointer_casts(const std::string& s, const Scan& sc, const std::set<
                     continue;
                 }
             }
-            for (const char* keyword : {"reinterpret_cast", "static_cast"}) {
+            for (const char* keyword : {"reinterpret_cast", "static_cast", "const_cast"}) {
                 const std::size_t n = std::string(keyword).size();
                 if (s.compare(at, n, keyword) != 0 || (at > 0 && is_word(s[at - 1]))) continue;
                 std::size_t open = at + n;
@@ -531,10 +532,11 @@ void rewrite_device_parameters(const std::string& s, const Scan& sc, std::vector
     }
 }
 
-// The non-const pointer parameters "T* [__restrict__] name" of a __global__ function's definition ->
-// "T* tilelab_raw_name", and "::tilelab::cpu::KernelPointer<T> name(tilelab_raw_name);" first in its body: every
-// access through it is then seen, P's included (tilelab/cpu/output_reads.hpp: a kernel reads only what it
-// computed), while the kernel's signature stays the one the launch calls.
+// The pointer parameters "[const] T* [__restrict__] name" of a __global__ function's definition ->
+// "[const] T* tilelab_raw_name", and "::tilelab::cpu::KernelPointer<[const] T> name(tilelab_raw_name);" first in its
+// body: every access through it is then seen, P's (tilelab/cpu/output_reads.hpp: a kernel reads only what it
+// computed) and M's and N's (the technique check counts the global reads: operand_probe.hpp), while the kernel's
+// signature stays the one the launch calls.
 void rewrite_kernel_parameters(const std::string& s, const Scan& sc, std::vector<Edit>& edits) {
     for (std::size_t at = find_code(s, sc, "__global__", 0); at != std::string::npos;
          at = find_code(s, sc, "__global__", at + 1)) {
@@ -564,7 +566,6 @@ void rewrite_kernel_parameters(const std::string& s, const Scan& sc, std::vector
         std::string declarations;
         for_each_pointer_parameter(s, sc, open, close, [&](std::size_t b, std::size_t end, const std::string& type,
                                                            const std::string& name) {
-            if (type.compare(0, 6, "const ") == 0) return;
             edits.push_back(Edit{b, end, type + "* tilelab_raw_" + name});
             declarations += " ::tilelab::cpu::KernelPointer<" + type + "> " + name + "(tilelab_raw_" + name + ");";
         });
@@ -608,9 +609,63 @@ void strip_launch_kernel_casts(const std::string& s, const Scan& sc, std::vector
     }
 }
 
+// Each use of an object-like macro whose replacement names __device__ or __global__ ("#define CUTLASS_DEVICE
+// __forceinline__ __device__") -> that replacement, on the same line: the rewrites find device code by those words,
+// and a function marked by a macro is device code as much as one marked by hand (its pointer parameters become
+// checked ones). Other macros stay as they are.
+std::string expand_device_macros(const std::string& s) {
+    const Scan sc = scan(s);
+    std::vector<std::pair<std::string, std::string>> macros;  // name, replacement
+    for (std::size_t line = 0; line < s.size();) {
+        std::size_t end = s.find('\n', line);
+        if (end == std::string::npos) end = s.size();
+        std::size_t i = s.find_first_not_of(" \t", line);
+        if (i < end && s[i] == '#' && sc.code[i]) {
+            i = s.find_first_not_of(" \t", i + 1);
+            if (i < end && s.compare(i, 6, "define") == 0 && i + 6 < end && std::isspace(static_cast<unsigned char>(s[i + 6]))) {
+                i = s.find_first_not_of(" \t", i + 6);
+                std::size_t name_end = i;
+                while (name_end < end && is_word(s[name_end])) ++name_end;
+                // Object-like only (no '(' right after the name), on one line, with the words in its code.
+                if (name_end > i && name_end < end && s[name_end] != '(' && s[end - 1] != '\\') {
+                    std::string replacement;
+                    for (std::size_t k = name_end; k < end; ++k) replacement += sc.code[k] ? s[k] : ' ';
+                    replacement = trim(replacement);
+                    const Scan rs = scan(replacement);
+                    if (find_code(replacement, rs, "__device__", 0) != std::string::npos ||
+                        find_code(replacement, rs, "__global__", 0) != std::string::npos)
+                        macros.emplace_back(s.substr(i, name_end - i), replacement);
+                }
+            }
+        }
+        line = end + 1;
+    }
+    if (macros.empty()) return s;
+    std::vector<Edit> edits;
+    for (const auto& [name, replacement] : macros)
+        for (std::size_t at = find_code(s, sc, name, 0); at != std::string::npos; at = find_code(s, sc, name, at + 1)) {
+            const std::size_t newline = s.rfind('\n', at);
+            const std::size_t first = s.find_first_not_of(" \t", newline == std::string::npos ? 0 : newline + 1);
+            if (first != std::string::npos && s[first] == '#') continue;  // its #define, an #ifdef
+            edits.push_back(Edit{at, at + name.size(), replacement});
+        }
+    std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.begin < b.begin; });
+    std::string out;
+    std::size_t copied = 0;
+    for (const Edit& edit : edits) {
+        if (edit.begin < copied) continue;
+        out.append(s, copied, edit.begin - copied);
+        out += edit.text;
+        copied = edit.end;
+    }
+    out.append(s, copied, std::string::npos);
+    return out;
+}
+
 }  // namespace
 
-std::string cuda_to_cpp(const std::string& source) {
+std::string cuda_to_cpp(const std::string& written) {
+    const std::string source = expand_device_macros(written);
     const Scan sc = scan(source);
     std::vector<Edit> edits;
     for (std::size_t at = find_code(source, sc, "<<<", 0); at != std::string::npos;

@@ -46,6 +46,7 @@ void check_device_access(const unsigned char* address, std::size_t bytes, std::s
         note_shared_access(address, bytes, write);
         return;
     }
+    if (!write) note_global_read(bytes);
     const unsigned char* start = nullptr;
     std::size_t size = 0;
     if (device_allocation_of(address, &start, &size)) {

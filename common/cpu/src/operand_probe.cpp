@@ -41,6 +41,7 @@ void add_counts(ProbeCounts& to, const ProbeCounts& from) noexcept {
     to.vector_shared_reads += from.vector_shared_reads;
     to.shared_reads_from_others += from.shared_reads_from_others;
     to.vector_global_operand_words += from.vector_global_operand_words;
+    to.global_words_read += from.global_words_read;
     to.async_word_reads += from.async_word_reads;
     to.in_flight_reads += from.in_flight_reads;
     to.tensor_core_multiply_adds += from.tensor_core_multiply_adds;
@@ -208,7 +209,10 @@ void probe_async_landing(const unsigned char* destination, unsigned char* data, 
 
 void probe_shared_read(const void* address, std::size_t bytes) noexcept {
     std::size_t offset = 0;
-    if (!shared_offset_of(address, &offset)) return;
+    if (!shared_offset_of(address, &offset)) {
+        add(counts.global_words_read, (bytes + 3) / 4);
+        return;
+    }
     // Words, whatever the width of the read: a float4 read brings four values, as four scalar reads do.
     const std::size_t first = offset / 4, last = (offset + std::max<std::size_t>(bytes, 1) + 3) / 4;
     std::uint64_t others = 0, async_words = 0, in_flight = 0;
@@ -249,6 +253,7 @@ void probe_vector_load(const void* address, void* value, std::size_t bytes) noex
         }
         return;
     }
+    add(counts.global_words_read, (bytes + 3) / 4);
     // Only a load from M or N itself is the operands' 16-byte load: the same values parked in P (or anywhere else)
     // and loaded from there are not.
     if (bytes != 16 || !in_kit_operand(address, bytes)) return;

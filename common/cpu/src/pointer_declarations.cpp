@@ -141,11 +141,10 @@ void rewrite_pointer_members(const std::string& s, const Scan& sc, std::vector<E
                     continue;
                 std::string type, name;
                 std::size_t end = 0;
-                // A union's const member too: with a DevicePointer member a union has no default constructor, so
-                // that it cannot reread an integer's bits as a plain pointer.
-                if (!read_pointer_declaration(s, sc, k, &type, &name, &end) ||
-                    (type.compare(0, 6, "const ") == 0 && keyword != std::string("union")))
-                    continue;
+                // Const members too: a copy of M or N is a checked pointer (its reads are counted), and a union
+                // with a DevicePointer member has no default constructor, so that it cannot reread an integer's bits
+                // as a plain pointer.
+                if (!read_pointer_declaration(s, sc, k, &type, &name, &end)) continue;
                 std::size_t next = end;
                 while (next < close && std::isspace(static_cast<unsigned char>(s[next]))) ++next;
                 if (!(s[next] == ';' || s[next] == '=' || s[next] == '{')) continue;  // a member function

@@ -41,6 +41,7 @@ std::atomic<unsigned long long> threads_run{0};
 std::atomic<unsigned long long> barriers_passed{0};
 std::atomic<unsigned long long> shared_reads{0};
 std::atomic<unsigned long long> shared_writes{0};
+std::atomic<unsigned long long> global_words_read{0};
 // How tiles reached shared memory (the pipeline check, EmulatorStats): bytes written by the kernel's own stores,
 // bytes landed by asynchronous copies, and those of them in flight while the block computed.
 std::atomic<unsigned long long> shared_bytes_stored{0};
@@ -257,7 +258,8 @@ void run_block(Worker& w, unsigned long long linear_block) {
     detail::record_shared_bytes(launch.site->kernel, w.static_used);
     shared_reads += w.shared_reads;
     shared_writes += w.shared_writes;
-    w.shared_reads = w.shared_writes = 0;
+    global_words_read += w.global_words_read;
+    w.shared_reads = w.shared_writes = w.global_words_read = 0;
 }
 
 std::vector<std::unique_ptr<Worker>>& workers() {
@@ -406,11 +408,17 @@ void* dynamic_shared_storage(std::size_t) {
     return w->arena + max_static_shared_bytes;
 }
 
+void note_global_read(std::size_t bytes) noexcept {
+    Worker* w = running_worker;
+    if (w != nullptr && w->current != nullptr) w->global_words_read += (bytes + 3) / 4;
+}
+
 void note_shared_access(const void* address, std::size_t bytes, bool write) noexcept {
     Worker* w = running_worker;
     if (w == nullptr || w->current == nullptr) return;
     const std::size_t offset = static_cast<std::size_t>(static_cast<const unsigned char*>(address) - w->arena);
     if (offset >= arena_bytes) {  // global memory, through a checked pointer: P is followed (output_reads.hpp)
+        if (!write) w->global_words_read += (bytes + 3) / 4;
         if (detail::output_tracked)
             detail::note_output_access(address, bytes, write ? detail::OutputAccess::write : detail::OutputAccess::read);
         return;
@@ -546,7 +554,7 @@ bool is_block_shared_address(const void* address) noexcept {
 EmulatorStats stats() noexcept {
     return EmulatorStats{threads_run.load(),           barriers_passed.load(),    shared_reads.load(),
                          shared_writes.load(),         shared_bytes_stored.load(),  async_bytes_landed.load(),
-                         async_bytes_overlapped.load()};
+                         async_bytes_overlapped.load(), global_words_read.load()};
 }
 
 namespace detail {

@@ -156,6 +156,7 @@ struct Worker {
     std::uint32_t block_epoch = 0;  // the running block's first interval: shadow words written before it are another block's
     unsigned long long shared_reads = 0;   // element accesses of the running block, added to the totals at its end
     unsigned long long shared_writes = 0;
+    unsigned long long global_words_read = 0;  // words the running block read from device memory, likewise
     const char* epoch_file = nullptr;  // the barrier that began this interval; null: the block's start
     int epoch_line = 0;
     // The pipeline check's bookkeeping for the running block: bytes stored (by the kernel's own stores, not by the

@@ -265,7 +265,7 @@ void move_elements(const MatrixOperands& o, unsigned lane, const char* file, int
             *element = !shared ? value : operand_probe_on ? probe_result_stored(value) : scaled_for_shared(value);
         } else {
             o.fragment[e] = *element;
-            if (operand_probe_on && shared) probe_shared_read(element, sizeof(float));  // operand_probe.hpp
+            if (operand_probe_on) probe_shared_read(element, sizeof(float));  // operand_probe.hpp (global too)
         }
     }
 }

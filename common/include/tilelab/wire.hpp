@@ -64,6 +64,17 @@ enum class Op : std::uint32_t {
 /// What the CPU backend's emulator counted in a probed multiply (tilelab/cpu/operand_probe.hpp).
 using ProbeCounts = ::tilelab::cpu::ProbeCounts;
 
+/// What the CPU backend's emulator counted in one request's launches (every reply to a multiply carries it; on a GPU,
+/// counted is 0 and the rest zeros).
+struct LaunchCounts {
+    std::uint8_t counted;              ///< 1 when the emulator counted (the CPU backend).
+    std::uint64_t threads;             ///< CUDA threads run.
+    std::uint64_t shared_reads;        ///< Reads of shared-memory elements.
+    std::uint64_t shared_writes;       ///< Writes of shared-memory elements.
+    std::uint64_t global_words_read;   ///< Words read from device memory (M and N through the kernel's checked
+                                       ///< pointers, vector loads, copies' sources).
+};
+
 /// How a pipelined multiply's kernel filled shared memory (the emulator's count, every block of the launch).
 struct SharedArrivals {
     std::uint64_t stored;      ///< Bytes the kernel's own stores wrote into shared memory.

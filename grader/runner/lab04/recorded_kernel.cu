@@ -91,12 +91,13 @@ __global__ void matmul_tiled_boundary_kernel(const float* M, const float* N, flo
     // The CPU backend's evidence for operands in managed or pinned memory (timed_evidence.cpp), whose contents reach
     // the device with no copy the runtime could trace: digests of the M and N this launch read, taken by thread 0 of
     // block 0 before any thread loads them, which the checker recomputes from its own M and N. (In the kernel, not
-    // a __device__ helper: the CPU backend's rewrite turns a helper's pointers into its own kind.) Not on a GPU: one
+    // a __device__ helper: the CPU backend's rewrite turns a helper's pointers into its own kind; the raw parameters
+    // (tools/tilelab_cuda_to_cpp), since the kit's own reads are no kernel's.) Not on a GPU: one
     // thread reading all of M and N would change the time lab 04 measures.
     const bool first_thread = threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0;
     if (first_thread && blockIdx.x == 0 && blockIdx.y == 0 && blockIdx.z == 0 && rows > 0 && inner > 0 && cols > 0) {
-        record.M_digest = tilelab::gate::digest(M, static_cast<std::uint64_t>(rows) * inner);
-        record.N_digest = tilelab::gate::digest(N, static_cast<std::uint64_t>(inner) * cols);
+        record.M_digest = tilelab::gate::digest(tilelab_raw_M, static_cast<std::uint64_t>(rows) * inner);
+        record.N_digest = tilelab::gate::digest(tilelab_raw_N, static_cast<std::uint64_t>(inner) * cols);
     }
 #endif
     tilelab_lab03_model_body(M, N, P, rows, inner, cols);

@@ -126,8 +126,8 @@ BuildRefusal build_failure(const std::string& output, const std::vector<std::str
                     "one it knows: a local float* (float* tile = shared + n; float* p; p = &tile[0][0];), a struct's "
                     "float* member, or a __device__ function's float*, float (&)[R][C], float (*)[C] or Tiles& "
                     "parameter; a pointer declared with others (float *a, *b;), an element copied into auto (or "
-                    "returned by a lambda without -> float), a tile passed to an explicit specialisation (template "
-                    "<>), or a struct's const float* member are not followed. ") + not_emulated};
+                    "returned by a lambda without -> float), or a tile passed to an explicit specialisation (template "
+                    "<>) are not followed. ") + not_emulated};
     }
     return {message, "the lab does not compile or link: fix the first error above (file and line are at its start)"};
 }

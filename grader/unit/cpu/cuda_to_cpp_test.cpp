@@ -146,7 +146,7 @@ TEST_SUITE("cuda-to-cpp") {
             "__global__ void k(Matrix m, View v, Bits b, Box<float> x) {}\n";
         const std::string out = cuda_to_cpp(in);
         CHECK(lines(out) == lines(in));
-        CHECK(has(out, "typedef struct { int width; ::tilelab::cpu::DevicePointer<float> elements; const float* source; } Matrix;"));
+        CHECK(has(out, "typedef struct { int width; ::tilelab::cpu::DevicePointer<float> elements; ::tilelab::cpu::DevicePointer<const float> source; } Matrix;"));
         CHECK(has(out, "public: ::tilelab::cpu::DevicePointer<float> data; float* get() const"));  // a function is no member
         CHECK(has(out, "union Bits { ::tilelab::cpu::DevicePointer<float> p; ::tilelab::cpu::DevicePointer<const int> q;"));
         CHECK(has(out, "template <class T> struct Box { T* p; };"));  // not a scalar: left alone
@@ -161,19 +161,42 @@ TEST_SUITE("cuda-to-cpp") {
             "__global__ void k(float* A, const float* B) {}\n"
             "__device__ float4 load(const float* row) { return *reinterpret_cast<const float4*>(row); }\n");
         CHECK(has(out, "float dot(::tilelab::cpu::DevicePointer<const float> a, ::tilelab::cpu::DevicePointer<float> b, int n);"));
-        CHECK(has(out, "__global__ void k(float* tilelab_raw_A, const float* B) {"));  // its signature kept
+        CHECK(has(out, "__global__ void k(float* tilelab_raw_A, const float* tilelab_raw_B) {"));  // its signature kept
         CHECK(has(out, "load(::tilelab::cpu::DevicePointer<const float> row)"));
     }
 
-    TEST_CASE("a kernel's non-const pointer parameters become checked pointers, its signature kept") {
+    TEST_CASE("a kernel's pointer parameters become checked pointers, its signature kept") {
         const std::string out = cuda_to_cpp(
             "__global__ void __launch_bounds__(256) k(const float* M, float* __restrict__ P, int n) /* c */ {\n"
             "    P[n] = M[n];\n}\n"
             "__global__ void declared(float* P);\n");
-        CHECK(has(out, "k(const float* M, float* tilelab_raw_P, int n) /* c */ { "
+        CHECK(has(out, "k(const float* tilelab_raw_M, float* tilelab_raw_P, int n) /* c */ { "
+                       "::tilelab::cpu::KernelPointer<const float> M(tilelab_raw_M); "
                        "::tilelab::cpu::KernelPointer<float> P(tilelab_raw_P);"));
         CHECK(has(out, "__launch_bounds__(256)"));
         CHECK(has(out, "__global__ void declared(float* P);"));  // a declaration: the definition is rewritten
+    }
+
+    TEST_CASE("a function marked __device__ by a macro is device code") {
+        const std::string out = cuda_to_cpp(
+            "#define HD __forceinline__ __device__ // as CUTLASS_DEVICE\n"
+            "#define WIDTH 16\n"
+            "struct Iterator {\n"
+            "    const float* pointer;\n"
+            "    HD Iterator(const float* A) : pointer(A) {}\n"
+            "};\n"
+            "__global__ void k(const float* M) { Iterator it(M); (void)WIDTH; }\n");
+        CHECK(has(out, "#define HD __forceinline__ __device__"));  // its definition kept
+        CHECK(has(out, "__forceinline__ __device__ Iterator(::tilelab::cpu::DevicePointer<const float> A)"));
+        CHECK(has(out, "::tilelab::cpu::DevicePointer<const float> pointer;"));  // a const member too
+        CHECK(has(out, "(void)WIDTH;"));  // other macros stay
+        CHECK(std::count(out.begin(), out.end(), '\n') == 7);  // each line where it was
+    }
+
+    TEST_CASE("a const_cast in device code makes a checked pointer") {
+        const std::string out = cuda_to_cpp(
+            "__global__ void k(const float* M) { float* m = const_cast<float*>(M); m[0] = 0.f; }\n");
+        CHECK(has(out, "::tilelab::cpu::CastPointer<float>(M)"));
     }
 
     TEST_CASE("a reinterpret_cast to an integer takes the emulator's pointers too, its type kept as written") {

@@ -10,9 +10,10 @@
 /// address the emulator uses, whose alignment is what a GPU's would be: a device buffer starts 256-byte aligned, as
 /// cudaMalloc's does, and each shared declaration keeps its alignment from the start of the block's shared memory.
 ///
-/// Pointer-to-pointer casts in device code, `(float*)x`, `reinterpret_cast<float*>(x)` and `static_cast<float*>(x)`,
-/// become CastPointer<float>: a plain T* would read a shared array's elements past the race checks and past what the
-/// technique check counts (a tile read through `(const float*)&tile[0][0]` would not be a shared-memory read).
+/// Pointer-to-pointer casts in device code, `(float*)x`, `reinterpret_cast<float*>(x)`, `static_cast<float*>(x)` and
+/// `const_cast<float*>(x)`, become CastPointer<float>: a plain T* would read a shared array's elements past the race
+/// checks and past what the technique check counts (a tile read through `(const float*)&tile[0][0]` would not be a
+/// shared-memory read, a read of M through `const_cast<float*>(M)` no global read).
 #pragma once
 
 #include <tilelab/cpu/output_reads.hpp>
@@ -105,6 +106,14 @@ I checked_result(I value) {
 template <class X, class U>
 X checked_reinterpret(U&& operand) {
     X result = reinterpret_cast<X>(operand);
+    if constexpr (detail::is_data_pointer_v<X>) detail::refuse_unfollowed_address(detail::address_of(result));
+    if constexpr (std::is_reference_v<X>) detail::refuse_unfollowed_address(detail::address_of(&result));
+    return static_cast<X>(result);
+}
+/// ... `const_cast<X>(operand)` likewise (to an alias's pointer type; a cast of a checked pointer does not compile).
+template <class X, class U>
+X checked_const(U&& operand) {
+    X result = const_cast<X>(operand);
     if constexpr (detail::is_data_pointer_v<X>) detail::refuse_unfollowed_address(detail::address_of(result));
     if constexpr (std::is_reference_v<X>) detail::refuse_unfollowed_address(detail::address_of(&result));
     return static_cast<X>(result);

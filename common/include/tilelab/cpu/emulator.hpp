@@ -122,6 +122,9 @@ void* dynamic_shared_storage(std::size_t element_bytes);
 /// Records a read (@p write false) or write of @p bytes of shared memory at @p address by the running thread,
 /// and reports a race when another thread wrote it, or read it before this write, since the last barrier.
 void note_shared_access(const void* address, std::size_t bytes, bool write) noexcept;
+/// A read of @p bytes of device memory that no checked pointer made (a vector load, an asynchronous copy's source):
+/// counted with the running block's global reads (EmulatorStats::global_words_read).
+void note_global_read(std::size_t bytes) noexcept;
 
 /// Makes the @p nth device allocation (cudaMalloc or cudaMallocManaged) from now on fail with cudaErrorMemoryAllocation, as a full GPU would (0: none),
 /// so that lab 04's error path can be tried at each of its allocations.
@@ -185,6 +188,10 @@ struct EmulatorStats {
     /// between issuing it and waiting for it (a thread that only copies: another thread read meanwhile). The copies
     /// of the next phase run ahead of this phase's multiply-adds (the pipeline check).
     unsigned long long async_bytes_overlapped;
+    /// Words the blocks that have ended read from device memory: through a kernel's checked pointers (M, N and P, and
+    /// their copies), by vector loads and as asynchronous copies' sources. A kernel's reads depend on the shape, not
+    /// on the values it reads (the shared-memory check compares two runs).
+    unsigned long long global_words_read;
 };
 EmulatorStats stats() noexcept;
 

@@ -12,7 +12,8 @@
 ///
 /// While a probe runs the emulator also counts what the lab's technique improves: operand elements staged into
 /// shared memory, the words read from shared memory by every kind of read (plain, 16-byte, atomic, warp matrix
-/// loads), and of those the words another thread had stored, 16-byte global loads of operand elements, shared reads
+/// loads), and of those the words another thread had stored, the words read from global memory, 16-byte global loads
+/// of operand elements, shared reads
 /// of asynchronously copied words whose copy was in flight while its thread computed, and the multiply-adds that
 /// warp matrix operations did. The counts depend only on the kernel and the shape, never on the machine or the seed.
 #pragma once
@@ -42,6 +43,9 @@ struct ProbeCounts {
     std::uint64_t vector_shared_reads;    ///< 16-byte reads of shared memory (accesses).
     std::uint64_t shared_reads_from_others;  ///< Of shared_reads, words another thread of the block stored.
     std::uint64_t vector_global_operand_words;  ///< Elements of M or N loaded from global memory by 16-byte loads.
+    std::uint64_t global_words_read;      ///< Words read from global memory by any read (plain, vector, a copy's
+                                          ///< source, a warp matrix load), M's and N's through the kernel's
+                                          ///< checked pointers.
     std::uint64_t async_word_reads;       ///< Shared reads of words an asynchronous copy landed.
     std::uint64_t in_flight_reads;        ///< Of those, words whose copy was in flight while its thread computed.
     std::uint64_t tensor_core_multiply_adds;  ///< Multiply-adds done by warp matrix operations (wmma or mma.sync).
@@ -85,7 +89,8 @@ void probe_shared_words_stored(void* words, std::size_t bytes) noexcept;
 /// thread (or, for a thread that never reads, its block) computed.
 void probe_async_landing(const unsigned char* destination, unsigned char* data, std::size_t bytes,
                          std::uint64_t reads_at_issue, std::uint64_t issue_epoch) noexcept;
-/// A read of @p bytes of memory at @p address by the kernel (ignored unless it is shared memory).
+/// A read of @p bytes of memory at @p address by the kernel: shared memory's reads are counted as such, any other
+/// (global memory) among the global words read.
 void probe_shared_read(const void* address, std::size_t bytes) noexcept;
 /// A word a warp shuffle, vote or reduction (__ballot_sync, __reduce_or_sync, ...) brought from other lanes: counted
 /// among the words read from shared memory (data passed between threads, as a tile's reads pass it, so that these do

@@ -101,15 +101,18 @@ private:
     Element* element_ = nullptr;
 };
 
-/// A kernel's non-const pointer parameter (tools/tilelab_cuda_to_cpp gives the kernel one in its place): each access
-/// through it is seen (tilelab/cpu/output_reads.hpp follows P). It has no conversion to the plain pointer: a copy of
-/// it is a checked pointer too (a DevicePointer: a local `float* p;`, a struct's `float* elements;` and a __device__
-/// function's parameter are rewritten into one), and any other copy would read P unseen, so that it does not compile
-/// (the build check names the rule).
+/// A kernel's pointer parameter (tools/tilelab_cuda_to_cpp gives the kernel one in its place): each access through it
+/// is seen (tilelab/cpu/output_reads.hpp follows P; the technique check counts the reads of M and N). It has no
+/// conversion to the plain pointer: a copy of it is a checked pointer too (a DevicePointer: a local `float* p;`, a
+/// struct's `float* elements;` and a __device__ function's parameter are rewritten into one), and any other copy
+/// would read memory unseen, so that it does not compile (the build check names the rule).
 template <class T>
 class KernelPointer : public DevicePointer<T> {
 public:
+    using typename DevicePointer<T>::Element;
     explicit KernelPointer(T* global) noexcept : DevicePointer<T>(global) {}
+    /// An element's address, `&M[i]`, as the other operand of `c ? &M[i] : M` asks (a checked pointer too).
+    KernelPointer(Element* element) noexcept : DevicePointer<T>(element) {}  // NOLINT: as T* converts
     bool operator==(std::nullptr_t) const noexcept { return this->element() == nullptr; }
     bool operator!=(std::nullptr_t) const noexcept { return this->element() != nullptr; }
     using DevicePointer<T>::operator==;
