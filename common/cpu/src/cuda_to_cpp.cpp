@@ -532,6 +532,37 @@ void rewrite_device_parameters(const std::string& s, const Scan& sc, std::vector
     }
 }
 
+// The parameters "[const] T* [__restrict__] name" of lambdas in device code (`[&](const float* from, ...)`) ->
+// "::tilelab::cpu::DevicePointer<[const] T> name", as a __device__ function's: a lambda
+// given M, N or P holds their checked pointer (which converts to no plain pointer), or a tile's element.
+void rewrite_lambda_parameters(const std::string& s, const Scan& sc, std::vector<Edit>& edits) {
+    std::set<std::size_t> done;  // a body inside another is seen twice
+    for (const auto& [open_brace, close_brace] : device_bodies(s, sc)) {
+        for (std::size_t at = open_brace + 1; at < close_brace; ++at) {
+            if (!sc.code[at] || s[at] != '[') continue;
+            // A capture list: '[' after no name, ')' or ']' (those make a subscript) and not "[[" (an attribute).
+            std::size_t before = at;
+            while (before > open_brace && (std::isspace(static_cast<unsigned char>(s[before - 1])) || !sc.code[before - 1]))
+                --before;
+            const char previous = s[before - 1];
+            if (is_word(previous) || previous == ')' || previous == ']' || s[at + 1] == '[') continue;
+            const std::size_t capture_end = s.find(']', at);
+            if (capture_end == std::string::npos || capture_end >= close_brace) continue;
+            // An extended lambda's "[=] __device__ (...)" is a __device__ function's (rewrite_device_parameters).
+            std::size_t open = capture_end + 1;
+            while (open < close_brace && std::isspace(static_cast<unsigned char>(s[open]))) ++open;
+            if (open >= close_brace || s[open] != '(') continue;
+            const std::size_t close = matching_close(s, sc, open);
+            if (close == std::string::npos || close >= close_brace) continue;
+            for_each_pointer_parameter(s, sc, open, close, [&](std::size_t b, std::size_t end, const std::string& type,
+                                                               const std::string& name) {
+                if (done.insert(b).second)
+                    edits.push_back(Edit{b, end, "::tilelab::cpu::DevicePointer<" + type + "> " + name});
+            });
+        }
+    }
+}
+
 // The pointer parameters "[const] T* [__restrict__] name" of a __global__ function's definition ->
 // "[const] T* tilelab_raw_name", and "::tilelab::cpu::KernelPointer<[const] T> name(tilelab_raw_name);" first in its
 // body: every access through it is then seen, P's (tilelab/cpu/output_reads.hpp: a kernel reads only what it
@@ -699,6 +730,7 @@ std::string cuda_to_cpp(const std::string& written) {
     const std::set<std::string> aliases = array_aliases(source, sc);
     rewrite_view_declarations(source, sc, aliases, small);
     rewrite_device_parameters(source, sc, small);
+    rewrite_lambda_parameters(source, sc, small);
     rewrite_kernel_parameters(source, sc, small);
     rewrite_array_parameters(source, sc, aliases, twins, small);
     blank_unroll_pragmas(source, sc, small);

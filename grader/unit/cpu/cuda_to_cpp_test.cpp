@@ -177,6 +177,20 @@ TEST_SUITE("cuda-to-cpp") {
         CHECK(has(out, "__global__ void declared(float* P);"));  // a declaration: the definition is rewritten
     }
 
+    TEST_CASE("a lambda's pointer parameters in device code take the kernel's checked pointers") {
+        const std::string out = cuda_to_cpp(
+            "__global__ void k(const float* M, float* P) {\n"
+            "    auto load = [&](auto to, const float* from, int n) { to[0] = from[n]; };\n"
+            "    auto store = [=] __device__ (float* out) { out[0] = 1.f; };\n"
+            "    float a[2]; a[0] = 0.f; int b[1] = {0}; (void)b[0];\n"
+            "}\n"
+            "void host() { auto f = [](float* h) { h[0] = 0.f; }; }\n");
+        CHECK(has(out, "[&](auto to, ::tilelab::cpu::DevicePointer<const float> from, int n)"));
+        CHECK(has(out, "[=] __device__ (::tilelab::cpu::DevicePointer<float> out)"));
+        CHECK(has(out, "float a[2]; a[0] = 0.f;"));  // subscripts are no lambdas
+        CHECK(has(out, "[](float* h)"));  // host code: left alone
+    }
+
     TEST_CASE("a function marked __device__ by a macro is device code") {
         const std::string out = cuda_to_cpp(
             "#define HD __forceinline__ __device__ // as CUTLASS_DEVICE\n"
